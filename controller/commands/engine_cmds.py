@@ -1,0 +1,68 @@
+"""Engine commands: ``moves``, ``perft``, ``analyze``."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engine import FenError, Position
+from engine.analysis import analyze
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("moves", help="list the legal moves of a position, one per line")
+    p.add_argument("fen", metavar="FEN", help="a FEN, or the word 'start'")
+    p.set_defaults(func=_moves)
+
+    p = sub.add_parser("perft", help="count the leaves of the legal-move tree")
+    p.add_argument("fen", metavar="FEN", help="a FEN, or the word 'start'")
+    p.add_argument("depth", metavar="DEPTH", type=_depth)
+    p.add_argument("--divide", action="store_true", help="also count per root move")
+    p.set_defaults(func=_perft)
+
+    p = sub.add_parser("analyze", help="read FENs from standard input, print one JSON object each")
+    p.set_defaults(func=_analyze)
+
+
+def _depth(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"DEPTH must be a whole number, got {text!r}")
+    return int(text)
+
+
+def _position(fen: str) -> Position:
+    try:
+        return Position(fen)
+    except FenError as exc:
+        raise FenError(f"bad FEN: {exc}") from None
+
+
+def _moves(args: argparse.Namespace) -> int:
+    for move in _position(args.fen).legal_moves:
+        print(move)
+    return 0
+
+
+def _perft(args: argparse.Namespace) -> int:
+    position = _position(args.fen)
+    if args.divide:
+        counts = position.divide(args.depth) if args.depth > 0 else {}
+        for move, n in counts.items():
+            print(f"{move} {n}")
+        print(f"total {sum(counts.values()) if args.depth > 0 else 1}")
+    else:
+        print(position.perft(args.depth))
+    return 0
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    for line in sys.stdin:
+        fen = line.strip()
+        if not fen:
+            continue
+        try:
+            report = analyze(fen)
+        except FenError as exc:
+            report = {"fen": fen, "error": str(exc)}
+        print(json.dumps(report), flush=True)
+    return 0

@@ -52,6 +52,11 @@ class Move:
     def __str__(self) -> str:
         return self.canonical()
 
+    def __repr__(self) -> str:
+        if self.geometry is None:
+            return f"Move({self.from_square}, {self.to_square}, {self.captures})"
+        return f"Move({self.canonical()!r})"
+
 
 _MOVE_RE = re.compile(r"^([a-z]\d{1,2})-(?:(S)|([a-z]\d{1,2})(?:x([a-z]\d{1,2}(?:,[a-z]\d{1,2})*))?)$")
 

@@ -1,0 +1,146 @@
+"""The game record: a PGN-style text with tags and numbered moves.
+
+    [Event "Club night"]
+    ...
+    [Variant "Maxima"]
+
+    1. Pd3-d5 Pe7-e5 2. Nc2-c6xc7 *
+
+Moves carry a piece letter (upper case, as in chess notation) before the
+canonical form of M14. ``FEN`` is a tag only when the game does not start
+from the start position.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .notation import FenError, MoveError
+from .position import Position
+from .variant import LETTER_CODES, MAXIMA
+
+TAG_ORDER = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant")
+RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
+
+_TAG_RE = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+_NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$")
+
+
+class RecordError(ValueError):
+    """A game record that cannot be read or replayed."""
+
+
+@dataclass
+class GameRecord:
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)  # canonical strings
+    # The piece letter each move was written with, where it had one.
+    letters: list[str | None] = field(default_factory=list, repr=False)
+
+    @property
+    def start_fen(self) -> str:
+        return self.tags.get("FEN", MAXIMA.start_fen)
+
+    @property
+    def result(self) -> str:
+        return self.tags.get("Result", "*")
+
+    @classmethod
+    def from_position(cls, position: Position, **tags: str) -> "GameRecord":
+        """The record of the game ``position`` was played through."""
+        start = position.copy()
+        while start.move_stack:
+            start.pop()
+        record = cls({name: "" for name in TAG_ORDER}, [str(m) for m in position.move_stack])
+        record.tags.update({"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "-",
+                            "White": "?", "Black": "?", "Result": "*", "Variant": MAXIMA.name})
+        record.tags.update(tags)
+        if start.fen() != MAXIMA.start_fen:
+            record.tags["FEN"] = start.fen()
+        return record
+
+    def replay(self) -> Position:
+        """The position after every move, checked move by move under our
+        rules; RecordError names the first move that is not legal here."""
+        try:
+            position = Position(self.start_fen)
+        except FenError as exc:
+            raise RecordError(f"FEN tag: {exc}") from None
+        for i, text in enumerate(self.moves):
+            number = position.ply // 2 + 1
+            dots = "." if position.turn > 0 else "..."
+            try:
+                move = position.parse_move(text)
+            except MoveError as exc:
+                raise RecordError(f"move {number}{dots} {text}: {exc}") from None
+            letter = self.letters[i] if i < len(self.letters) else None
+            actual = position.piece_letter(move).upper()
+            if letter is not None and letter != actual:
+                raise RecordError(f"move {number}{dots} {letter}{text}: the piece on "
+                                  f"{text[:text.index('-')]} is {actual}, not {letter}")
+            position.push(move)
+        return position
+
+    def to_text(self) -> str:
+        position = Position(self.start_fen)
+        lines = []
+        names = [n for n in TAG_ORDER] + sorted(k for k in self.tags if k not in TAG_ORDER)
+        for name in names:
+            if name in self.tags:
+                value = self.tags[name].replace("\\", "\\\\").replace('"', '\\"')
+                lines.append(f'[{name} "{value}"]')
+        tokens = []
+        for text in self.moves:
+            move = position.parse_move(text)
+            if position.turn > 0:
+                tokens.append(f"{position.ply // 2 + 1}.")
+            elif not tokens:
+                tokens.append(f"{position.ply // 2 + 1}...")
+            tokens.append(position.piece_letter(move).upper() + str(move))
+            position.push(move)
+        tokens.append(self.result)
+        return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> "GameRecord":
+        """Read a record; tags, move numbers, comments in braces and the
+        result token are understood. Moves are checked by ``replay``."""
+        record = cls()
+        body = []
+        for n, line in enumerate(text.splitlines(), 1):
+            stripped = line.strip()
+            if stripped.startswith("["):
+                m = _TAG_RE.match(stripped)
+                if not m:
+                    raise RecordError(f"line {n}: malformed tag {stripped!r}")
+                record.tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
+            elif stripped:
+                body.append(stripped)
+        movetext = re.sub(r"\{[^}]*\}", " ", " ".join(body))
+        for token in movetext.split():
+            if _NUMBER_RE.match(token):
+                continue
+            if token in RESULTS:
+                record.tags.setdefault("Result", token)
+                continue
+            number = re.match(r"^\d+\.(?:\.\.)?(.+)$", token)
+            if number:
+                token = number.group(1)
+            letter = None
+            if token[:1].isupper() and token[:1].lower() in LETTER_CODES and not token[1:2].isdigit():
+                letter, token = token[0], token[1:]
+            record.moves.append(token)
+            record.letters.append(letter)
+        return record
+
+
+def _wrap(tokens: list[str], width: int = 79) -> str:
+    lines, current = [], ""
+    for token in tokens:
+        if current and len(current) + 1 + len(token) > width:
+            lines.append(current)
+            current = token
+        else:
+            current = f"{current} {token}" if current else token
+    lines.append(current)
+    return "\n".join(lines)

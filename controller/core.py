@@ -1,0 +1,834 @@
+"""The controller core: sensor frames, buttons and time in; moves, an LED
+frame and OLED lines out.
+
+Pure and clock-free: every input carries its time in milliseconds, and
+``next_deadline`` says when the controller next wants ``on_tick``. Events are
+JSON-able dicts:
+
+- ``{"type": "move", "move": <canonical>, "fen": <FEN after>}``: a committed
+  move, already stored durably;
+- ``{"type": "takeback", "move": <canonical>, "fen": <FEN after>}``: the last
+  move was taken back (already stored);
+- ``{"type": "game_end", "result": ..., "reason": ...}``;
+- ``{"type": "new_game", "game": <number>, "fen": <start FEN>}``: a game
+  started (set-up confirmed, or a FEN given);
+- ``{"type": "resumed", "game": <number>, "fen": ..., "moves": [...]}``;
+- ``{"type": "setup", "fen": ...}``: set-up of a new game began;
+- ``{"type": "sync", "fen": ...}``: after a take-back or a resume, the board
+  shows the position again and play goes on;
+- ``{"type": "reopened", "game": <number>}``: BACK undid a resignation or an
+  agreed draw;
+- ``{"type": "leds", "leds": {<square>: <state>}}`` and
+  ``{"type": "display", "lines": [...]}``: whenever they change;
+- ``{"type": "error", "text": ..., "missing": [...], "extra": [...],
+  "remove": [...]}``: a wrong board, once its grace time has run out;
+  ``{"type": "error", "text": ...}`` alone for a failure to store;
+- ``{"type": "link", "ok": bool}``.
+"""
+from __future__ import annotations
+
+import math
+import sqlite3
+from dataclasses import dataclass, field
+
+from engine import START_FEN, WHITE, Move, Position
+from hardware.interfaces import BUTTONS
+
+from . import guidance as g
+from .reconstruct import Match, MoveTable, bits
+from .settings import Settings
+from .store import GameStore
+
+NOTE_MS = 4000          # how long a passing note ("Taken back.") stays on the OLED
+STORE_NOTE_MS = 30000   # how long a note about the database stays
+
+
+@dataclass
+class _Last:
+    """The last committed move, for the LEDs and the OLED's second line."""
+
+    move: Move
+    text: str
+    at: int | None   # when it was played; None: not to be lit (taken back to, or resumed)
+
+
+@dataclass
+class _Sync:
+    """Guiding the board back to the position: after a take-back, or when a
+    stored game resumes. ``required``: squares whose piece must be lifted
+    before the board counts as right (a replacement capture taken back)."""
+
+    reason: str                         # "takeback" | "resume"
+    undone: list[str] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)   # the moves taken back, newest last
+    required: int = 0
+
+
+@dataclass
+class _Setup:
+    """Setting up the pieces of ``position`` before a game."""
+
+    position: Position
+    table: MoveTable
+    squares: list[int]
+    walk: int | None = None
+    armed: bool = False     # the board has matched once: a legal first move starts the game
+
+
+class Controller:
+    """The game controller for one board. See the module docstring for events.
+
+    With ``fen`` None the newest unfinished game in ``store`` resumes (the
+    players are guided back if the board differs), else set-up of the start
+    position begins. With ``fen`` given (or ``"start"``), a new game from it
+    starts at once and the board is taken to be set up.
+    """
+
+    def __init__(self, settings: Settings, store: GameStore | None = None, fen: str | None = None,
+                 now_ms: int = 0):
+        self.settings = settings
+        self.store = store if store is not None else GameStore(":memory:")
+        self._now = now_ms
+        self._raw: int | None = None
+        self._raw_since = now_ms
+        self._lifted = 0
+        self._link_ok = True
+        self._fresh = False
+        self._mode = "setup"
+        self._result = "*"
+        self._reason: str | None = None
+        self._game_id: int | None = None
+        self._last: _Last | None = None
+        self._note: tuple[str, int] | None = None
+        self._menu: tuple[list[tuple[str, int]], int] | None = None
+        self._pick: tuple[tuple[int, int], int] | None = None
+        self._sync: _Sync | None = None
+        self._setup: _Setup | None = None
+        self._error_key: tuple | None = None
+        self._failure: str | None = None
+        self._pending: list[dict] = []
+        self._position = Position(fen) if fen is not None else Position()
+        self._table = MoveTable(self._position)
+        self._facts_for(self._position)
+        if self.store.message:
+            self._pending.append({"type": "error", "text": self.store.message})
+            self._note = ("Game database was unreadable; moved aside, new one started.", now_ms + STORE_NOTE_MS)
+        if fen is not None:
+            self._abandon_unfinished()
+            self._start_game(self._position, now_ms)
+        elif not self._resume(now_ms):
+            self._begin_setup(Position(), now_ms)
+        self._leds: dict[str, str] = {}
+        self._display: list[str] = []
+        self._leds, self._display = self._render(now_ms)
+        self._shown = False   # the first update reports the LEDs and the OLED even if unchanged
+
+    # ================================================================ API
+    @property
+    def position(self) -> Position:
+        """The game's position (in set-up: the position being set up)."""
+        return self._setup.position if self._setup else self._position
+
+    @property
+    def moves(self) -> list[str]:
+        """The game's moves so far, canonical."""
+        return [str(m) for m in self.position.move_stack]
+
+    @property
+    def result(self) -> str:
+        """``"*"`` while the game goes on, else ``"1-0"``, ``"0-1"`` or ``"1/2"``."""
+        return self._result
+
+    @property
+    def reason(self) -> str | None:
+        """Why the game ended: checkmate, palace invaded, bare king,
+        stalemate, resignation, agreement; None while it goes on."""
+        return self._reason
+
+    @property
+    def mode(self) -> str:
+        """``"setup"``, ``"play"``, ``"sync"`` (guiding the board back) or ``"ended"``."""
+        return self._mode
+
+    @property
+    def game_id(self) -> int | None:
+        return self._game_id
+
+    @property
+    def leds(self) -> dict[str, str]:
+        """The LED frame: square name → LED state; squares not named are dark."""
+        return dict(self._leds)
+
+    @property
+    def display(self) -> list[str]:
+        """The OLED lines (at most 5 of at most 21 characters)."""
+        return list(self._display)
+
+    @property
+    def expected_squares(self) -> frozenset[str]:
+        """The squares that should be occupied now."""
+        names = self.position.geometry.names
+        target = self._setup.table.expected if self._setup else self._table.expected
+        return frozenset(names[i] for i in bits(target))
+
+    def on_frame(self, now_ms: int, squares: frozenset[str] | set[str]) -> list[dict]:
+        """A debounced sensor frame: the occupied squares, by name."""
+        occ = self._mask(squares)
+        events = self._update(now_ms) if self._raw is not None else []
+        if not self._link_ok:
+            return events
+        if self._fresh or occ != self._raw:
+            self._raw = occ
+            self._raw_since = self._now
+            self._fresh = False
+            self._failure = None
+            self._track_lifts()
+        return events + self._update(now_ms)
+
+    def on_button(self, now_ms: int, button: str) -> list[dict]:
+        """A button press: one of ``ok``, ``back``, ``menu``, ``new``."""
+        if button not in BUTTONS:
+            raise ValueError(f"unknown button {button!r} (expected one of {', '.join(BUTTONS)})")
+        events = self._update(now_ms)
+        self._failure = None
+        events += self._press(button, self._now)
+        return events + self._update(now_ms)
+
+    def on_tick(self, now_ms: int) -> list[dict]:
+        """Time has passed: commit what has settled, expire what was shown."""
+        return self._update(now_ms)
+
+    def set_link(self, ok: bool, now_ms: int) -> list[dict]:
+        """The board link was lost (frames are ignored, the OLED says so) or
+        is back (the next frame is the truth)."""
+        events = self._update(now_ms)
+        if ok != self._link_ok:
+            self._link_ok = ok
+            self._fresh = ok
+            events.append({"type": "link", "ok": ok})
+        return events + self._update(now_ms)
+
+    def new_game(self, now_ms: int, fen: str | None = None, setup: bool = True) -> list[dict]:
+        """Abandon the game in progress and begin a new one from ``fen``
+        (the start position if None): with ``setup`` the players are guided
+        to set it up and confirm; without, the board is taken to be set up."""
+        position = Position(fen) if fen is not None else Position()
+        events = self._update(now_ms)
+        self._abandon_unfinished()
+        if setup:
+            self._begin_setup(position, self._now)
+        else:
+            self._setup = None
+            events += self._start_game(position, self._now)
+        return events + self._update(now_ms)
+
+    def next_deadline(self) -> int | None:
+        """The next time (ms) at which ``on_tick`` may change something."""
+        now = self._now
+        times: list[int] = []
+        if self._link_ok and self._raw is not None:
+            since = self._raw_since
+            times += [since + self.settings.settle_ms, since + self.settings.grace_ms]
+            if self._mode == "play" and self._match().kind == "suicide":
+                end = since + self.settings.suicide_ms
+                times.append(end)
+                if end > now:
+                    times.append(now + (end - now - 1) % 1000 + 1)
+        if self._last is not None and self._last.at is not None:
+            times.append(self._last.at + self.settings.last_move_ms)
+        if self._note is not None:
+            times.append(self._note[1])
+        later = [t for t in times if t > now]
+        return min(later) if later else None
+
+    # ================================================================ state
+    def _mask(self, squares) -> int:
+        index = self._position.geometry.index
+        occ = 0
+        for name in squares:
+            sq = index.get(name) if isinstance(name, str) else None
+            if sq is None:
+                raise ValueError(f"unknown square {name!r} in sensor frame")
+            occ |= 1 << sq
+        return occ
+
+    def _facts_for(self, position: Position) -> None:
+        """Check and immobilization squares of the position, computed once."""
+        self._check_squares: list[int] = []
+        if position.is_check():
+            info = position.check_info()
+            self._check_squares = ([info.king] if info.king is not None else []) + list(info.palace)
+        frozen = position.immobilized()
+        self._frozen = {WHITE: [s for s in frozen if position.board[s] > 0],
+                        -WHITE: [s for s in frozen if position.board[s] < 0]}
+
+    def _refresh(self) -> None:
+        self._table = MoveTable(self._position)
+        self._facts_for(self._position)
+        self._pick = None
+        self._error_key = None
+
+    def _expected(self) -> int:
+        return self._setup.table.expected if self._setup else self._table.expected
+
+    def _track_lifts(self) -> None:
+        raw = self._raw
+        assert raw is not None
+        expected = self._expected()
+        if self._mode in ("play", "setup") and raw == expected:
+            self._lifted = 0
+        else:
+            self._lifted |= expected & ~raw
+
+    def _match(self) -> Match:
+        table = self._setup.table if self._setup else self._table
+        return table.match(self._raw or 0, self._lifted)
+
+    def _stable(self, now: int) -> bool:
+        return now - self._raw_since >= self.settings.settle_ms
+
+    # ================================================================ update
+    def _update(self, now: int) -> list[dict]:
+        self._now = max(self._now, now)
+        now = self._now
+        events, self._pending = self._pending, []
+        if self._link_ok and self._raw is not None:
+            for _ in range(4):   # a step may change mode; the next may act on the same frame
+                mode = self._mode
+                step = self._step(now)
+                events += step
+                if self._mode == mode and not step:
+                    break
+        if self._note is not None and self._note[1] <= now:
+            self._note = None
+        leds, display = self._render(now)
+        if not self._shown:
+            self._shown = True
+            self._leds, self._display = {"": ""}, [""]
+        if leds != self._leds:
+            self._leds = leds
+            events.append({"type": "leds", "leds": dict(leds)})
+        if display != self._display:
+            self._display = display
+            events.append({"type": "display", "lines": list(display)})
+        return events
+
+    def _step(self, now: int) -> list[dict]:
+        if self._failure is not None:   # the store failed: retry on the next frame or button
+            return []
+        if self._mode == "play":
+            return self._step_play(now)
+        if self._mode == "sync":
+            return self._step_sync(now)
+        if self._mode == "setup":
+            return self._step_setup(now)
+        return []
+
+    def _step_play(self, now: int) -> list[dict]:
+        outcome = self._position.outcome()
+        if outcome is not None:      # recording the end failed before; try again
+            return self._end(outcome.result, outcome.reason, now)
+        m = self._match()
+        if m.kind == "move" and self._stable(now):
+            return self._commit(m.entries[0].move, now)
+        if m.kind == "suicide" and now - self._raw_since >= self.settings.suicide_ms:
+            return self._commit(m.entries[0].move, now)
+        if m.kind in ("remove", "lifted", "wrong") and self._stable(now) and self._restored():
+            return self._take_back(now, by_restore=True)
+        if m.kind == "wrong" and now - self._raw_since >= self.settings.grace_ms:
+            key = (self._raw, self._lifted)
+            if key != self._error_key:
+                self._error_key = key
+                names = self._position.geometry.names
+                return [{"type": "error", "text": self._wrong_text(m),
+                         "missing": [names[s] for s in bits(m.missing)],
+                         "extra": [names[s] for s in bits(m.extra)],
+                         "remove": [names[s] for s in bits(m.remove)]}]
+        return []
+
+    def _restored(self) -> bool:
+        """The board shows the position before the last move."""
+        if not self.settings.takeback_by_restore or not self._position.move_stack:
+            return False
+        move = self._position.move_stack[-1]
+        before = self._table.expected
+        if move.to_square is not None:
+            before &= ~(1 << move.to_square)
+        before |= 1 << move.from_square
+        for c in move.captures:
+            before |= 1 << c
+        if self._raw != before:
+            return False
+        return move.kind != "replacement" or bool(self._lifted >> move.to_square & 1)
+
+    def _step_sync(self, now: int) -> list[dict]:
+        sync = self._sync
+        assert sync is not None
+        if self._raw == self._table.expected and sync.required & ~self._lifted == 0:
+            self._mode = "play"
+            self._sync = None
+            self._lifted = 0
+            self._note = ("Taken back." if sync.reason == "takeback" else "Board in sync.", now + NOTE_MS)
+            return [{"type": "sync", "fen": self._position.fen()}]
+        return []
+
+    def _step_setup(self, now: int) -> list[dict]:
+        setup = self._setup
+        assert setup is not None
+        if self._raw == setup.table.expected:
+            if self._stable(now):
+                setup.armed = True
+            return []
+        if setup.armed and self._match().kind in ("move", "suicide", "ambiguous", "remove"):
+            return self._start_game(setup.position, now)
+        return []
+
+    # ================================================================ transitions
+    def _commit(self, move: Move, now: int) -> list[dict]:
+        """Store the move, then play it: nothing is shown before it is on disk."""
+        position = self._position
+        text = _move_words(position, move)
+        index = len(position.move_stack)
+        position.push(move)
+        fen = position.fen()
+        try:
+            self.store.append_move(self._game_id, index, str(move), fen)
+        except (sqlite3.Error, OSError) as exc:
+            position.pop()
+            return self._store_failed("save the move", exc)
+        self._failure = None
+        self._note = None
+        self._last = _Last(move, text, now)
+        self._lifted = 0
+        self._menu = None
+        self._refresh()
+        events: list[dict] = [{"type": "move", "move": str(move), "fen": fen}]
+        outcome = position.outcome()
+        if outcome is not None:
+            events += self._end(outcome.result, outcome.reason, now)
+        return events
+
+    def _store_failed(self, what: str, exc: BaseException) -> list[dict]:
+        self._failure = f"Cannot {what}: {exc}"
+        return [{"type": "error", "text": self._failure}]
+
+    def _end(self, result: str, reason: str, now: int) -> list[dict]:
+        try:
+            self.store.finish(self._game_id, result, reason)
+        except (sqlite3.Error, OSError) as exc:
+            return self._store_failed("record the result", exc)
+        self._result, self._reason = result, reason
+        self._mode = "ended"
+        self._sync = None
+        self._menu = None
+        return [{"type": "game_end", "result": result, "reason": reason}]
+
+    def _take_back(self, now: int, by_restore: bool = False) -> list[dict]:
+        position = self._position
+        if not position.move_stack:
+            self._note = ("Nothing to take back.", now + NOTE_MS)
+            return []
+        move = position.move_stack[-1]
+        index = len(position.move_stack) - 1
+        try:
+            if self._mode == "ended":
+                self.store.reopen(self._game_id)
+            self.store.take_back(self._game_id, index)
+        except (sqlite3.Error, OSError) as exc:
+            return self._store_failed("take the move back", exc)
+        position.pop()
+        words = _move_words(position, move)
+        short = f"{position.piece_letter(move).upper()}{move}"
+        self._refresh()
+        self._result, self._reason = "*", None
+        self._last_from_history()
+        self._menu = None
+        events: list[dict] = [{"type": "takeback", "move": str(move), "fen": position.fen()}]
+        if by_restore:
+            self._mode = "play"
+            self._sync = None
+            self._lifted = 0
+            self._note = (f"Taken back: {words}.", now + NOTE_MS)
+            return events
+        if self._sync is None or self._sync.reason != "takeback":
+            self._sync = _Sync("takeback")
+            self._lifted = 0
+        self._mode = "sync"
+        self._sync.undone.insert(0, short)
+        self._sync.moves.append(move)
+        if move.kind == "replacement":
+            self._sync.required |= 1 << move.to_square
+            self._lifted &= ~(1 << move.to_square)
+        if self._raw is not None:
+            self._lifted |= self._table.expected & ~self._raw
+        return events
+
+    def _reopen(self, now: int) -> list[dict]:
+        """Undo a resignation or an agreed draw: play goes on."""
+        try:
+            self.store.reopen(self._game_id)
+        except (sqlite3.Error, OSError) as exc:
+            return self._store_failed("reopen the game", exc)
+        self._result, self._reason = "*", None
+        self._mode = "play"
+        self._note = ("Game goes on.", now + NOTE_MS)
+        return [{"type": "reopened", "game": self._game_id}]
+
+    def _resume(self, now: int) -> bool:
+        row = self.store.unfinished()
+        if row is None:
+            return False
+        moves = self.store.moves(row.id)
+        try:
+            position = Position(row.start_fen)
+            for text in moves:
+                position.push(text)
+        except ValueError as exc:
+            self.store.finish(row.id, "*", f"could not be resumed: {exc}")
+            self._pending.append({"type": "error", "text": f"game {row.id} could not be resumed: {exc}"})
+            return False
+        self._position = position
+        self._game_id = row.id
+        self._refresh()
+        self._last_from_history()
+        self._pending.append({"type": "resumed", "game": row.id, "fen": position.fen(), "moves": moves})
+        outcome = position.outcome()
+        if outcome is not None:
+            self._pending += self._end(outcome.result, outcome.reason, now)
+            return True
+        self._mode = "sync"
+        self._sync = _Sync("resume")
+        return True
+
+    def _abandon_unfinished(self) -> None:
+        if self._game_id is not None and self._mode in ("play", "sync"):
+            self.store.finish(self._game_id, "*", "abandoned")
+        row = self.store.unfinished()
+        if row is not None:
+            self.store.finish(row.id, "*", "abandoned")
+
+    def _begin_setup(self, position: Position, now: int) -> None:
+        squares = [sq for sq, _ in position.pieces()]
+        self._setup = _Setup(position, MoveTable(position), squares)
+        self._mode = "setup"
+        self._game_id = None
+        self._result, self._reason = "*", None
+        self._sync = None
+        self._menu = None
+        self._last = None
+        self._lifted = 0
+        self._pending.append({"type": "setup", "fen": position.fen()})
+
+    def _start_game(self, position: Position, now: int) -> list[dict]:
+        s = self.settings
+        try:
+            game_id = self.store.new_game(position.fen(), event=s.event, site=s.site, round=s.round,
+                                          white=s.white, black=s.black)
+        except (sqlite3.Error, OSError) as exc:
+            return self._store_failed("store the new game", exc)
+        self._failure = None
+        from_setup = self._setup is not None and self._setup.position is position
+        self._game_id = game_id
+        self._position = position
+        self._setup = None
+        self._sync = None
+        self._mode = "play"
+        self._result, self._reason = "*", None
+        self._last = None
+        self._menu = None
+        self._refresh()
+        if not from_setup:
+            self._lifted = 0
+        if self._raw is not None:
+            self._lifted |= self._table.expected & ~self._raw
+        event = {"type": "new_game", "game": game_id, "fen": position.fen()}
+        if self._raw is None:
+            self._pending.append(event)
+            return []
+        return [event]
+
+    # ================================================================ buttons
+    def _press(self, button: str, now: int) -> list[dict]:
+        if self._menu is not None:
+            return self._press_menu(button, now)
+        if self._mode == "setup":
+            return self._press_setup(button, now)
+        if self._mode == "ended":
+            if button in ("ok", "new"):
+                return self._next_game(now)
+            if button == "back":
+                return self._reopen(now) if self._reason in ("resignation", "agreement") else self._take_back(now)
+            return []
+        m = self._match() if self._mode == "play" and self._raw is not None else Match("idle")
+        if m.kind == "ambiguous" and self._stable(now) and button in ("ok", "back"):
+            key, index = self._pick_state(m)
+            if button == "ok":
+                return self._commit(m.entries[index].move, now)
+            self._pick = (key, (index + 1) % len(m.entries))
+            return []
+        if m.kind == "suicide" and button == "ok":
+            return self._commit(m.entries[0].move, now)
+        if button == "back":
+            return self._take_back(now)
+        if button == "menu":
+            side = self._position.turn
+            self._menu = ([("resign", side), ("resign", -side), ("draw", 0), ("new", 0)], 0)
+        elif button == "new":
+            self._menu = ([("new", 0)], 0)
+        return []
+
+    def _press_menu(self, button: str, now: int) -> list[dict]:
+        assert self._menu is not None
+        items, index = self._menu
+        if button == "back":
+            self._menu = None
+        elif button == "menu" or (button == "new" and items[index][0] != "new"):
+            self._menu = (items, index + 1) if index + 1 < len(items) else None
+        else:   # ok, or new on "New game?"
+            self._menu = None
+            action, side = items[index]
+            if action == "resign":
+                return self._end("0-1" if side == WHITE else "1-0", "resignation", now)
+            if action == "draw":
+                return self._end("1/2", "agreement", now)
+            return self._next_game(now)
+        return []
+
+    def _press_setup(self, button: str, now: int) -> list[dict]:
+        setup = self._setup
+        assert setup is not None
+        ready = self._raw == setup.table.expected
+        if button in ("ok", "new") and ready:
+            return self._start_game(setup.position, now)
+        if button == "ok":
+            setup.walk = None
+        elif button == "new":
+            if setup.position.fen() != START_FEN:
+                self._begin_setup(Position(), now)
+        elif button == "menu":
+            setup.walk = 0 if setup.walk is None else (setup.walk + 1) % len(setup.squares)
+        elif button == "back" and setup.walk is not None:
+            setup.walk = (setup.walk - 1) % len(setup.squares)
+        return []
+
+    def _next_game(self, now: int) -> list[dict]:
+        """NEW confirmed (or OK after a game): abandon the game, set up the
+        start position, and start at once if it already stands."""
+        self._abandon_unfinished()
+        self._begin_setup(Position(), now)
+        if self._raw is not None and self._raw == self._setup.table.expected:
+            return self._start_game(self._setup.position, now)
+        return []
+
+    def _pick_state(self, m: Match) -> tuple[tuple[int, int], int]:
+        key = (self._raw or 0, self._lifted)
+        if self._pick is None or self._pick[0] != key:
+            self._pick = (key, 0)
+        return self._pick
+
+    # ================================================================ render
+    def _render(self, now: int) -> tuple[dict[str, str], list[str]]:
+        layers: list[tuple[int, list[int]]] = []
+        status, second, text = self._screen_text(now, layers)
+        names = self.position.geometry.names
+        leds = g.compose_leds((state, [names[s] for s in squares]) for state, squares in layers)
+        return leds, g.screen(status, second, text)
+
+    def _base_layers(self, layers: list, now: int) -> None:
+        s = self.settings
+        if self._last is not None and self._last.at is not None and now < self._last.at + s.last_move_ms:
+            layers.append(("last-from", [self._last.move.from_square]))
+            if self._last.move.to_square is not None:
+                layers.append(("last-to", [self._last.move.to_square]))
+        if s.show_check:
+            layers.append(("check", self._check_squares))
+        if s.show_immobilized == "both":
+            layers.append(("immobilized", self._frozen[WHITE] + self._frozen[-WHITE]))
+        elif s.show_immobilized == "side":
+            layers.append(("immobilized", self._frozen[self._position.turn]))
+
+    def _status(self) -> str:
+        p = self._position
+        side = g.side_name(p.turn)
+        left = f"{side}: check!" if self._check_squares else f"{side} to move"
+        return g.status_line(left, f"{p.ply // 2 + 1}.")
+
+    def _second(self) -> str:
+        if self._last is not None:
+            return self._last.text
+        return f"Game {self._game_id}" if self._game_id is not None else ""
+
+    def _last_from_history(self) -> None:
+        """The last move of the game for the OLED, not lit."""
+        self._last = None
+        if self._position.move_stack:
+            copy = self._position.copy()
+            move = copy.pop()
+            self._last = _Last(move, _move_words(copy, move), None)
+
+    def _screen_text(self, now: int, layers: list) -> tuple[str, str, str]:
+        if not self._link_ok:
+            return "Board link lost", "", "Reconnecting. Moves made meanwhile count when the link is back."
+        if self._mode == "setup":
+            return self._setup_screen(layers)
+        self._base_layers(layers, now)
+        if self._mode == "ended":
+            return self._ended_screen()
+        status = self._status()
+        if self._raw is None:
+            return status, self._second(), "Waiting for the board."
+        if self._menu is not None:
+            items, index = self._menu
+            action, side = items[index]
+            label = {"resign": f"Resign {g.side_name(side)}?", "draw": "Agree draw?", "new": "New game?"}[action]
+            return status, self._second(), f"{label} OK = yes, MENU = next, BACK = cancel."
+        if self._failure is not None:
+            return status, self._second(), self._failure
+        if self._mode == "sync":
+            return status, *self._sync_screen(layers)
+        text = self._play_text(now, layers)
+        if not text and self._note is not None:
+            text = self._note[0]
+        return status, self._second(), text
+
+    def _play_text(self, now: int, layers: list) -> str:
+        m = self._match()
+        p = self._position
+        names = p.geometry.names
+        if m.kind == "suicide":
+            sq = m.entries[0].move.from_square
+            left = max(0, math.ceil((self._raw_since + self.settings.suicide_ms - now) / 1000))
+            return (f"{p.piece_at(sq).name} {names[sq]}: suicide in {left} s. "
+                    f"OK = now; put it back to cancel.")
+        if not self._stable(now):
+            return ""
+        if m.kind == "ambiguous":
+            _, index = self._pick_state(m)
+            move = m.entries[index].move
+            return (f"Which move? {index + 1}/{len(m.entries)}: {p.piece_letter(move).upper()}{move}. "
+                    f"OK = yes, BACK = next.")
+        if m.kind == "remove":
+            layers.append(("remove", bits(m.remove)))
+            return g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove)])
+        if m.kind == "lifted":
+            lifted = bits(m.missing)
+            if self.settings.hints and len(lifted) == 1:
+                layers.append(("hint", self._table.hints(lifted[0])))
+            return f"In hand: {g.listing([(g.piece_name(p.piece_at(s), p.turn), names[s]) for s in lifted])}."
+        if m.kind == "wrong" and now - self._raw_since >= self.settings.grace_ms:
+            layers.append(("error-missing", bits(m.missing)))
+            layers.append(("error-extra", bits(m.extra)))
+            layers.append(("remove", bits(m.remove)))
+            return self._wrong_text(m)
+        return ""
+
+    def _wrong_text(self, m: Match) -> str:
+        """Words for a wrong board: what went wrong, then how to fix it."""
+        p = self._position
+        names = p.geometry.names
+        entry = m.entry
+
+        def piece(sq: int):
+            if entry is not None and sq == entry.move.to_square:
+                return p.piece_at(entry.move.from_square)
+            return p.piece_at(sq)
+
+        missing, extra = bits(m.missing), bits(m.extra)
+        parts = []
+        if entry is None:
+            strays = [s for s in missing if p.piece_at(s).color != p.turn]
+            if strays:
+                parts.append(f"{g.side_name(p.turn)} to move.")
+            elif missing and extra:
+                parts.append("Not a legal move.")
+        if len(missing) == 1 and len(extra) == 1:
+            parts.append(g.astray(g.piece_name(piece(missing[0]), p.turn), names[missing[0]], names[extra[0]]))
+        else:
+            parts.append(g.put_back([(g.piece_name(piece(s), p.turn), names[s]) for s in missing]))
+            parts.append(g.take_off([names[s] for s in extra]))
+        parts.append(g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove)]))
+        return " ".join(x for x in parts if x)
+
+    def _sync_screen(self, layers: list) -> tuple[str, str]:
+        sync = self._sync
+        assert sync is not None
+        p = self._position
+        names = p.geometry.names
+        raw = self._raw or 0
+        expected = self._table.expected
+        missing = bits(expected & ~raw)
+        extra = bits(raw & ~expected)
+        swap = bits(sync.required & ~self._lifted & raw)
+        layers.append(("error-missing", missing))
+        layers.append(("error-extra", extra + swap))
+        if sync.reason == "takeback":
+            second = "Undo " + ", ".join(sync.undone)
+        else:
+            second = f"Resumed game {self._game_id}"
+        parts = []
+        pending = sorted(set(missing) | set(swap))
+        for move in sync.moves:
+            frm, to = move.from_square, move.to_square
+            if frm in missing and to is not None and to in extra:
+                parts.append(g.move_back(p.piece_at(frm).name, names[frm], names[to]))
+                pending.remove(frm)
+                extra.remove(to)
+        if len(pending) == 1 and len(extra) == 1 and not swap:
+            parts.append(g.astray(g.piece_name(p.piece_at(pending[0]), p.turn), names[pending[0]], names[extra[0]]))
+        else:
+            parts.append(g.put_back([(g.piece_name(p.piece_at(s), p.turn), names[s]) for s in pending]))
+            parts.append(g.take_off([names[s] for s in extra]))
+        text = " ".join(x for x in parts if x)
+        if not text:
+            text = "Board matches." if sync.reason == "resume" else ""
+        return second, text
+
+    def _setup_screen(self, layers: list) -> tuple[str, str, str]:
+        setup = self._setup
+        assert setup is not None
+        p = setup.position
+        names = p.geometry.names
+        target = setup.table.expected
+        raw = self._raw or 0
+        status = g.status_line("Set-up", "start" if p.fen() == START_FEN else "FEN")
+        missing = bits(target & ~raw)
+        extra = bits(raw & ~target)
+        layers.append(("error-extra", extra))
+        if setup.walk is not None:
+            sq = setup.squares[setup.walk]
+            piece = p.piece_at(sq)
+            layers.append(("setup-missing", [sq]))
+            return (status, f"Piece {setup.walk + 1}/{len(setup.squares)}  OK=done",
+                    f"{g.side_name(piece.color)} {piece.name} on {names[sq]}. MENU next, BACK previous.")
+        layers.append(("setup-missing", missing))
+        if self._raw is None:
+            return status, "", "Waiting for the board."
+        if not missing and not extra:
+            return status, "Ready", "Board set up. OK or NEW to start."
+        if self._failure is not None:
+            return status, "", self._failure
+        second = f"Place {len(missing)}, clear {len(extra)}"
+        note = self._note[0] + " " if self._note is not None else ""
+        return status, second, note + "Lit squares: place or clear. MENU: piece by piece."
+
+    def _ended_screen(self) -> tuple[str, str, str]:
+        winner = {"1-0": "White wins", "0-1": "Black wins"}.get(self._result, "Draw")
+        if self._reason == "resignation":
+            words = f"{g.side_name(WHITE if self._result == '0-1' else -WHITE)} resigned."
+        elif self._result == "1/2":
+            words = f"Draw by {self._reason}." if self._reason == "agreement" else f"Draw: {self._reason}."
+        else:
+            words = f"{winner}: {self._reason}."
+        return (g.status_line("Game over", self._result), self._second(),
+                f"{words} Set up the start, then NEW.")
+
+
+def _move_words(position: Position, move: Move) -> str:
+    """A move for people, e.g. ``"3. Pawn d3-d4"``, ``"3... Leaper c7-S"``;
+    the piece letter replaces the name when the line is too long."""
+    number = f"{position.ply // 2 + 1}{'.' if position.turn == WHITE else '...'}"
+    piece = position.piece_at(move.from_square)
+    text = f"{number} {piece.name} {move}"
+    if len(text) > g.WIDTH:
+        text = f"{number} {position.piece_letter(move).upper()}{move}"
+    return text

@@ -1,0 +1,34 @@
+"""Stored games as PGN-style records (engine.record writes the text)."""
+from __future__ import annotations
+
+from engine import START_FEN
+from engine.record import GameRecord
+
+from .store import GameRow, GameStore
+
+# The engine and the controller write a draw as "1/2"; PGN readers want this.
+_PGN_RESULT = {"1/2": "1/2-1/2"}
+
+
+def game_record(store: GameStore, game: GameRow) -> GameRecord:
+    """The record of a stored game: tags Event, Site, Date, Round, White,
+    Black, Result, Variant, FEN (only when not the start position), and
+    Termination when the game has ended for a stated reason."""
+    tags = {"Event": game.event, "Site": game.site, "Date": game.date, "Round": game.round,
+            "White": game.white, "Black": game.black,
+            "Result": _PGN_RESULT.get(game.result, game.result), "Variant": "Maxima"}
+    record = GameRecord(dict(tags), store.moves(game.id))
+    if game.start_fen != START_FEN:
+        record.tags["FEN"] = game.start_fen
+    if game.reason:
+        record.tags["Termination"] = game.reason
+    return record
+
+
+def export_text(store: GameStore, game_id: int | None = None) -> str:
+    """The record text of game ``game_id`` (the newest game if None)."""
+    games = store.games()
+    if not games:
+        raise ValueError(f"no games stored in {store.path}")
+    game = store.game(game_id) if game_id is not None else games[-1]
+    return game_record(store, game).to_text()

@@ -1,0 +1,211 @@
+"""Board scripts: the replay contract of controller.md, and the runner that
+plays them on a simulated board with a simulated clock.
+
+Script lines (``#`` starts a comment, blank lines are skipped):
+
+    fen <FEN|start>     a new game from this position, board set up
+    lift <sq>           the square becomes empty
+    place <sq>          the square becomes occupied
+    wait <ms>           time passes
+    press <button>      ok | back | menu | new
+    board <sq>...       the board shows exactly these squares
+                        (``board empty``; ``board start``: the start position's)
+    setup [FEN|start]   a new game from this position, to be set up by hand
+    link down|up        the board link is lost / back
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from engine import MAXIMA, START_FEN, FenError, Position
+from hardware.interfaces import BUTTONS
+
+from .core import Controller
+from .settings import Settings
+from .store import GameStore
+
+COMMANDS = ("fen", "lift", "place", "wait", "press", "board", "setup", "link")
+
+
+class ScriptError(ValueError):
+    """A script line that cannot be read or cannot be carried out; the
+    message names the line."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One script line: ``op`` is a command of ``COMMANDS``."""
+
+    line: int
+    op: str
+    arg: object = None
+
+
+def _square(word: str, line: int) -> str:
+    if word not in MAXIMA.geometry.index:
+        raise ScriptError(f"line {line}: unknown square {word!r}")
+    return word
+
+
+def _fen(text: str, line: int) -> str:
+    fen = START_FEN if text in ("", "start") else text
+    try:
+        Position(fen)
+    except FenError as exc:
+        raise ScriptError(f"line {line}: bad FEN: {exc}") from None
+    return fen
+
+
+def parse_line(text: str, line: int) -> Step | None:
+    """One script line as a Step, or None for a blank or comment line.
+    ScriptError names the line and what is wrong."""
+    body = text.split("#", 1)[0].strip()
+    if not body:
+        return None
+    op, _, rest = body.partition(" ")
+    rest = rest.strip()
+    words = rest.split()
+    if op not in COMMANDS:
+        raise ScriptError(f"line {line}: unknown command {op!r} (expected one of {', '.join(COMMANDS)})")
+    if op in ("lift", "place"):
+        if len(words) != 1:
+            raise ScriptError(f"line {line}: {op} needs one square, e.g. '{op} e5'")
+        return Step(line, op, _square(words[0], line))
+    if op == "wait":
+        if len(words) != 1 or not words[0].isdigit():
+            raise ScriptError(f"line {line}: wait needs a whole number of milliseconds, e.g. 'wait 500'")
+        return Step(line, op, int(words[0]))
+    if op == "press":
+        if len(words) != 1 or words[0].lower() not in BUTTONS:
+            raise ScriptError(f"line {line}: press needs a button: {', '.join(BUTTONS)}")
+        return Step(line, op, words[0].lower())
+    if op == "fen":
+        if not rest:
+            raise ScriptError(f"line {line}: fen needs a FEN or 'start'")
+        return Step(line, op, _fen(rest, line))
+    if op == "setup":
+        return Step(line, op, _fen(rest, line))
+    if op == "board":
+        if words == ["empty"]:
+            return Step(line, op, frozenset())
+        if words == ["start"]:
+            names = MAXIMA.geometry.names
+            return Step(line, op, frozenset(names[sq] for sq, _ in Position().pieces()))
+        return Step(line, op, frozenset(_square(w, line) for w in words))
+    if words not in (["up"], ["down"]):
+        raise ScriptError(f"line {line}: link needs 'up' or 'down'")
+    return Step(line, op, words[0] == "up")
+
+
+def parse_script(lines: Iterable[str]) -> list[Step]:
+    """Every step of a script; the first bad line raises ScriptError."""
+    steps = []
+    for n, text in enumerate(lines, 1):
+        step = parse_line(text, n)
+        if step is not None:
+            steps.append(step)
+    return steps
+
+
+class Runner:
+    """A controller on a simulated board and clock. The board starts set up
+    with ``fen`` (the start position by default) at time 0."""
+
+    def __init__(self, settings: Settings, fen: str | None = None, store: GameStore | None = None,
+                 now_ms: int = 0):
+        self.controller = Controller(settings, store if store is not None else GameStore(":memory:"),
+                                     fen=fen if fen is not None else START_FEN, now_ms=now_ms)
+        self.now = now_ms
+        self.board: set[str] = set(self.controller.expected_squares)
+        self.events: list[dict] = self.controller.on_frame(self.now, frozenset(self.board))
+
+    @classmethod
+    def attach(cls, controller: Controller, board: set[str], now_ms: int) -> "Runner":
+        """A runner for an existing controller and board."""
+        runner = cls.__new__(cls)
+        runner.controller, runner.board, runner.now = controller, set(board), now_ms
+        runner.events = controller.on_frame(now_ms, frozenset(board))
+        return runner
+
+    def _frame(self) -> list[dict]:
+        return self.controller.on_frame(self.now, frozenset(self.board))
+
+    def lift(self, square: str) -> list[dict]:
+        if square not in self.board:
+            raise ValueError(f"lift {square}: the square is already empty")
+        self.board.discard(square)
+        return self._frame()
+
+    def place(self, square: str) -> list[dict]:
+        if square in self.board:
+            raise ValueError(f"place {square}: the square is already occupied")
+        self.board.add(square)
+        return self._frame()
+
+    def set_board(self, squares: Iterable[str]) -> list[dict]:
+        self.board = set(squares)
+        return self._frame()
+
+    def advance_to(self, target: int) -> list[dict]:
+        """Let time pass until ``target``, ticking at every deadline on the way."""
+        events = []
+        while True:
+            deadline = self.controller.next_deadline()
+            if deadline is None or deadline > target or deadline <= self.now:
+                break
+            self.now = deadline
+            events += self.controller.on_tick(deadline)
+        self.now = max(self.now, target)
+        return events + self.controller.on_tick(self.now)
+
+    def wait(self, ms: int) -> list[dict]:
+        return self.advance_to(self.now + ms)
+
+    def press(self, button: str) -> list[dict]:
+        return self.controller.on_button(self.now, button)
+
+    def fen(self, fen: str) -> list[dict]:
+        events = self.controller.new_game(self.now, fen, setup=False)
+        self.board = set(self.controller.expected_squares)
+        return events + self._frame()
+
+    def setup(self, fen: str) -> list[dict]:
+        return self.controller.new_game(self.now, fen, setup=True)
+
+    def link(self, up: bool) -> list[dict]:
+        events = self.controller.set_link(up, self.now)
+        if up:
+            events += self._frame()
+        return events
+
+    def do(self, step: Step) -> list[dict]:
+        """Carry out one step; ScriptError names its line if it cannot be."""
+        try:
+            if step.op == "board":
+                return self.set_board(step.arg)   # type: ignore[arg-type]
+            return getattr(self, step.op)(step.arg)
+        except ScriptError:
+            raise
+        except ValueError as exc:
+            raise ScriptError(f"line {step.line}: {exc}") from None
+
+    def final(self) -> dict:
+        """The ``final`` line of the replay contract."""
+        c = self.controller
+        return {"type": "final", "fen": c.position.fen(), "moves": c.moves, "result": c.result,
+                "reason": c.reason, "leds": c.leds, "display": c.display}
+
+
+def replay(steps: list[Step], settings: Settings, fen: str | None = None,
+           store: GameStore | None = None) -> Iterator[dict]:
+    """Every event of a script run, then the final line. A ``fen`` step
+    before any other step sets the starting position instead of ``fen``."""
+    if steps and steps[0].op == "fen":
+        fen = str(steps[0].arg)
+        steps = steps[1:]
+    runner = Runner(settings, fen, store)
+    yield from runner.events
+    for step in steps:
+        yield from runner.do(step)
+    yield runner.final()

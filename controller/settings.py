@@ -1,0 +1,58 @@
+"""The controller's settings: timings, what the LEDs show, game tags.
+
+The hardware helper's config loader fills a ``Settings`` from the TOML file;
+tests and the command line build one directly.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+SHOW_IMMOBILIZED = ("off", "side", "both")
+
+
+@dataclass
+class Settings:
+    """Every knob of the controller, with its default.
+
+    Times are milliseconds. ``settle_ms``: how long the board must stay
+    unchanged before a matching state counts as a move (a slide that rests on
+    a square for less than this is ignored). ``suicide_ms``: how long an
+    immobilized piece must stay off the board before its suicide commits
+    (OK commits at once). ``grace_ms``: how long a wrong board may stand
+    before the LEDs and OLED call it an error. ``last_move_ms``: how long the
+    last move stays lit.
+    """
+
+    settle_ms: int = 300
+    suicide_ms: int = 3000
+    grace_ms: int = 1500
+    last_move_ms: int = 3000
+    show_immobilized: str = "both"     # "off" | "side" (side to move) | "both"
+    show_check: bool = True
+    hints: bool = False
+    # A board restored by hand to the position before the last move takes
+    # that move back, as if BACK had been pressed.
+    takeback_by_restore: bool = True
+    db_path: str | None = None
+    event: str = "Casual game"
+    site: str = ""
+    white: str = "White"
+    black: str = "Black"
+    round: str = "-"
+
+    def __post_init__(self) -> None:
+        for name in ("settle_ms", "suicide_ms", "grace_ms", "last_move_ms"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"setting {name} must be a whole number of milliseconds ≥ 0, got {value!r}")
+        if self.show_immobilized not in SHOW_IMMOBILIZED:
+            raise ValueError(f"setting show_immobilized must be one of {', '.join(SHOW_IMMOBILIZED)}, "
+                             f"got {self.show_immobilized!r}")
+        if self.suicide_ms < self.settle_ms:
+            raise ValueError(f"setting suicide_ms ({self.suicide_ms}) must not be shorter than "
+                             f"settle_ms ({self.settle_ms})")
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The names of all settings, in declaration order."""
+        return tuple(f.name for f in fields(cls))

@@ -1,0 +1,194 @@
+"""``maxima-board sim``: the controller on a simulated board, for a person at
+a terminal (or a pipe). The script commands of ``controller.script`` are
+typed live; real time passes as well, and ``wait`` adds more.
+
+Output lines start with a word saying what they are: ``move 3 d3-d4 ...``
+(a committed, stored move), ``takeback``, ``game``, ``oled``, ``leds``,
+``error``, ``note``.
+"""
+from __future__ import annotations
+
+import os
+import select
+import sys
+import time
+from typing import Callable, Iterator, TextIO
+
+from engine import START_FEN
+
+from .core import Controller
+from .render import board_text
+from .script import COMMANDS, Runner, ScriptError, parse_line
+from .settings import Settings
+from .store import GameStore, default_db_path
+
+TICK_S = 0.1
+
+HELP = """\
+commands (one per line):
+  lift SQ            take the piece off square SQ (e.g. lift d3)
+  place SQ           put a piece on square SQ
+  wait MS            let MS milliseconds pass (real time passes too)
+  press BUTTON       ok | back | menu | new
+  fen FEN|start      new game from FEN, the board set up for it
+  setup [FEN|start]  new game from FEN, to be set up piece by piece
+  board SQ...        the board holds exactly these squares (board empty, board start)
+  link down|up       lose / restore the board link
+  show               the board, its LEDs and the OLED
+  help               this text
+  quit               leave (the game is stored and resumes next time)"""
+
+
+class Sim:
+    """One simulated board session writing to ``output``."""
+
+    def __init__(self, settings: Settings, store: GameStore, output: TextIO,
+                 clock: Callable[[], float] = time.monotonic):
+        self.out = output
+        self._clock = clock
+        self._t0 = clock()
+        self._waited = 0
+        if store.message:
+            self._print(f"note {store.message}")
+        # The simulated board is set up as the game stands: the resumed
+        # game's position, else the start position of a new game.
+        fen = None if store.unfinished() is not None else START_FEN
+        controller = Controller(settings, store, fen=fen, now_ms=0)
+        self.runner = Runner.attach(controller, set(controller.expected_squares), 0)
+        self._emit(self.runner.events)
+
+    @property
+    def controller(self) -> Controller:
+        return self.runner.controller
+
+    def now(self) -> int:
+        return int((self._clock() - self._t0) * 1000) + self._waited
+
+    def tick(self) -> None:
+        """Let the real time that has passed reach the controller."""
+        self._emit(self.runner.advance_to(self.now()))
+
+    def command(self, text: str, line: int) -> bool:
+        """Carry out one typed line; False when the session should end."""
+        word = text.split("#", 1)[0].strip().split(" ", 1)[0]
+        if word in ("quit", "exit"):
+            return False
+        if word == "help":
+            self._print(HELP)
+            return True
+        self.tick()
+        if word == "show":
+            c = self.controller
+            self._print(board_text(c.position, self.runner.board, c.leds, c.display))
+            return True
+        try:
+            step = parse_line(text, line)
+            if step is None:
+                return True
+            if step.op == "wait":
+                self._waited += int(step.arg)   # type: ignore[arg-type]
+                self._emit(self.runner.advance_to(self.now()))
+            else:
+                self._emit(self.runner.do(step))
+        except ScriptError as exc:
+            known = ", ".join(COMMANDS + ("show", "help", "quit"))
+            hint = f" (commands: {known})" if "unknown command" in str(exc) else ""
+            self._print(f"error {exc}{hint}")
+        return True
+
+    def _emit(self, events: list[dict]) -> None:
+        for e in events:
+            kind = e["type"]
+            if kind == "move":
+                n = len(self.controller.moves) if self.controller.moves and \
+                    self.controller.moves[-1] == e["move"] else "?"
+                self._print(f"move {n} {e['move']} {e['fen']}")
+            elif kind == "takeback":
+                self._print(f"takeback {e['move']} {e['fen']}")
+            elif kind == "game_end":
+                self._print(f"game over {e['result']} ({e['reason']})")
+            elif kind == "new_game":
+                self._print(f"game {e['game']} started from {e['fen']}")
+            elif kind == "resumed":
+                self._print(f"game {e['game']} resumed after {len(e['moves'])} moves: {e['fen']}")
+            elif kind == "display":
+                self._print("oled " + " | ".join(e["lines"]))
+            elif kind == "leds":
+                by_state: dict[str, list[str]] = {}
+                for sq, state in e["leds"].items():
+                    by_state.setdefault(state, []).append(sq)
+                self._print("leds " + ("; ".join(f"{state} {' '.join(sqs)}" for state, sqs in by_state.items())
+                                       or "off"))
+            elif kind == "error":
+                self._print(f"error {e['text']}")
+            elif kind == "sync":
+                self._print("board in sync")
+            elif kind == "setup":
+                self._print(f"set up {e['fen']}")
+            elif kind == "reopened":
+                self._print(f"game {e['game']} goes on")
+            elif kind == "link":
+                self._print(f"link {'up' if e['ok'] else 'down'}")
+            else:
+                self._print("note " + " ".join(f"{k}={v}" for k, v in e.items() if k != "type")
+                            + f" ({kind})")
+
+    def _print(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+
+def _lines(source: TextIO, tick: Callable[[], None]) -> Iterator[str]:
+    """Lines of ``source``; while none arrives, ``tick`` runs every 100 ms."""
+    try:
+        fd = source.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    if fd is None:
+        yield from source
+        return
+    buffer = b""
+    while True:
+        ready, _, _ = select.select([fd], [], [], TICK_S)
+        tick()
+        if not ready:
+            continue
+        data = os.read(fd, 4096)
+        if not data:
+            if buffer:
+                yield buffer.decode("utf-8", "replace")
+            return
+        buffer += data
+        while b"\n" in buffer:
+            line, buffer = buffer.split(b"\n", 1)
+            yield line.decode("utf-8", "replace")
+
+
+def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | None = None) -> int:
+    """Run a simulated board session until ``quit`` or end of input; the
+    games database is ``settings.db_path`` (default: ``default_db_path()``)."""
+    source = input if input is not None else sys.stdin
+    out = output if output is not None else sys.stdout
+    store = GameStore(settings.db_path or default_db_path())
+    try:
+        sim = Sim(settings, store, out)
+        interactive = _isatty(source) and _isatty(out)
+        if interactive:
+            out.write("Simulated Maxima board. Type 'help' for the commands, 'show' to see the board.\n> ")
+            out.flush()
+        for n, text in enumerate(_lines(source, sim.tick), 1):
+            if not sim.command(text, n):
+                break
+            if interactive:
+                out.write("> ")
+                out.flush()
+    finally:
+        store.close()
+    return 0
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())   # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,213 @@
+"""Property tests: random hands on the board never crash the controller,
+never commit an illegal move, and a player who does what the LEDs and the
+OLED say always brings the board back in sync."""
+from __future__ import annotations
+
+import random
+import re
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from controller.script import Runner
+from controller.settings import Settings
+from engine import START_FEN, Position
+from hardware.interfaces import LED_STATES
+
+SQUARE_RE = re.compile(r"\b([a-h](?:10|[0-9]))\b")
+
+
+def _random_position(seed: int, plies: int) -> str:
+    rng = random.Random(seed)
+    p = Position()
+    for _ in range(plies):
+        moves = p.legal_moves
+        if not moves or p.outcome():
+            break
+        p.push(rng.choice(moves))
+    while p.outcome() is not None:
+        p.pop()
+    return Position(p.fen()).fen()
+
+
+FENS = [
+    START_FEN,
+    "xxx2xxx/4k3/p7/8/8/1Pp1pP2/8/8/3P4/4K3/xxx2xxx w 0",
+    "xxx2xxx/4k3/p7/8/8/8/8/3p1p2/P7/4K3/xxx2xxx w 0",
+    "xxx2xxx/4k3/p7/8/8/8/8/2m5/2N5/4K3/xxx2xxx w 0",
+    "xxx2xxx/1g1b1m2/b2p1nM1/2p3kg/1dqp1pd1/N1p5/D6D/3R1PP1/1QP1P1K1/n2BN1G1/xxx2xxx w 90",
+] + [_random_position(seed, 40 + 10 * seed) for seed in range(4)]
+
+SETTINGS = Settings(hints=True)
+
+action = st.one_of(
+    st.tuples(st.just("lift"), st.integers(0, 200)),
+    st.tuples(st.just("place"), st.integers(0, 200)),
+    st.tuples(st.just("wait"), st.sampled_from([0, 50, 150, 299, 300, 700, 1500, 3100])),
+    st.tuples(st.just("press"), st.sampled_from(["ok", "back", "menu", "new"])),
+    st.tuples(st.just("move"), st.integers(0, 500), st.booleans()),
+)
+
+
+def _names(runner: Runner) -> list[str]:
+    return runner.controller.position.geometry.names
+
+
+def _act(runner: Runner, step: tuple) -> list[dict]:
+    """Carry out one random step; the controller's events."""
+    kind = step[0]
+    if kind == "lift" and runner.board:
+        return runner.lift(sorted(runner.board)[step[1] % len(runner.board)])
+    if kind == "place":
+        empty = sorted(set(_names(runner)) - runner.board)
+        return runner.place(empty[step[1] % len(empty)])
+    if kind == "wait":
+        return runner.wait(step[1])
+    if kind == "press":
+        return runner.press(step[1])
+    if kind != "move":
+        return []
+    # A legal move of the controller's position, made by hand when the
+    # board shows that position; captures taken off first or last.
+    c = runner.controller
+    if c.mode != "play" or set(runner.board) != set(c.expected_squares):
+        return []
+    moves = c.position.legal_moves
+    if not moves:
+        return []
+    move = moves[step[1] % len(moves)]
+    names = _names(runner)
+    gone = [names[s] for s in move.captures if s != move.to_square]
+    events = []
+    if move.kind == "replacement":
+        events += runner.lift(names[move.to_square])
+    if step[2]:
+        for sq in gone:
+            events += runner.lift(sq)
+    events += runner.lift(names[move.from_square])
+    if move.to_square is not None:
+        events += runner.place(names[move.to_square])
+    if not step[2]:
+        for sq in gone:
+            events += runner.lift(sq)
+    return events
+
+
+def _check_outputs(runner: Runner) -> None:
+    c = runner.controller
+    lines = c.display
+    assert len(lines) <= 5 and all(len(line) <= 21 for line in lines), lines
+    names = set(_names(runner))
+    for sq, state in c.leds.items():
+        assert sq in names and state in LED_STATES
+
+
+def _replay_events(fen: str, events: list[dict]) -> Position:
+    """The engine's position after the events: every move must be legal."""
+    position = Position(fen)
+    for e in events:
+        if e["type"] in ("new_game", "setup"):
+            position = Position(e["fen"])
+        elif e["type"] == "move":
+            position.push(e["move"])       # raises if illegal
+            assert position.fen() == e["fen"]
+        elif e["type"] == "takeback":
+            assert str(position.pop()) == e["move"]
+            assert position.fen() == e["fen"]
+    return position
+
+
+def _follow(runner: Runner, events: list[dict]) -> None:
+    """Do what the LEDs and the OLED say until the board is in sync."""
+    s = SETTINGS
+    c = runner.controller
+    for _ in range(120):
+        events += runner.wait(s.grace_ms + s.settle_ms)
+        _check_outputs(runner)
+        if c.mode == "ended":
+            return
+        text = " ".join(c.display)
+        leds = c.leds
+        lift = [sq for sq, state in leds.items() if state in ("error-extra", "remove") and sq in runner.board]
+        place = [sq for sq, state in leds.items()
+                 if state in ("error-missing", "setup-missing") and sq not in runner.board]
+        if "OK = yes, MENU = next" in text:
+            events += runner.press("back")          # leave the menu
+        elif any(w in text for w in ("Which move?", "suicide in", "OK or NEW to start", "OK=done")):
+            events += runner.press("ok")
+        elif lift:
+            events += runner.lift(lift[0])
+        elif place:
+            events += runner.place(place[0])
+        elif "In hand:" in text:
+            squares = [sq for sq in SQUARE_RE.findall(text.split("In hand:")[1]) if sq not in runner.board]
+            assert squares, text
+            events += runner.place(squares[0])
+        elif set(runner.board) == set(c.expected_squares) and c.mode == "play":
+            return
+        else:
+            raise AssertionError(f"no instruction, board out of sync: {c.mode} {text!r} {leds}")
+    raise AssertionError("the board never came back in sync")
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fen=st.sampled_from(FENS), steps=st.lists(action, max_size=40))
+def test_random_hands_never_crash_never_commit_illegal_moves_and_guidance_restores_sync(fen, steps):
+    runner = Runner(SETTINGS, fen=fen)
+    events = list(runner.events)
+    for step in steps:
+        events += _act(runner, step)
+        events += runner.wait(0)
+        _check_outputs(runner)
+    _follow(runner, events)
+    position = _replay_events(fen, events)
+    c = runner.controller
+    assert position.fen() == c.position.fen()
+    assert [str(m) for m in position.move_stack] == c.moves
+    if c.mode != "ended":
+        assert set(runner.board) == set(c.expected_squares)
+        assert not {"error-extra", "error-missing", "remove", "setup-missing"} & set(c.leds.values())
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_a_game_played_by_hand_is_recorded_move_for_move(seed):
+    """Random legal moves made by hand (captures before or after, slides
+    over the squares on the way) are each committed as exactly that move."""
+    rng = random.Random(seed)
+    runner = Runner(Settings())
+    c = runner.controller
+    played = []
+    for _ in range(30):
+        moves = c.position.legal_moves
+        if c.mode != "play" or not moves:
+            break
+        move = rng.choice(moves)
+        names = _names(runner)
+        geo = c.position.geometry
+        gone = [names[s] for s in move.captures if s != move.to_square]
+        before = rng.random() < 0.5
+        if move.kind == "replacement":
+            runner.lift(names[move.to_square])
+        if before:
+            for sq in gone:
+                runner.lift(sq)
+        runner.lift(names[move.from_square])
+        if move.to_square is None:
+            runner.press("ok")
+        else:
+            # touch a square on the way, briefly, when one is free
+            f0, r0 = geo.file_of[move.from_square], geo.rank_of[move.from_square]
+            f1, r1 = geo.file_of[move.to_square], geo.rank_of[move.to_square]
+            mid = geo.at((f0 + f1) // 2, (r0 + r1) // 2)
+            if mid >= 0 and names[mid] not in runner.board and mid != move.from_square:
+                runner.place(names[mid])
+                runner.wait(rng.randrange(0, 250))
+                runner.lift(names[mid])
+            runner.place(names[move.to_square])
+            runner.wait(rng.randrange(0, 200))
+        if not before:
+            for sq in gone:
+                runner.lift(sq)
+        runner.wait(300)
+        played.append(str(move))
+        assert c.moves == played, (c.moves, played)

@@ -1,0 +1,346 @@
+"""The Pico <-> Pi serial protocol: ONE implementation for both ends.
+
+This module is written in the subset of Python that MicroPython (RP2040) and
+CPython share: no typing, no f-strings with format specs that MicroPython
+lacks, no dataclasses, no bytearray methods beyond indexing/extend. The Pi
+imports it as ``hardware.mbproto`` (through ``hardware/protocol.py``); the
+deploy step copies this very file to the Pico as ``mbproto.py`` (docs/pico.md).
+
+Wire format (shared/hardware/board.md): one ASCII line per message,
+``\\n``-terminated; every line ends with ``*`` and two upper-case hex digits,
+the CRC-8 (polynomial 0x07, initial value 0, no reflection, no final XOR) of
+the bytes before the ``*``. A trailing ``\\r`` before ``\\n`` is tolerated.
+
+Messages (fields separated by one space):
+
+* Pico -> Pi: ``H <fw-version> <scan-hz>``, ``F <seq> <20 hex digits>``,
+  ``E <code> <text>``, ``A`` (answer to ``P``).
+* Pi -> Pico: ``L <seq> <160 hex digits>``, ``P``, ``R``.
+
+``seq`` is a decimal counter 0..65535 that wraps. The 20 hex digits of ``F``
+are the 80-bit frame as one big-endian hexadecimal number (bit i = matrix
+position i = row * 8 + column, set = switch closed), so the first two digits
+hold row 9 and the last two row 0. The 160 hex digits of ``L`` are one byte
+per position in position order (position 0 first): high nibble the pattern,
+low nibble the palette index.
+"""
+
+VERSION = "1"          # protocol version, for the record
+
+MAX_LINE = 200         # longest accepted line, without the newline
+SEQ_MOD = 65536
+POSITIONS = 80
+FRAME_BYTES = 10       # 80 bits
+E_TEXT_MAX = 80
+
+# unseal() status codes
+OK = 0
+MALFORMED = 1
+BAD_CRC = 2
+
+# LED patterns (high nibble of an L byte)
+STEADY = 0
+SLOW_BLINK = 1
+FAST_BLINK = 2
+PULSE = 3
+
+# The fixed 16-colour palette (low nibble of an L byte), as (r, g, b).
+# Kept dim on purpose: 80 WS2812 at full white would draw ~4.8 A.
+PALETTE = (
+    (0, 0, 0),        # 0 off
+    (96, 0, 0),       # 1 red
+    (96, 28, 0),      # 2 orange
+    (64, 64, 64),     # 3 white
+    (80, 52, 0),      # 4 amber
+    (0, 16, 0),       # 5 dim green
+    (0, 0, 96),       # 6 blue
+    (10, 10, 10),     # 7 dim white
+    (0, 80, 0),       # 8 green
+    (80, 80, 0),      # 9 yellow
+    (0, 64, 64),      # 10 cyan
+    (80, 0, 80),      # 11 magenta
+    (40, 0, 80),      # 12 purple
+    (96, 24, 48),     # 13 pink
+    (16, 0, 0),       # 14 dim red
+    (0, 0, 16),       # 15 dim blue
+)
+COLOUR_NAMES = ("off", "red", "orange", "white", "amber", "dim green", "blue", "dim white",
+                "green", "yellow", "cyan", "magenta", "purple", "pink", "dim red", "dim blue")
+
+
+def _make_crc_table():
+    table = bytearray(256)
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = ((c << 1) ^ 0x07) & 0xFF if c & 0x80 else (c << 1) & 0xFF
+        table[i] = c
+    return bytes(table)
+
+
+_CRC_TABLE = _make_crc_table()
+
+# hex digit value of each byte, 255 when the byte is not a hex digit
+_HEXVAL = bytearray(b"\xff" * 256)
+for _i in range(10):
+    _HEXVAL[48 + _i] = _i
+for _i in range(6):
+    _HEXVAL[65 + _i] = 10 + _i
+    _HEXVAL[97 + _i] = 10 + _i
+_HEXDIGITS = b"0123456789ABCDEF"
+
+
+def crc8(data, crc=0):
+    """CRC-8, polynomial 0x07 (CRC-8/SMBUS): ``crc8(b"123456789") == 0xF4``."""
+    t = _CRC_TABLE
+    for b in data:
+        crc = t[crc ^ b]
+    return crc
+
+
+def seal(body):
+    """``body`` (bytes or str) as a complete line: body ``*`` CRC ``\\n``."""
+    if isinstance(body, str):
+        body = body.encode()
+    c = crc8(body)
+    return body + bytes((42, _HEXDIGITS[c >> 4], _HEXDIGITS[c & 15], 10))
+
+
+def unseal(line):
+    """Check a received line (without its ``\\n``).
+
+    Returns ``(status, body)``: ``(OK, body)`` when the checksum matches,
+    ``(BAD_CRC, None)`` when it is well-formed but wrong, ``(MALFORMED, None)``
+    when there is no ``*XX`` suffix or a byte outside printable ASCII.
+    """
+    n = len(line)
+    if n and line[n - 1] == 13:      # tolerate \r\n
+        n -= 1
+    if n < 4 or line[n - 3] != 42:
+        return MALFORMED, None
+    hi = _HEXVAL[line[n - 2]]
+    lo = _HEXVAL[line[n - 1]]
+    if hi == 255 or lo == 255:
+        return MALFORMED, None
+    body = bytes(line[:n - 3])
+    for b in body:
+        if b < 32 or b > 126:
+            return MALFORMED, None
+    if crc8(body) != (hi << 4) | lo:
+        return BAD_CRC, None
+    return OK, body
+
+
+def unhex(text):
+    """Hex digits (bytes) as bytes, or None if any digit is invalid or the
+    count is odd."""
+    n = len(text)
+    if n & 1:
+        return None
+    out = bytearray(n >> 1)
+    hv = _HEXVAL
+    for i in range(0, n, 2):
+        hi = hv[text[i]]
+        lo = hv[text[i + 1]]
+        if hi == 255 or lo == 255:
+            return None
+        out[i >> 1] = (hi << 4) | lo
+    return bytes(out)
+
+
+def tohex(data):
+    """Bytes as upper-case hex digits (bytes)."""
+    out = bytearray(2 * len(data))
+    i = 0
+    for b in data:
+        out[i] = _HEXDIGITS[b >> 4]
+        out[i + 1] = _HEXDIGITS[b & 15]
+        i += 2
+    return bytes(out)
+
+
+def _uint(tok, limit):
+    """A decimal token as an int in 0..limit-1, or None."""
+    if not tok or len(tok) > 10:
+        return None
+    v = 0
+    for b in tok:
+        if b < 48 or b > 57:
+            return None
+        v = v * 10 + (b - 48)
+    return v if v < limit else None
+
+
+# ---- builders -------------------------------------------------------------
+
+def hello(version, scan_hz):
+    """``H <fw-version> <scan-hz>`` line."""
+    return seal("H %s %d" % (version, scan_hz))
+
+
+def frame_rows(seq, rows):
+    """``F`` line from 10 row bytes (row r holds bits 8r..8r+7, bit c = column c)."""
+    digits = bytearray(20)
+    for r in range(FRAME_BYTES):
+        b = rows[r]
+        j = 2 * (FRAME_BYTES - 1 - r)
+        digits[j] = _HEXDIGITS[b >> 4]
+        digits[j + 1] = _HEXDIGITS[b & 15]
+    return seal(b"F " + str(seq % SEQ_MOD).encode() + b" " + bytes(digits))
+
+
+def rows_of(frame):
+    """An 80-bit frame int as 10 row bytes (row 0 first)."""
+    out = bytearray(FRAME_BYTES)
+    for r in range(FRAME_BYTES):
+        out[r] = (frame >> (8 * r)) & 0xFF
+    return bytes(out)
+
+
+def frame_of(rows):
+    """10 row bytes as the 80-bit frame int."""
+    v = 0
+    for r in range(FRAME_BYTES - 1, -1, -1):
+        v = (v << 8) | rows[r]
+    return v
+
+
+def frame(seq, frame_int):
+    """``F`` line from an 80-bit frame int."""
+    return frame_rows(seq, rows_of(frame_int))
+
+
+def error(code, text):
+    """``E <code> <text>`` line; text is cut to printable ASCII, 80 chars."""
+    clean = bytearray()
+    for b in str(text).encode():
+        if len(clean) >= E_TEXT_MAX:
+            break
+        clean.append(b if 32 <= b <= 126 else 63)
+    return seal(b"E " + str(code).encode() + b" " + bytes(clean))
+
+
+def leds(seq, codes):
+    """``L <seq> <160 hex digits>`` line from 80 LED code bytes."""
+    return seal(b"L " + str(seq % SEQ_MOD).encode() + b" " + tohex(codes))
+
+
+def led_code(pattern, colour):
+    """One L byte: pattern in the high nibble, palette index in the low."""
+    return ((pattern & 15) << 4) | (colour & 15)
+
+
+PING = seal("P")
+ACK = seal("A")
+RESET = seal("R")
+
+
+# ---- parser ---------------------------------------------------------------
+
+def parse(body):
+    """A checked body as a tuple, or None when malformed:
+
+    ``("H", version_str, scan_hz)``, ``("F", seq, frame_int)``,
+    ``("E", code_str, text)``, ``("L", seq, codes_bytes80)``, ``("P",)``,
+    ``("A",)``, ``("R",)``.
+    """
+    if not body:
+        return None
+    kind = body[0]
+    if len(body) == 1:
+        if kind == 80:
+            return ("P",)
+        if kind == 65:
+            return ("A",)
+        if kind == 82:
+            return ("R",)
+        return None
+    if body[1] != 32:
+        return None
+    if kind == 70 or kind == 76:                 # F / L
+        parts = body[2:].split(b" ")
+        if len(parts) != 2:
+            return None
+        seq = _uint(parts[0], SEQ_MOD)
+        if seq is None:
+            return None
+        want = 20 if kind == 70 else 2 * POSITIONS
+        if len(parts[1]) != want:
+            return None
+        data = unhex(parts[1])
+        if data is None:
+            return None
+        if kind == 70:
+            v = 0
+            for b in data:
+                v = (v << 8) | b
+            return ("F", seq, v)
+        return ("L", seq, data)
+    if kind == 72:                               # H
+        parts = body[2:].split(b" ")
+        if len(parts) != 2 or not parts[0]:
+            return None
+        hz = _uint(parts[1], 1000000)
+        if hz is None:
+            return None
+        return ("H", parts[0].decode(), hz)
+    if kind == 69:                               # E
+        rest = body[2:]
+        sp = rest.find(b" ")
+        if sp <= 0:
+            return None
+        return ("E", rest[:sp].decode(), rest[sp + 1:].decode())
+    return None
+
+
+class LineReader:
+    """Splits a byte stream into lines; drops (and counts) overlong ones.
+
+    ``feed(data)`` returns the complete lines (without ``\\n``) found so far.
+    Empty lines are skipped silently. A line longer than ``max_len`` is
+    discarded up to the next newline and counted in ``overlong``.
+    """
+
+    def __init__(self, max_len=MAX_LINE):
+        self.max_len = max_len
+        self.buf = bytearray()
+        self.skipping = False
+        self.overlong = 0
+
+    def reset(self):
+        """Forget a partial line (after a reconnect)."""
+        self.buf = bytearray()
+        self.skipping = False
+
+    def feed(self, data):
+        out = []
+        data = bytes(data)
+        n = len(data)
+        start = 0
+        while start < n:
+            i = data.find(b"\n", start)
+            if i < 0:
+                if not self.skipping:
+                    if len(self.buf) + n - start > self.max_len:
+                        self.buf = bytearray()
+                        self.skipping = True
+                        self.overlong += 1
+                    else:
+                        self.buf.extend(data[start:])
+                break
+            if self.skipping:
+                self.skipping = False
+            elif len(self.buf) + i - start > self.max_len:
+                self.overlong += 1
+                self.buf = bytearray()
+            else:
+                if self.buf:
+                    self.buf.extend(data[start:i])
+                    line = bytes(self.buf)
+                    self.buf = bytearray()
+                else:
+                    line = data[start:i]
+                if line and line != b"\r":
+                    out.append(line)
+            start = i + 1
+        return out

@@ -1,0 +1,351 @@
+"""PicoLink: the Pico co-processor (topology A) as SensorSource and LedSink.
+
+Talks the board.md line protocol over USB serial with pyserial, never
+blocking: the port is opened with ``timeout=0`` and ``write_timeout=0`` and
+every call does only what is already possible. All timing comes from the
+``now_ms`` the caller passes in, so tests can drive a simulated clock.
+
+Link rules (board.md):
+
+* no valid line for ``loss_timeout_ms`` (1 s), or any I/O error -> the link is
+  lost: ``link_ok`` turns False, ``read()`` returns None, the port is closed;
+* reconnect attempts follow a backoff of 0.25 s doubling to a 2 s cap, reset
+  once a valid line arrives; when a ``present()`` check is given (from_config
+  gives one: the device path exists), a device that appears is opened at
+  once (polled every 100 ms), so a replug recovers in well under 2 s;
+* after a (re)connect or a firmware reset (``H``) the LED frame is resent at
+  once, and the next ``F`` frame is taken as the truth (``read()`` returns
+  None until it arrives);
+* the LED frame is also resent every ``led_refresh_ms`` (1 s), so a lost
+  ``L`` line is repaired within a second.
+
+Counters for ``diag`` are in the ``stats`` dict.
+"""
+from __future__ import annotations
+
+import glob
+import logging
+import os
+import select
+from typing import Callable, Mapping, Protocol
+
+from . import mbproto
+from .interfaces import BoardState
+from .matrix_map import MatrixMap
+from .protocol import (BAD_CRC, OK, Ack, Error, Frame, Hello, encode_leds, led_line,
+                       parse_line)
+
+log = logging.getLogger(__name__)
+
+#: Where ``device = "auto"`` looks, in order: the udev symlink of
+#: systemd/99-maxima-board.rules, then MicroPython boards by id.
+AUTO_DEVICES = ("/dev/maxima-pico",
+                "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_*",
+                "/dev/serial/by-id/*MicroPython*")
+
+TX_LIMIT = 4096          # unsent bytes kept at most; full-state messages make dropping safe
+READ_CHUNK = 4096
+
+
+class SerialPort(Protocol):
+    """What PicoLink needs of a port: the pyserial ``Serial`` subset."""
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+def resolve_device(device: str) -> str:
+    """A configured device as a path: ``auto``, a glob or a plain path.
+
+    Raises FileNotFoundError when nothing matches (the caller retries)."""
+    patterns = AUTO_DEVICES if device in ("", "auto") else (device,)
+    for pattern in patterns:
+        if glob.has_magic(pattern):
+            matches = sorted(glob.glob(pattern))
+            if matches:
+                return matches[0]
+        elif os.path.exists(pattern):
+            return pattern
+    raise FileNotFoundError(f"no Pico found at {device!r}")
+
+
+def _writable(port: SerialPort) -> bool:
+    """False when a write would find the output buffer full. (pyserial's
+    non-blocking write spins on EAGAIN instead of returning 0.)"""
+    try:
+        fd = port.fileno()  # type: ignore[attr-defined]
+        return bool(select.select([], [fd], [], 0)[1])
+    except Exception:
+        return True
+
+
+def new_stats() -> dict[str, int]:
+    return {
+        "lines_ok": 0,          # lines that passed the CRC and parsed
+        "dropped_crc": 0,       # lines with a wrong checksum
+        "dropped_malformed": 0, # no checksum, junk bytes, overlong, unknown message
+        "frames": 0,            # F lines taken
+        "seq_gaps": 0,          # F sequence jumps (lost lines; harmless, full state)
+        "link_losses": 0,       # silence >= loss timeout or I/O error
+        "reconnects": 0,        # successful opens after a loss
+        "open_failures": 0,     # failed open attempts
+        "firmware_resets": 0,   # H lines seen
+        "errors_reported": 0,   # E lines seen
+        "acks": 0,              # A lines seen
+        "led_frames_sent": 0,   # L lines written
+        "bytes_in": 0,
+    }
+
+
+class PicoLink:
+    """SensorSource + LedSink over the Pico's USB serial line."""
+
+    def __init__(self, port_factory: Callable[[], SerialPort],
+                 matrix_map: MatrixMap | None = None, *,
+                 loss_timeout_ms: int = 1000, backoff_initial_ms: int = 250,
+                 backoff_max_ms: int = 2000, led_refresh_ms: int = 1000,
+                 present: Callable[[], bool] | None = None,
+                 presence_poll_ms: int = 100) -> None:
+        self.port_factory = port_factory
+        self.present = present
+        self.presence_poll_ms = presence_poll_ms
+        self.matrix_map = matrix_map or MatrixMap()
+        self.loss_timeout_ms = loss_timeout_ms
+        self.backoff_initial_ms = backoff_initial_ms
+        self.backoff_max_ms = backoff_max_ms
+        self.led_refresh_ms = led_refresh_ms
+        self.stats = new_stats()
+        self.firmware_version: str | None = None
+        self.scan_hz: int | None = None
+        self.last_error: str | None = None
+        self._port: SerialPort | None = None
+        self._ever_connected = False
+        self._next_attempt_ms: int | None = None     # None: try at the first call
+        self._backoff_ms = backoff_initial_ms
+        self._reader = mbproto.LineReader()
+        self._last_rx_ms = 0
+        self._link_ok = False
+        self._state: BoardState | None = None
+        self._last_seq: int | None = None
+        self._codes: bytes | None = None
+        self._led_due = False
+        self._last_led_ms = 0
+        self._led_seq = 0
+        self._tx = bytearray()
+        self._closed = False
+        self._was_present = True
+        self._last_presence_poll: int | None = None
+
+    @classmethod
+    def from_config(cls, device: str, baud: int = 115200,
+                    matrix_map: MatrixMap | None = None, **options: int) -> "PicoLink":
+        """A link on a real serial device: ``auto``, a path such as
+        ``/dev/maxima-pico``, or a glob such as ``/dev/serial/by-id/*MicroPython*``
+        (resolved again at every reconnect). ``baud`` is ignored by USB CDC but
+        must not be 1200 (that resets the RP2040 into its bootloader)."""
+        import serial   # pyserial
+
+        def open_port() -> SerialPort:
+            path = resolve_device(device)
+            # exclusive (flock): a second maxima-board cannot open the port too
+            return serial.Serial(path, baud, timeout=0, write_timeout=0, exclusive=True)
+
+        def present() -> bool:
+            try:
+                resolve_device(device)
+                return True
+            except FileNotFoundError:
+                return False
+
+        return cls(open_port, matrix_map, present=present, **options)
+
+    # -- SensorSource / LedSink ---------------------------------------------
+    @property
+    def link_ok(self) -> bool:
+        """True while lines arrive and a frame has been taken since connecting."""
+        return self._link_ok
+
+    def read(self, now_ms: int) -> BoardState | None:
+        """The Pico's latest debounced state, or None while the link is down
+        (or no frame has arrived since it came up). Never blocks."""
+        self._service(now_ms)
+        return self._state if self._link_ok else None
+
+    def show(self, leds: Mapping[str, str], now_ms: int) -> None:
+        """Send the LED frame when it changed (and refresh it every second).
+        Blink/pulse animation runs on the Pico."""
+        codes = encode_leds(leds, self.matrix_map)
+        if codes != self._codes:
+            self._codes = codes
+            self._led_due = True
+        self._service(now_ms)
+
+    def ping(self) -> None:
+        """Queue a ``P``; the answer ``A`` is counted in ``stats['acks']``."""
+        self._queue(mbproto.PING)
+
+    def reset_pico(self) -> None:
+        """Queue an ``R``: the firmware resets (a new ``H`` follows)."""
+        self._queue(mbproto.RESET)
+
+    def close(self) -> None:
+        self._closed = True
+        self._drop_port()
+
+    # -- internals ------------------------------------------------------------
+    def _service(self, now: int) -> None:
+        if self._closed:
+            return
+        if self._port is None:
+            if not self._attempt_due(now):
+                return
+            self._connect(now)
+            if self._port is None:
+                return
+        self._receive(now)
+        if self._port is not None and now - self._last_rx_ms >= self.loss_timeout_ms:
+            self._lose(now, "no line for %d ms" % (now - self._last_rx_ms))
+        if self._port is not None:
+            self._transmit(now)
+
+    def _attempt_due(self, now: int) -> bool:
+        """Time for an open attempt: the backoff has run out, or the device
+        has just appeared (a replug is picked up without waiting 2 s)."""
+        if self._next_attempt_ms is None or now >= self._next_attempt_ms:
+            return True
+        if self.present is None:
+            return False
+        if self._last_presence_poll is not None and now - self._last_presence_poll < self.presence_poll_ms:
+            return False
+        self._last_presence_poll = now
+        was, self._was_present = self._was_present, self._is_present()
+        if self._was_present and not was:
+            self._backoff_ms = self.backoff_initial_ms
+            return True
+        return False
+
+    def _is_present(self) -> bool:
+        try:
+            return bool(self.present()) if self.present is not None else True
+        except Exception:
+            return False
+
+    def _connect(self, now: int) -> None:
+        try:
+            self._port = self.port_factory()
+        except Exception as e:   # device absent, permissions, busy: retry later
+            self.stats["open_failures"] += 1
+            log.debug("Pico open failed: %s", e)
+            self._schedule_retry(now)
+            return
+        if self._ever_connected:
+            self.stats["reconnects"] += 1
+        self._ever_connected = True
+        self._reader.reset()
+        self._last_rx_ms = now
+        self._last_seq = None
+        self._link_ok = False
+        self._tx.clear()
+        self._led_due = self._codes is not None      # resend the LED frame
+        log.info("Pico link opened")
+
+    def _schedule_retry(self, now: int) -> None:
+        self._was_present = self._is_present()
+        self._last_presence_poll = now
+        self._next_attempt_ms = now + self._backoff_ms
+        self._backoff_ms = min(self._backoff_ms * 2, self.backoff_max_ms)
+
+    def _drop_port(self) -> None:
+        port, self._port = self._port, None
+        self._link_ok = False
+        if port is not None:
+            try:
+                port.close()
+            except Exception:
+                pass
+
+    def _lose(self, now: int, why: str) -> None:
+        self.stats["link_losses"] += 1
+        log.warning("Pico link lost: %s", why)
+        self._drop_port()
+        self._schedule_retry(now)
+
+    def _receive(self, now: int) -> None:
+        assert self._port is not None
+        while True:
+            try:
+                data = self._port.read(READ_CHUNK)
+            except Exception as e:   # SerialException / OSError: unplugged
+                self._lose(now, "read: %s" % e)
+                return
+            if not data:
+                return
+            self.stats["bytes_in"] += len(data)
+            before = self._reader.overlong
+            for line in self._reader.feed(data):
+                self._handle(line, now)
+            self.stats["dropped_malformed"] += self._reader.overlong - before
+            if len(data) < READ_CHUNK:
+                return
+
+    def _handle(self, line: bytes, now: int) -> None:
+        status, msg = parse_line(line)
+        if status == BAD_CRC:
+            self.stats["dropped_crc"] += 1
+            return
+        if status != OK or msg is None or not isinstance(msg, (Frame, Hello, Error, Ack)):
+            self.stats["dropped_malformed"] += 1
+            return
+        self.stats["lines_ok"] += 1
+        self._last_rx_ms = now
+        self._backoff_ms = self.backoff_initial_ms
+        if isinstance(msg, Frame):
+            if self._last_seq is not None and msg.seq != (self._last_seq + 1) % mbproto.SEQ_MOD:
+                self.stats["seq_gaps"] += 1
+            self._last_seq = msg.seq
+            self._state = self.matrix_map.decode(msg.bits)
+            self._link_ok = True
+            self.stats["frames"] += 1
+        elif isinstance(msg, Hello):
+            self.stats["firmware_resets"] += 1
+            self.firmware_version, self.scan_hz = msg.version, msg.scan_hz
+            self._last_seq = None
+            self._led_due = self._codes is not None
+            log.info("Pico firmware %s up, scanning at %d Hz", msg.version, msg.scan_hz)
+        elif isinstance(msg, Error):
+            self.stats["errors_reported"] += 1
+            self.last_error = f"{msg.code} {msg.text}"
+            log.warning("Pico reports error %s", self.last_error)
+        else:
+            self.stats["acks"] += 1
+
+    def _queue(self, line: bytes) -> None:
+        if len(self._tx) + len(line) > TX_LIMIT:
+            self._tx.clear()                 # stale; the LED frame is resent below
+            self._led_due = self._codes is not None
+        self._tx += line
+
+    def _transmit(self, now: int) -> None:
+        if self._codes is not None and (
+                self._led_due or now - self._last_led_ms >= self.led_refresh_ms):
+            self._led_due = False
+            self._last_led_ms = now
+            self._queue(led_line(self._led_seq, self._codes))
+            self._led_seq = (self._led_seq + 1) % mbproto.SEQ_MOD
+            self.stats["led_frames_sent"] += 1
+        if not self._tx or self._port is None or not _writable(self._port):
+            return
+        try:
+            n = self._port.write(bytes(self._tx))
+        except Exception as e:
+            self._lose(now, "write: %s" % e)
+            return
+        del self._tx[:len(self._tx) if n is None else n]
+
+
+def open_link(device: str, baud: int = 115200, matrix_map: MatrixMap | None = None) -> PicoLink:
+    """The link for a ``[pico]`` config section (same as PicoLink.from_config)."""
+    return PicoLink.from_config(device, baud, matrix_map)

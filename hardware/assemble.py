@@ -1,0 +1,144 @@
+"""Build the devices a configuration names: sensor source, LEDs, display
+and buzzer, for the direct or the Pico topology."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from .blink import BlinkPlan
+from .config import Config
+from .errors import HardwareError
+from .interfaces import Display, LedSink, SensorSource
+from .matrix_map import MatrixMap
+
+
+class NoLeds:
+    """The LED sink of a board without LEDs."""
+
+    def show(self, leds: Mapping[str, str], now_ms: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class NoDisplay:
+    """The display of a board without an OLED."""
+
+    def show(self, lines: Sequence[str]) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class Hardware:
+    """The devices of one board; ``close()`` releases them all."""
+
+    source: SensorSource
+    leds: LedSink = field(default_factory=NoLeds)
+    display: Display = field(default_factory=NoDisplay)
+    beeper: object | None = None
+    description: str = ""
+
+    def close(self) -> None:
+        closed: set[int] = set()
+        for device in (self.beeper, self.display, self.leds, self.source):
+            if device is not None and id(device) not in closed:
+                closed.add(id(device))
+                try:
+                    device.close()
+                except Exception:  # closing must not hide the real error
+                    pass
+
+
+def build_hardware(config: Config) -> Hardware:
+    """Open every device of ``config`` (hardware "direct" or "pico");
+    raise :class:`HardwareError` (one line) when one cannot be used."""
+    if config.hardware == "direct":
+        return _direct(config)
+    if config.hardware == "pico":
+        return _pico(config)
+    raise HardwareError(f'hardware "{config.hardware}" has no devices to open')
+
+
+def _opened(opened: list, make):
+    device = make()
+    opened.append(device)
+    return device
+
+
+def _common(config: Config, opened: list, pin_factory_ready: bool) -> tuple[Display, object | None]:
+    display: Display = NoDisplay()
+    if config.oled.driver != "none":
+        from .oled import open_oled
+
+        o = config.oled
+        display = _opened(opened, lambda: open_oled(o.driver, o.i2c_bus, o.address, o.rotate, o.contrast))
+    beeper = None
+    if config.buzzer.enabled:
+        from .buzzer import Beeper
+        from .pins import PinFactoryError, choose_pin_factory
+
+        if not pin_factory_ready:
+            try:
+                choose_pin_factory("auto")
+            except PinFactoryError as exc:
+                raise HardwareError(f"buzzer: {exc}") from None
+        beeper = _opened(opened, lambda: Beeper(config.buzzer.pin, config.buzzer.kind))
+    return display, beeper
+
+
+def _close_all(opened: list) -> None:
+    for device in reversed(opened):
+        try:
+            device.close()
+        except Exception:
+            pass
+
+
+def _direct(config: Config) -> Hardware:
+    from .pins import PinFactoryError, choose_pin_factory
+    from .scanner import MatrixScanner
+
+    opened: list = []
+    try:
+        try:
+            factory = choose_pin_factory(config.matrix.pin_factory)
+        except PinFactoryError as exc:
+            raise HardwareError(f"matrix: {exc}") from None
+        m = config.matrix
+        matrix_map = MatrixMap(dict(m.layout))
+        source = _opened(opened, lambda: MatrixScanner(m.rows, m.columns, matrix_map,
+                                                       debounce_ms=config.debounce_ms,
+                                                       row_settle_us=m.row_settle_us))
+        leds: LedSink = NoLeds()
+        if config.leds.driver == "max7219":
+            from .max7219 import Max7219Leds, open_max7219
+
+            c = config.leds
+            device = open_max7219(c.interface, c.spi_port, c.spi_device, c.chips, c.brightness)
+            leds = _opened(opened, lambda: Max7219Leds(device, matrix_map, c.order,
+                                                       BlinkPlan(c.patterns, c.slow_blink_ms, c.fast_blink_ms)))
+        display, beeper = _common(config, opened, pin_factory_ready=True)
+    except BaseException:
+        _close_all(opened)
+        raise
+    return Hardware(source, leds, display, beeper, f"direct ({factory})")
+
+
+def _pico(config: Config) -> Hardware:
+    try:
+        from . import serial_link
+    except ImportError:
+        raise HardwareError("pico link not available") from None
+    opened: list = []
+    try:
+        matrix_map = MatrixMap(dict(config.matrix.layout))
+        link = _opened(opened, lambda: serial_link.open_link(config.pico.device, config.pico.baud, matrix_map))
+        display, beeper = _common(config, opened, pin_factory_ready=False)
+    except BaseException:
+        _close_all(opened)
+        raise
+    return Hardware(link, link, display, beeper, f"pico ({config.pico.device})")

@@ -1,0 +1,462 @@
+"""The board's configuration file (TOML), checked key by key.
+
+Every mistake is reported as one line that names the file, the key and what
+is wrong, e.g. ``config maxima-board.toml: [matrix] rows: expected 10 pins,
+got 9``. Unknown sections and keys are errors too, so a typo never silently
+falls back to a default.
+
+The file is found by :func:`find_config`: ``--config PATH``, else
+``$MAXIMA_BOARD_CONFIG``, else ``./maxima-board.toml``, else
+``/etc/maxima-board/config.toml``; with none of them the board is simulated.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .interfaces import BUTTONS, LED_STATES
+from .matrix_map import COLUMNS, ROWS, default_layout
+
+DEFAULT_ROWS = (4, 5, 6, 7, 12, 13, 16, 19, 20, 15)
+DEFAULT_COLUMNS = (17, 27, 22, 23, 24, 25, 26, 21)
+DEFAULT_PICO_DEVICE = "/dev/serial/by-id/usb-MicroPython_Board*"
+SEARCH_PATH = (Path("maxima-board.toml"), Path("/etc/maxima-board/config.toml"))
+KINDS = ("sim", "direct", "pico")
+PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "pigpio", "native", "mock")
+PATTERNS = ("off", "steady", "slow", "fast")
+# Single-colour LED pattern per state (shared/hardware/board.md).
+DEFAULT_PATTERNS = {
+    "error-extra": "fast", "error-missing": "steady", "remove": "fast",
+    "engine-from": "slow", "engine-to": "steady", "check": "slow",
+    "setup-missing": "steady", "last-from": "steady", "last-to": "steady",
+    "immobilized": "off", "hint": "off",
+}
+# Pins the buses take when their device is enabled (BCM numbers).
+I2C1_PINS = (2, 3)
+SPI0_PINS = (8, 9, 10, 11)
+_SQUARE_NAMES = frozenset(n for n in default_layout().values() if not n.startswith("button:"))
+
+
+class ConfigError(ValueError):
+    """A mistake in the configuration file; ``str()`` is the one-line report."""
+
+
+@dataclass(frozen=True)
+class MatrixConfig:
+    """The reed-switch matrix of the direct topology (and the layout of both)."""
+
+    rows: tuple[int, ...] = DEFAULT_ROWS
+    columns: tuple[int, ...] = DEFAULT_COLUMNS
+    layout: Mapping[int, str] = field(default_factory=default_layout)
+    pin_factory: str = "auto"
+    row_settle_us: int = 10
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    """Single-colour LEDs on cascaded MAX7219 chips (direct topology)."""
+
+    driver: str = "max7219"
+    interface: str = "spi"
+    spi_port: int = 0
+    spi_device: int = 0
+    chips: int = 2
+    brightness: int = 4
+    order: tuple[int, ...] = tuple(range(ROWS * COLUMNS))
+    slow_blink_ms: int = 1000
+    fast_blink_ms: int = 250
+    patterns: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_PATTERNS))
+
+
+@dataclass(frozen=True)
+class OledConfig:
+    driver: str = "ssd1306"
+    i2c_bus: int = 1
+    address: int = 0x3C
+    rotate: int = 0
+    contrast: int = 255
+
+
+@dataclass(frozen=True)
+class BuzzerConfig:
+    enabled: bool = False
+    pin: int = 18
+    kind: str = "active"
+
+
+@dataclass(frozen=True)
+class PicoConfig:
+    device: str = DEFAULT_PICO_DEVICE
+    baud: int = 115200
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the board reads from its configuration file."""
+
+    path: str | None = None
+    hardware: str = "sim"
+    matrix: MatrixConfig = field(default_factory=MatrixConfig)
+    leds: LedConfig = field(default_factory=LedConfig)
+    oled: OledConfig = field(default_factory=OledConfig)
+    buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
+    pico: PicoConfig = field(default_factory=PicoConfig)
+    debounce_ms: int = 30
+    loop_ms: int = 10
+    # Values for controller.settings.Settings (only the keys the file sets,
+    # plus db_path from $MAXIMA_BOARD_DB when the file names none).
+    settings_values: Mapping[str, Any] = field(default_factory=dict)
+
+    def settings(self):
+        """The controller's ``Settings`` filled from this file."""
+        from controller.settings import Settings
+
+        try:
+            return Settings(**self.settings_values)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"config {self.path}: {exc}" if self.path else str(exc)) from None
+
+
+# --------------------------------------------------------------------------
+# finding the file
+
+def find_config(explicit: str | None = None, environ: Mapping[str, str] | None = None,
+                search: tuple[Path, ...] | None = None) -> Path | None:
+    """The configuration file to use, or None to run the simulated board.
+
+    A path given explicitly (option or ``$MAXIMA_BOARD_CONFIG``) must exist.
+    """
+    environ = os.environ if environ is None else environ
+    for given in (explicit, environ.get("MAXIMA_BOARD_CONFIG") or None):
+        if given is not None:
+            path = Path(given)
+            if not path.is_file():
+                raise ConfigError(f"config {given}: file not found")
+            return path
+    for path in SEARCH_PATH if search is None else search:
+        if path.is_file():
+            return path
+    return None
+
+
+def default_config(environ: Mapping[str, str] | None = None) -> Config:
+    """The configuration with no file: the simulated board."""
+    return Config(settings_values=_db_from_env({}, environ))
+
+
+def load_config(path: str | os.PathLike, environ: Mapping[str, str] | None = None) -> Config:
+    """Read and check a configuration file; raise :class:`ConfigError`."""
+    name = str(path)
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"config {name}: file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config {name}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"config {name}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return _parse(data, Path(path), environ)
+    except _KeyError as exc:
+        raise ConfigError(f"config {name}: {exc}") from None
+
+
+def parse_config(text: str, name: str = "<string>", environ: Mapping[str, str] | None = None) -> Config:
+    """Like :func:`load_config` for TOML text (used by tests)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config {name}: not valid TOML: {exc}") from None
+    try:
+        return _parse(data, Path(name), environ)
+    except _KeyError as exc:
+        raise ConfigError(f"config {name}: {exc}") from None
+
+
+# --------------------------------------------------------------------------
+# checking values
+
+class _KeyError(Exception):
+    """A problem with one key; the loader adds the file name."""
+
+    def __init__(self, where: str, message: str):
+        super().__init__(f"{where}: {message}")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return str(value)
+
+
+def _integer(low: int, high: int) -> Callable[[Any], int]:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"expected a whole number, got {_show(value)}")
+        if not low <= value <= high:
+            raise ValueError(f"expected {low} to {high}, got {value}")
+        return value
+    return check
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, got {_show(value)}")
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, got {_show(value)}")
+    return value
+
+
+def _choice(*options: Any) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if isinstance(value, bool) or value not in options:
+            listed = ", ".join(_show(o) for o in options)
+            raise ValueError(f"expected one of {listed}, got {_show(value)}")
+        return value
+    return check
+
+
+def _pins(count: int) -> Callable[[Any], tuple[int, ...]]:
+    def check(value: Any) -> tuple[int, ...]:
+        if not isinstance(value, list):
+            raise ValueError(f"expected a list of {count} BCM pin numbers, got {_show(value)}")
+        if len(value) != count:
+            raise ValueError(f"expected {count} pins, got {len(value)}")
+        seen = set()
+        for pin in value:
+            _pin(pin)
+            if pin in seen:
+                raise ValueError(f"pin {pin} appears twice")
+            seen.add(pin)
+        return tuple(value)
+    return check
+
+
+def _pin(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected a BCM pin number, got {_show(value)}")
+    if not 0 <= value <= 27:
+        raise ValueError(f"pin {value} is not a BCM GPIO number (0 to 27)")
+    return value
+
+
+def _address(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected an I2C address like 0x3C, got {_show(value)}")
+    if not 0x03 <= value <= 0x77:
+        raise ValueError(f"expected an I2C address 0x03 to 0x77, got 0x{value:02X}")
+    return value
+
+
+def _layout(value: Any) -> dict[int, str]:
+    if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
+        raise ValueError(f"expected a list of {ROWS} strings (one per row), got {_show(value)}")
+    if len(value) != ROWS:
+        raise ValueError(f"expected {ROWS} rows, got {len(value)}")
+    layout: dict[int, str] = {}
+    seen: set[str] = set()
+    for row, text in enumerate(value):
+        names = text.split()
+        if len(names) != COLUMNS:
+            raise ValueError(f"row {row} has {len(names)} names, expected {COLUMNS}")
+        for col, name in enumerate(names):
+            if name == "-":
+                continue
+            key = f"button:{name}" if name in BUTTONS else name
+            if name not in BUTTONS and name not in _SQUARE_NAMES:
+                raise ValueError(f'row {row} column {col}: "{name}" is neither a square nor a button '
+                                 f'({", ".join(BUTTONS)}) nor "-"')
+            if name in seen:
+                raise ValueError(f"{name} appears twice")
+            seen.add(name)
+            layout[row * COLUMNS + col] = key
+    missing = sorted(_SQUARE_NAMES - seen, key=lambda n: (int(n[1:]), n[0]))
+    if missing:
+        raise ValueError(f"square {missing[0]} is missing" if len(missing) == 1 else
+                         f"squares {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''} are missing")
+    return layout
+
+
+def _order(value: Any) -> tuple[int, ...]:
+    positions = ROWS * COLUMNS
+    if not isinstance(value, list):
+        raise ValueError(f"expected a list of {positions} LED numbers, got {_show(value)}")
+    if len(value) != positions:
+        raise ValueError(f"expected {positions} LED numbers (one per matrix position), got {len(value)}")
+    seen = set()
+    for led in value:
+        if isinstance(led, bool) or not isinstance(led, int) or led < 0:
+            raise ValueError(f"expected LED numbers 0 or more, got {_show(led)}")
+        if led in seen:
+            raise ValueError(f"LED {led} appears twice")
+        seen.add(led)
+    return tuple(value)
+
+
+def _patterns(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a table of LED state = pattern, got {_show(value)}")
+    patterns = dict(DEFAULT_PATTERNS)
+    for state, pattern in value.items():
+        if state not in LED_STATES:
+            raise ValueError(f'unknown LED state "{state}"{_suggest(state, LED_STATES)}')
+        if pattern not in PATTERNS:
+            raise ValueError(f'{state}: expected one of {", ".join(map(_show, PATTERNS))}, got {_show(pattern)}')
+        patterns[state] = pattern
+    return patterns
+
+
+def _suggest(word: str, options) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1)
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
+# key -> (checker, attribute name); a section without a dataclass fills a dict.
+_SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "matrix": {"rows": _pins(ROWS), "columns": _pins(COLUMNS), "layout": _layout,
+               "pin_factory": _choice(*PIN_FACTORIES), "row_settle_us": _integer(0, 1000)},
+    "leds": {"driver": _choice("max7219", "none"), "interface": _choice("spi", "noop"),
+             "spi_port": _integer(0, 1), "spi_device": _integer(0, 1), "chips": _integer(2, 8),
+             "brightness": _integer(0, 15), "order": _order, "slow_blink_ms": _integer(100, 10000),
+             "fast_blink_ms": _integer(50, 10000), "patterns": _patterns},
+    "oled": {"driver": _choice("ssd1306", "sh1106", "dummy", "none"), "i2c_bus": _integer(0, 31),
+             "address": _address, "rotate": _choice(0, 2), "contrast": _integer(0, 255)},
+    "buzzer": {"enabled": _boolean, "pin": _pin, "kind": _choice("active", "passive")},
+    "pico": {"device": _text, "baud": _integer(300, 4_000_000)},
+    "timings": {"settle_ms": _integer(0, 60_000), "suicide_ms": _integer(0, 600_000),
+                "grace_ms": _integer(0, 60_000), "last_move_ms": _integer(0, 600_000),
+                "debounce_ms": _integer(0, 1000), "loop_ms": _integer(1, 100)},
+    "assist": {"show_immobilized": _choice("off", "side", "both"), "show_check": _boolean,
+               "hints": _boolean, "takeback_by_restore": _boolean},
+    "game": {"event": _text, "site": _text, "white": _text, "black": _text, "round": _text},
+    "database": {"path": _text},
+}
+_TOP = ("hardware",)
+
+
+def _section(data: dict, name: str) -> dict[str, Any]:
+    """The checked keys of one section (only those present)."""
+    raw = data.get(name, {})
+    if not isinstance(raw, dict):
+        raise _KeyError(name, f"expected a section [{name}], got {_show(raw)}")
+    schema = _SCHEMA[name]
+    values = {}
+    for key, value in raw.items():
+        where = f"[{name}] {key}"
+        if key not in schema:
+            raise _KeyError(where, f"unknown key{_suggest(key, schema)}")
+        try:
+            values[key] = schema[key](value)
+        except ValueError as exc:
+            raise _KeyError(where, str(exc)) from None
+    return values
+
+
+def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
+    for key, value in data.items():
+        if key in _SCHEMA:
+            continue
+        if key not in _TOP:
+            hint = _suggest(key, list(_SCHEMA) + list(_TOP))
+            kind = "section" if isinstance(value, dict) else "key"
+            raise _KeyError(f"[{key}]" if isinstance(value, dict) else key, f"unknown {kind}{hint}")
+    if "hardware" not in data:
+        raise _KeyError("hardware", 'missing key (expected "sim", "direct" or "pico")')
+    try:
+        hardware = _choice(*KINDS)(data["hardware"])
+    except ValueError as exc:
+        raise _KeyError("hardware", str(exc)) from None
+    sections = {name: _section(data, name) for name in _SCHEMA}
+
+    matrix = MatrixConfig(**sections["matrix"])
+    leds = LedConfig(**sections["leds"])
+    oled = OledConfig(**sections["oled"])
+    buzzer = BuzzerConfig(**sections["buzzer"])
+    pico = PicoConfig(**sections["pico"])
+    if hardware == "direct":
+        _check_pin_use(matrix, leds, oled, buzzer)
+    elif hardware == "pico":
+        _check_buzzer_pin(buzzer, oled)
+    if leds.order and max(leds.order) >= leds.chips * 64:
+        raise _KeyError("[leds] order", f"LED {max(leds.order)} does not exist: "
+                        f"{leds.chips} chips drive LEDs 0 to {leds.chips * 64 - 1}")
+
+    timings = dict(sections["timings"])
+    debounce_ms = timings.pop("debounce_ms", 30)
+    loop_ms = timings.pop("loop_ms", 10)
+    values: dict[str, Any] = {**timings, **sections["assist"], **sections["game"]}
+    db = sections["database"].get("path")
+    if db is not None:
+        if not db:
+            raise _KeyError("[database] path", "must not be empty")
+        db_path = Path(db).expanduser()
+        if not db_path.is_absolute():
+            db_path = path.parent / db_path
+        values["db_path"] = str(db_path)
+    values = _db_from_env(values, environ)
+    _check_settings(values)
+    return Config(path=str(path), hardware=hardware, matrix=matrix, leds=leds, oled=oled,
+                  buzzer=buzzer, pico=pico, debounce_ms=debounce_ms, loop_ms=loop_ms,
+                  settings_values=values)
+
+
+def _check_settings(values: dict[str, Any]) -> None:
+    """What only the combination of keys can get wrong, named by key."""
+    from controller.settings import Settings
+
+    default = Settings()
+    settle = values.get("settle_ms", default.settle_ms)
+    suicide = values.get("suicide_ms", default.suicide_ms)
+    if suicide < settle:
+        key = "suicide_ms" if "suicide_ms" in values else "settle_ms"
+        other = "settle_ms" if key == "suicide_ms" else "suicide_ms"
+        relation = "shorter" if key == "suicide_ms" else "longer"
+        raise _KeyError(f"[timings] {key}", f"must not be {relation} than {other} "
+                        f"({values.get(other, getattr(default, other))}), got {values[key]}")
+    try:
+        Settings(**values)
+    except (TypeError, ValueError) as exc:
+        raise _KeyError("settings", str(exc)) from None
+
+
+def _db_from_env(values: dict[str, Any], environ: Mapping[str, str] | None) -> dict[str, Any]:
+    environ = os.environ if environ is None else environ
+    if "db_path" not in values and environ.get("MAXIMA_BOARD_DB"):
+        values = {**values, "db_path": environ["MAXIMA_BOARD_DB"]}
+    return values
+
+
+def _check_pin_use(matrix: MatrixConfig, leds: LedConfig, oled: OledConfig, buzzer: BuzzerConfig) -> None:
+    """No pin may serve two purposes in the direct topology."""
+    users: dict[int, str] = {}
+    if oled.driver in ("ssd1306", "sh1106") and oled.i2c_bus == 1:
+        users.update({p: "I2C bus 1 (OLED)" for p in I2C1_PINS})
+    if leds.driver == "max7219" and leds.interface == "spi" and leds.spi_port == 0:
+        users.update({p: "SPI0 (MAX7219)" for p in SPI0_PINS})
+    for key, pins, what in (("rows", matrix.rows, "a matrix row"), ("columns", matrix.columns, "a matrix column")):
+        for pin in pins:
+            if pin in users:
+                raise _KeyError(f"[matrix] {key}", f"pin {pin} is used by {users[pin]}")
+        users.update({p: what for p in pins})
+    if buzzer.enabled and buzzer.pin in users:
+        raise _KeyError("[buzzer] pin", f"pin {buzzer.pin} is used by {users[buzzer.pin]}")
+
+
+def _check_buzzer_pin(buzzer: BuzzerConfig, oled: OledConfig) -> None:
+    if buzzer.enabled and oled.driver in ("ssd1306", "sh1106") and oled.i2c_bus == 1 and buzzer.pin in I2C1_PINS:
+        raise _KeyError("[buzzer] pin", f"pin {buzzer.pin} is used by I2C bus 1 (OLED)")

@@ -1,0 +1,214 @@
+"""The main loop (controller/runner.py) with the real controller, the
+gpiozero scanner on MockFactory, the OLED on luma's dummy device and the
+MAX7219 on luma's no-op serial interface, all on a fake clock."""
+from __future__ import annotations
+
+import io
+import socket
+from unittest import mock
+
+import pytest
+from gpiozero import Device
+from luma.core.device import dummy
+from luma.core.interface.serial import noop
+from luma.led_matrix.device import max7219
+
+from controller.core import Controller
+from controller.runner import FakeClock, Runner, sound_for
+from controller.settings import Settings
+from controller.store import GameStore
+from engine import START_FEN
+from hardware.config import DEFAULT_COLUMNS, DEFAULT_ROWS
+from hardware.matrix_map import MatrixMap
+from hardware.max7219 import Max7219Leds
+from hardware.mock_matrix import ReedMatrix, matrix_factory
+from hardware.notify import Notifier
+from hardware.oled import OledDisplay
+from hardware.scanner import MatrixScanner
+
+
+class Board:
+    """Everything of a direct-topology board, simulated with the libraries'
+    own doubles, around a real controller."""
+
+    def __init__(self, fen: str | None = START_FEN, notifier: Notifier | None = None, display=None,
+                 settings: Settings | None = None):
+        self.matrix = ReedMatrix(DEFAULT_ROWS, DEFAULT_COLUMNS)
+        self.previous = Device.pin_factory
+        Device.pin_factory = matrix_factory(self.matrix)
+        self.scanner = MatrixScanner(DEFAULT_ROWS, DEFAULT_COLUMNS, debounce_ms=30, row_settle_us=0)
+        self.oled = OledDisplay(dummy(width=128, height=64, mode="1"))
+        self.leds = Max7219Leds(max7219(noop(), cascaded=2))
+        self.clock = FakeClock(0, self._due)
+        self.controller = Controller(settings or Settings(), GameStore(":memory:"), fen=fen, now_ms=0)
+        self.matrix.set_squares(self.controller.expected_squares)
+        self.script: list[tuple[int, str, bool]] = []
+        self.runner = Runner(self.controller, self.scanner, self.leds, display or self.oled,
+                             clock=self.clock, period_ms=10, notifier=notifier or Notifier(None),
+                             log=io.StringIO())
+
+    def _due(self, now: int) -> None:
+        while self.script and self.script[0][0] <= now:
+            _, name, closed = self.script.pop(0)
+            self.matrix.set_name(name, closed)
+
+    def at(self, ms: int, name: str, closed: bool) -> None:
+        self.script.append((ms, name, closed))
+        self.script.sort(key=lambda item: item[0])
+
+    def run_until(self, ms: int) -> None:
+        self.runner.run(stop=lambda now: now >= ms)
+
+    def close(self) -> None:
+        self.scanner.close()
+        Device.pin_factory.reset()
+        Device.pin_factory.close()
+        Device.pin_factory = self.previous
+
+
+@pytest.fixture
+def board():
+    b = Board()
+    yield b
+    b.close()
+
+
+def _types(events) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def test_a_move_is_committed_and_shown(board):
+    board.at(100, "d3", False)
+    board.at(400, "d5", True)
+    board.run_until(1200)
+    moves = [e for e in board.runner.events if e["type"] == "move"]
+    assert [m["move"] for m in moves] == ["d3-d5"]
+    assert board.controller.moves == ["d3-d5"]
+    # the OLED shows the controller's lines, drawn
+    assert board.oled.lines == board.controller.display
+    assert board.oled.device.image.getbbox() is not None
+    assert any("d3-d5" in line for line in board.oled.lines)
+    # the last move is lit on the MAX7219 (steady)
+    m = MatrixMap()
+    assert board.controller.leds == {"d3": "last-from", "d5": "last-to"}
+    assert board.leds.lit == {m.position_of["d3"], m.position_of["d5"]}
+
+
+def test_the_clock_never_sleeps_for_real(board):
+    with mock.patch("time.sleep", side_effect=AssertionError("slept for real")):
+        board.run_until(5000)
+    assert board.clock.now >= 5000
+
+
+def test_a_held_button_is_pressed_once(board):
+    board.at(100, "button:menu", True)
+    board.at(900, "button:menu", False)
+    board.at(1000, "button:menu", True)
+    board.at(1100, "button:menu", False)
+    with mock.patch.object(board.controller, "on_button", wraps=board.controller.on_button) as press:
+        board.run_until(1500)
+    assert [c.args[1] for c in press.call_args_list] == ["menu", "menu"]
+    assert [c.args[0] for c in press.call_args_list] == [130, 1030]    # after 30 ms debounce
+
+
+def test_frames_are_passed_only_on_change(board):
+    with mock.patch.object(board.controller, "on_frame", wraps=board.controller.on_frame) as frame, \
+            mock.patch.object(board.controller, "on_tick", wraps=board.controller.on_tick) as tick:
+        board.at(200, "d3", False)
+        board.run_until(1000)
+    assert [c.args[0] for c in frame.call_args_list] == [30, 230]
+    assert tick.call_count == 100
+
+
+def test_blinking_leds_follow_the_clock(board):
+    """A wrong board: the extra piece's LED blinks fast (board.md)."""
+    board.at(100, "e5", True)                        # a piece put down from nowhere
+    frames = []
+    with mock.patch.object(board.leds.device, "display", wraps=board.leds.device.display) as show:
+        board.run_until(3000)
+        frames = len(show.call_args_list)
+    assert board.controller.leds.get("e5") == "error-extra"
+    # grace 1.5 s, then 250 ms period: about 12 changes in the last 1.4 s
+    assert 8 <= frames <= 14
+
+
+def test_a_failing_display_never_stops_the_game():
+    broken = mock.Mock(spec=OledDisplay)
+    broken.show.side_effect = OSError(121, "Remote I/O error")
+    b = Board(display=broken)
+    try:
+        b.at(100, "d3", False)
+        b.at(400, "d5", True)
+        b.run_until(3000)
+        assert b.controller.moves == ["d3-d5"]
+        log = b.runner.log.getvalue().splitlines()
+        assert log == ["maxima-board: display failed: OSError: [Errno 121] Remote I/O error"]
+        assert broken.show.call_count <= 4               # retried once a second, not every pass
+    finally:
+        b.close()
+
+
+def test_systemd_notify_ready_watchdog_status(tmp_path):
+    path = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    sock.settimeout(1)
+    b = Board(notifier=Notifier(path, watchdog_usec=2_000_000))
+    try:
+        b.at(100, "d3", False)
+        b.at(400, "d5", True)
+        b.run_until(3500)
+        messages = []
+        sock.setblocking(False)
+        while True:
+            try:
+                messages.append(sock.recv(4096).decode())
+            except BlockingIOError:
+                break
+    finally:
+        b.close()
+        sock.close()
+    assert messages[0].startswith("STATUS=White to move")
+    assert messages[1] == "READY=1\nSTATUS=White to move 1."
+    assert messages.count("WATCHDOG=1") == 4           # at 0, 1, 2 and 3 s (half of WatchdogSec)
+    assert "STATUS=Black to move 1." in messages
+    assert messages[-1] == "STOPPING=1"
+
+
+def test_request_stop_ends_the_loop(board):
+    board.clock.on_sleep = lambda now: board.runner.request_stop() if now >= 500 else board._due(now)
+    board.runner.run()
+    assert 500 <= board.clock.now <= 520
+
+
+def test_sounds_for_events():
+    assert sound_for({"type": "move", "move": "d3-d5"}) == "accepted"
+    assert sound_for({"type": "takeback", "move": "d3-d5"}) == "accepted"
+    assert sound_for({"type": "error", "text": "x"}) == "error"
+    assert sound_for({"type": "leds", "leds": {}}) is None
+
+
+def test_beeper_hears_moves_and_errors(board):
+    board.runner.beeper = beeper = mock.Mock()
+    board.at(100, "d3", False)
+    board.at(400, "d5", True)
+    board.at(1000, "h5", True)                      # a stray piece: an error after the grace time
+    board.run_until(3500)
+    assert [c.args[0] for c in beeper.play.call_args_list] == ["accepted", "error"]
+
+
+def test_link_state_of_a_pico_source_reaches_the_controller():
+    """A PicoLink without a Pico: the link is down, the OLED says so."""
+    from hardware.serial_link import PicoLink
+
+    def no_pico():
+        raise FileNotFoundError("no Pico found at '/dev/maxima-pico'")
+
+    link = PicoLink(no_pico)
+    oled = OledDisplay(dummy(width=128, height=64, mode="1"))
+    controller = Controller(Settings(), GameStore(":memory:"), fen=START_FEN)
+    runner = Runner(controller, link, link, oled, clock=FakeClock(), notifier=Notifier(None), log=io.StringIO())
+    runner.run(stop=lambda now: now >= 2000)
+    assert {"type": "link", "ok": False} in runner.events
+    assert oled.lines[0] == "Board link lost"
+    link.close()

@@ -1,0 +1,253 @@
+"""The gpiozero matrix scanner on gpiozero's MockFactory, wired to a
+simulated reed-switch matrix (hardware.mock_matrix: a MockPin subclass that
+pulls a column low while its row is driven low and the switch is closed)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from hardware.config import DEFAULT_COLUMNS, DEFAULT_ROWS
+from hardware.errors import HardwareError
+from hardware.interfaces import BoardState
+from hardware.matrix_map import COLUMNS, POSITIONS, MatrixMap, default_layout
+from hardware.mock_matrix import ReedMatrix, matrix_factory
+from hardware.pins import PinFactoryError, board_model, choose_pin_factory, factory_name, is_pi5
+from hardware.scanner import MatrixScanner
+
+CHESS_LIKE_START = [f"{f}{r}" for f in "abcdefgh" for r in (1, 2, 8, 9)] + ["d0", "e0", "d10", "e10"]
+
+
+def _install(matrix: ReedMatrix):
+    previous = Device.pin_factory
+    Device.pin_factory = matrix_factory(matrix)
+    return previous
+
+
+def _uninstall(previous) -> None:
+    Device.pin_factory.reset()
+    Device.pin_factory.close()
+    Device.pin_factory = previous
+
+
+@pytest.fixture
+def matrix():
+    m = ReedMatrix(DEFAULT_ROWS, DEFAULT_COLUMNS)
+    previous = _install(m)
+    yield m
+    _uninstall(previous)
+
+
+@pytest.fixture
+def scanner(matrix):
+    s = MatrixScanner(DEFAULT_ROWS, DEFAULT_COLUMNS, debounce_ms=30, row_settle_us=0)
+    yield s
+    s.close()
+
+
+def _settle(scanner: MatrixScanner, start_ms: int, period_ms: int = 10, scans: int = 5) -> BoardState:
+    state = None
+    for i in range(scans):
+        state = scanner.read(start_ms + i * period_ms)
+    return state
+
+
+def test_pins_are_set_up_as_board_md_says(matrix, scanner):
+    factory = Device.pin_factory
+    for pin in DEFAULT_ROWS:
+        p = factory.pin(pin)
+        assert p.function == "output" and p.state is True      # released = high
+    for pin in DEFAULT_COLUMNS:
+        p = factory.pin(pin)
+        assert p.function == "input" and p.pull == "up"
+
+
+def test_rows_are_driven_low_one_at_a_time(matrix, scanner):
+    seen = []
+    original = matrix._driven_low_rows
+
+    def spy():
+        rows = original()
+        seen.append(frozenset(rows))
+        return rows
+
+    matrix._driven_low_rows = spy
+    matrix.close_switch(0, 0)
+    scanner.scan()
+    assert len(seen) == POSITIONS                     # one check per column read
+    assert all(len(rows) == 1 for rows in seen)
+    assert [next(iter(rows)) for rows in seen[::COLUMNS]] == list(range(10))
+    factory = Device.pin_factory
+    assert all(factory.pin(p).state is True for p in DEFAULT_ROWS)   # all released after the scan
+
+
+def test_every_position_reads_as_its_own_bit(matrix, scanner):
+    layout = default_layout()
+    for pos in range(POSITIONS):
+        matrix.closed = {(pos // COLUMNS, pos % COLUMNS)}
+        assert scanner.scan() == 1 << pos
+        state = MatrixMap().decode(1 << pos)
+        name = layout[pos]
+        if name.startswith("button:"):
+            assert state == BoardState(frozenset(), frozenset({name[7:]}))
+        else:
+            assert state == BoardState(frozenset({name}))
+
+
+def test_a_full_scan_is_100_pin_operations(matrix, scanner):
+    matrix.reset_counts()
+    scanner.scan()
+    assert (matrix.writes, matrix.reads) == (20, 80)
+
+
+def test_closed_rectangle_makes_no_ghost_with_diodes(matrix, scanner):
+    for r, c in ((2, 3), (2, 6), (5, 3)):          # three corners closed
+        matrix.close_switch(r, c)
+    frame = scanner.scan()
+    assert frame == (1 << 19) | (1 << 22) | (1 << 43)
+    assert not frame >> (5 * COLUMNS + 6) & 1      # the fourth corner stays open
+
+
+def test_without_diodes_the_same_rectangle_shows_a_ghost():
+    """The model is able to fail: the diode-less matrix ghosts."""
+    m = ReedMatrix(DEFAULT_ROWS, DEFAULT_COLUMNS, diodes=False)
+    previous = _install(m)
+    try:
+        s = MatrixScanner(DEFAULT_ROWS, DEFAULT_COLUMNS, row_settle_us=0)
+        for r, c in ((2, 3), (2, 6), (5, 3)):
+            m.close_switch(r, c)
+        assert scanner_bit(s.scan(), 5, 6)
+        s.close()
+    finally:
+        _uninstall(previous)
+
+
+def scanner_bit(frame: int, row: int, col: int) -> bool:
+    return bool(frame >> (row * COLUMNS + col) & 1)
+
+
+def test_start_like_position_reads_exactly(matrix, scanner):
+    matrix.set_squares(CHESS_LIKE_START)
+    state = _settle(scanner, 0)
+    assert state == BoardState(frozenset(CHESS_LIKE_START))
+
+
+def test_buttons_come_from_row_9(matrix, scanner):
+    matrix.set_squares(["e4", "d10", "button:ok", "button:new"])
+    assert _settle(scanner, 0) == BoardState(frozenset({"e4", "d10"}), frozenset({"ok", "new"}))
+    assert [p // COLUMNS for p in (matrix.map.position_of["button:ok"], matrix.map.position_of["button:new"])] == [9, 9]
+
+
+class TestDebounce:
+    def test_unknown_until_the_first_frame_is_stable(self, matrix, scanner):
+        matrix.set_squares(["a1"])
+        assert scanner.read(0) is None
+        assert scanner.read(10) is None
+        assert scanner.read(20) is None
+        assert scanner.read(30) == BoardState(frozenset({"a1"}))
+
+    def test_chatter_on_a_square_is_suppressed(self, matrix, scanner):
+        matrix.set_squares(["a1"])
+        _settle(scanner, 0)
+        seen = set()
+        for i in range(30):                               # 300 ms of chatter on e4
+            matrix.set_name("e4", i % 2 == 0)
+            seen.add(scanner.read(100 + i * 10))
+        assert seen == {BoardState(frozenset({"a1"}))}
+        matrix.set_name("e4", True)                        # then it stays closed
+        t = 400
+        assert scanner.read(t) == BoardState(frozenset({"a1"}))
+        assert scanner.read(t + 20) == BoardState(frozenset({"a1"}))
+        assert scanner.read(t + 30) == BoardState(frozenset({"a1", "e4"}))
+
+    def test_chatter_on_one_square_does_not_delay_another(self, matrix, scanner):
+        _settle(scanner, 0)
+        matrix.set_name("h9", True)
+        for i in range(5):
+            matrix.set_name("e4", i % 2 == 0)
+            state = scanner.read(100 + i * 10)
+        assert state == BoardState(frozenset({"h9"}))     # at 140 ms: h9 closed 40 ms ago
+
+    def test_a_short_bounce_never_shows(self, matrix, scanner):
+        _settle(scanner, 0)
+        matrix.set_name("c3", True)
+        assert scanner.read(100) == BoardState(frozenset())
+        matrix.set_name("c3", False)                       # opened again after 1 scan
+        assert [scanner.read(t) for t in (110, 120, 130, 140)] == [BoardState(frozenset())] * 4
+
+    def test_debounce_needs_two_scans_even_when_slow(self, matrix, scanner):
+        _settle(scanner, 0)
+        matrix.set_name("c3", True)
+        assert scanner.read(1000) == BoardState(frozenset())   # seen once, however late
+        assert scanner.read(1029) == BoardState(frozenset())   # twice, but not 30 ms yet
+        assert scanner.read(1030) == BoardState(frozenset({"c3"}))
+
+
+class TestPinFactory:
+    def test_board_model(self, tmp_path: Path):
+        model = tmp_path / "model"
+        model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+        assert board_model((tmp_path / "missing", model)) == "Raspberry Pi 5 Model B Rev 1.0"
+        assert board_model((tmp_path / "missing",)) is None
+
+    @pytest.mark.parametrize("model, pi5", [
+        ("Raspberry Pi 5 Model B Rev 1.0", True), ("Raspberry Pi 500 Rev 1.0", True),
+        ("Raspberry Pi Compute Module 5 Rev 1.0", True), ("Raspberry Pi 4 Model B Rev 1.5", False),
+        ("Raspberry Pi 3 Model B Plus Rev 1.3", False), (None, False), ("", False)])
+    def test_pi5_detection(self, model, pi5):
+        assert is_pi5(model) is pi5
+        assert factory_name("auto", model, environ={}) == ("lgpio" if pi5 else None)
+
+    def test_environment_and_explicit_choice_win(self):
+        assert factory_name("auto", "Raspberry Pi 5 Model B", environ={"GPIOZERO_PIN_FACTORY": "mock"}) is None
+        assert factory_name("rpigpio", "Raspberry Pi 5 Model B", environ={}) == "rpigpio"
+
+    def test_an_installed_factory_is_kept(self):
+        previous = Device.pin_factory
+        Device.pin_factory = mine = MockFactory()
+        try:
+            assert choose_pin_factory("lgpio", "Raspberry Pi 5") == "MockFactory (already set)"
+            assert Device.pin_factory is mine
+        finally:
+            mine.close()
+            Device.pin_factory = previous
+
+    def test_choosing_on_a_pc_does_nothing_and_never_fails(self):
+        previous, Device.pin_factory = Device.pin_factory, None
+        try:
+            assert choose_pin_factory("auto", "", environ={}) == "gpiozero default"
+            assert Device.pin_factory is None
+            assert choose_pin_factory("mock") == "MockFactory"
+            assert isinstance(Device.pin_factory, MockFactory)
+        finally:
+            if Device.pin_factory is not None:
+                Device.pin_factory.close()
+            Device.pin_factory = previous
+
+    def test_missing_lgpio_on_a_pi5_is_one_clear_line(self):
+        pytest.importorskip("gpiozero")
+        try:
+            import lgpio  # noqa: F401
+            pytest.skip("lgpio is installed here")
+        except ImportError:
+            pass
+        previous, Device.pin_factory = Device.pin_factory, None
+        try:
+            with pytest.raises(PinFactoryError) as info:
+                choose_pin_factory("auto", "Raspberry Pi 5 Model B Rev 1.0", environ={})
+            assert str(info.value) == ("pin factory lgpio is not installed: No module named 'lgpio' "
+                                       "(install the 'pi' extra: pip install 'maxima-board[pi]')")
+        finally:
+            Device.pin_factory = previous
+
+
+def test_a_busy_pin_is_a_one_line_hardware_error(matrix, scanner):
+    with pytest.raises(HardwareError) as info:
+        MatrixScanner(DEFAULT_ROWS, DEFAULT_COLUMNS)
+    message = str(info.value)
+    assert message.startswith("matrix row R0 on BCM 4: ") and "\n" not in message
+    # the failed scanner released what it had taken: the first one still scans
+    matrix.close_switch(0, 0)
+    assert scanner.scan() == 1

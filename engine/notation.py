@@ -81,6 +81,12 @@ def parse_move(text: str, geometry: Geometry) -> Move:
     return Move(frm, to, caps, geometry)
 
 
+# ASCII only: str.isdigit() also accepts '²' or '٣', which int() rejects or
+# reads into a FEN that no longer round-trips (M14).
+_DIGITS = "0123456789"
+_PLIES_RE = re.compile(r"0|[1-9][0-9]*")
+
+
 def parse_fen(fen: str, variant: Variant) -> tuple[list[int], int, int]:
     """Board, side to move and half-move number of a FEN; checks syntax only
     (M14). ``FenError`` names what is wrong."""
@@ -102,7 +108,7 @@ def parse_fen(fen: str, variant: Variant) -> tuple[list[int], int, int]:
         for ch in row:
             if file >= g.files:
                 raise FenError(f"row for rank {rank} is too long: {row!r}")
-            if ch.isdigit():
+            if ch in _DIGITS:
                 if previous_digit:
                     raise FenError(f"two digits in a row in rank {rank}: {row!r}")
                 run = int(ch)
@@ -133,8 +139,8 @@ def parse_fen(fen: str, variant: Variant) -> tuple[list[int], int, int]:
             raise FenError(f"row for rank {rank} has {file} cells, expected {g.files}: {row!r}")
     if side not in ("w", "b"):
         raise FenError(f"side to move must be 'w' or 'b', got {side!r}")
-    if not plies.isdigit():
-        raise FenError(f"half-move number must be a whole number, got {plies!r}")
+    if not _PLIES_RE.fullmatch(plies):
+        raise FenError(f"half-move number must be a whole number (digits 0-9, no leading zero), got {plies!r}")
     return board, WHITE if side == "w" else BLACK, int(plies)
 
 

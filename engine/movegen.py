@@ -39,32 +39,8 @@ class Rules:
         self.king_moves = variant.king_moves
         self.king_move_sets = tuple(frozenset(t) for t in variant.king_moves)
         self.goals = {1: variant.white_goals, -1: variant.black_goals}
-        # Orthogonal/diagonal neighbour pairs used by the pincer and mage tests.
-        self.diagonal_neighbours = tuple(
-            tuple(s for s in (steps[d] for d in DIAGONAL) if s >= 0) for steps in g.step)
 
     # ------------------------------------------------------------------ helpers
-    def frozen(self, b: list[int], sq: int) -> bool:
-        """Whether the piece on ``sq`` is immobilized (M9)."""
-        v = b[sq]
-        if v == 0:
-            return False
-        c = 1 if v > 0 else -1
-        p = v * c
-        if p == MAGE:
-            return False
-        enemy_imm = -c * IMMOBILIZER
-        nb = self.neighbours[sq]
-        for n in nb:
-            if b[n] == enemy_imm:
-                return True
-        if p == IMMOBILIZER:
-            enemy_cham = -c * CHAMELEON
-            for n in nb:
-                if b[n] == enemy_cham:
-                    return True
-        return False
-
     def frozen_squares(self, b: list[int], c: int) -> set[int]:
         """The squares of colour ``c``'s immobilized pieces."""
         out: set[int] = set()

@@ -24,17 +24,19 @@ JSON-able dicts:
   "remove": [...]}``: a wrong board, once its grace time has run out;
   ``{"type": "error", "text": ...}`` alone for a failure to store;
 - ``{"type": "link", "ok": bool}``.
+
+This module keeps the game's state and its transitions; what the LEDs and
+the OLED show for a state is composed in ``controller.screens``.
 """
 from __future__ import annotations
 
-import math
 import sqlite3
 from dataclasses import dataclass, field
 
 from engine import START_FEN, WHITE, Move, Position
 from hardware.interfaces import BUTTONS
 
-from . import guidance as g
+from . import screens
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
 from .store import GameStore
@@ -44,7 +46,7 @@ STORE_NOTE_MS = 30000   # how long a note about the database stays
 
 
 @dataclass
-class _Last:
+class LastMove:
     """The last committed move, for the LEDs and the OLED's second line."""
 
     move: Move
@@ -53,7 +55,7 @@ class _Last:
 
 
 @dataclass
-class _Sync:
+class Sync:
     """Guiding the board back to the position: after a take-back, or when a
     stored game resumes. ``required``: squares whose piece must be lifted
     before the board counts as right (a replacement capture taken back)."""
@@ -65,7 +67,7 @@ class _Sync:
 
 
 @dataclass
-class _Setup:
+class Setup:
     """Setting up the pieces of ``position`` before a game."""
 
     position: Position
@@ -98,12 +100,12 @@ class Controller:
         self._result = "*"
         self._reason: str | None = None
         self._game_id: int | None = None
-        self._last: _Last | None = None
+        self._last: LastMove | None = None
         self._note: tuple[str, int] | None = None
         self._menu: tuple[list[tuple[str, int]], int] | None = None
         self._pick: tuple[tuple[int, int], int] | None = None
-        self._sync: _Sync | None = None
-        self._setup: _Setup | None = None
+        self._sync: Sync | None = None
+        self._setup: Setup | None = None
         self._error_key: tuple | None = None
         self._failure: str | None = None
         self._pending: list[dict] = []
@@ -340,7 +342,7 @@ class Controller:
             if key != self._error_key:
                 self._error_key = key
                 names = self._position.geometry.names
-                return [{"type": "error", "text": self._wrong_text(m),
+                return [{"type": "error", "text": screens.wrong_text(self._position, m),
                          "missing": [names[s] for s in bits(m.missing)],
                          "extra": [names[s] for s in bits(m.extra)],
                          "remove": [names[s] for s in bits(m.remove)]}]
@@ -387,7 +389,7 @@ class Controller:
     def _commit(self, move: Move, now: int) -> list[dict]:
         """Store the move, then play it: nothing is shown before it is on disk."""
         position = self._position
-        text = _move_words(position, move)
+        text = screens.move_words(position, move)
         index = len(position.move_stack)
         position.push(move)
         fen = position.fen()
@@ -398,7 +400,7 @@ class Controller:
             return self._store_failed("save the move", exc)
         self._failure = None
         self._note = None
-        self._last = _Last(move, text, now)
+        self._last = LastMove(move, text, now)
         self._lifted = 0
         self._menu = None
         self._refresh()
@@ -437,7 +439,7 @@ class Controller:
         except (sqlite3.Error, OSError) as exc:
             return self._store_failed("take the move back", exc)
         position.pop()
-        words = _move_words(position, move)
+        words = screens.move_words(position, move)
         short = f"{position.piece_letter(move).upper()}{move}"
         self._refresh()
         self._result, self._reason = "*", None
@@ -451,7 +453,7 @@ class Controller:
             self._note = (f"Taken back: {words}.", now + NOTE_MS)
             return events
         if self._sync is None or self._sync.reason != "takeback":
-            self._sync = _Sync("takeback")
+            self._sync = Sync("takeback")
             self._lifted = 0
         self._mode = "sync"
         self._sync.undone.insert(0, short)
@@ -473,6 +475,14 @@ class Controller:
         self._mode = "play"
         self._note = ("Game goes on.", now + NOTE_MS)
         return [{"type": "reopened", "game": self._game_id}]
+
+    def _last_from_history(self) -> None:
+        """The last move of the game for the OLED, not lit."""
+        self._last = None
+        if self._position.move_stack:
+            copy = self._position.copy()
+            move = copy.pop()
+            self._last = LastMove(move, screens.move_words(copy, move), None)
 
     def _resume(self, now: int) -> bool:
         row = self.store.unfinished()
@@ -497,7 +507,7 @@ class Controller:
             self._pending += self._end(outcome.result, outcome.reason, now)
             return True
         self._mode = "sync"
-        self._sync = _Sync("resume")
+        self._sync = Sync("resume")
         return True
 
     def _abandon_unfinished(self) -> None:
@@ -509,7 +519,7 @@ class Controller:
 
     def _begin_setup(self, position: Position, now: int) -> None:
         squares = [sq for sq, _ in position.pieces()]
-        self._setup = _Setup(position, MoveTable(position), squares)
+        self._setup = Setup(position, MoveTable(position), squares)
         self._mode = "setup"
         self._game_id = None
         self._result, self._reason = "*", None
@@ -561,7 +571,7 @@ class Controller:
             return []
         m = self._match() if self._mode == "play" and self._raw is not None else Match("idle")
         if m.kind == "ambiguous" and self._stable(now) and button in ("ok", "back"):
-            key, index = self._pick_state(m)
+            key, index = self._pick_state()
             if button == "ok":
                 return self._commit(m.entries[index].move, now)
             self._pick = (key, (index + 1) % len(m.entries))
@@ -620,215 +630,26 @@ class Controller:
             return self._start_game(self._setup.position, now)
         return []
 
-    def _pick_state(self, m: Match) -> tuple[tuple[int, int], int]:
-        key = (self._raw or 0, self._lifted)
-        if self._pick is None or self._pick[0] != key:
-            self._pick = (key, 0)
+    def _pick_state(self) -> screens.Pick:
+        self._pick = screens.offered(self._pick, self._raw, self._lifted)
         return self._pick
 
     # ================================================================ render
     def _render(self, now: int) -> tuple[dict[str, str], list[str]]:
-        layers: list[tuple[int, list[int]]] = []
-        status, second, text = self._screen_text(now, layers)
-        names = self.position.geometry.names
-        leds = g.compose_leds((state, [names[s] for s in squares]) for state, squares in layers)
-        return leds, g.screen(status, second, text)
+        screen = screens.render(self._view(now))
+        if screen.pick is not None:
+            self._pick = screen.pick
+        return screen.leds, screen.lines
 
-    def _base_layers(self, layers: list, now: int) -> None:
-        s = self.settings
-        if self._last is not None and self._last.at is not None and now < self._last.at + s.last_move_ms:
-            layers.append(("last-from", [self._last.move.from_square]))
-            if self._last.move.to_square is not None:
-                layers.append(("last-to", [self._last.move.to_square]))
-        if s.show_check:
-            layers.append(("check", self._check_squares))
-        if s.show_immobilized == "both":
-            layers.append(("immobilized", self._frozen[WHITE] + self._frozen[-WHITE]))
-        elif s.show_immobilized == "side":
-            layers.append(("immobilized", self._frozen[self._position.turn]))
-
-    def _status(self) -> str:
-        p = self._position
-        side = g.side_name(p.turn)
-        left = f"{side}: check!" if self._check_squares else f"{side} to move"
-        return g.status_line(left, f"{p.ply // 2 + 1}.")
-
-    def _second(self) -> str:
-        if self._last is not None:
-            return self._last.text
-        return f"Game {self._game_id}" if self._game_id is not None else ""
-
-    def _last_from_history(self) -> None:
-        """The last move of the game for the OLED, not lit."""
-        self._last = None
-        if self._position.move_stack:
-            copy = self._position.copy()
-            move = copy.pop()
-            self._last = _Last(move, _move_words(copy, move), None)
-
-    def _screen_text(self, now: int, layers: list) -> tuple[str, str, str]:
-        if not self._link_ok:
-            return "Board link lost", "", "Reconnecting. Moves made meanwhile count when the link is back."
-        if self._mode == "setup":
-            return self._setup_screen(layers)
-        self._base_layers(layers, now)
-        if self._mode == "ended":
-            return self._ended_screen()
-        status = self._status()
-        if self._raw is None:
-            return status, self._second(), "Waiting for the board."
-        if self._menu is not None:
-            items, index = self._menu
-            action, side = items[index]
-            label = {"resign": f"Resign {g.side_name(side)}?", "draw": "Agree draw?", "new": "New game?"}[action]
-            return status, self._second(), f"{label} OK = yes, MENU = next, BACK = cancel."
-        if self._failure is not None:
-            return status, self._second(), self._failure
-        if self._mode == "sync":
-            return status, *self._sync_screen(layers)
-        text = self._play_text(now, layers)
-        if not text and self._note is not None:
-            text = self._note[0]
-        return status, self._second(), text
-
-    def _play_text(self, now: int, layers: list) -> str:
-        m = self._match()
-        p = self._position
-        names = p.geometry.names
-        if m.kind == "suicide":
-            sq = m.entries[0].move.from_square
-            left = max(0, math.ceil((self._raw_since + self.settings.suicide_ms - now) / 1000))
-            return (f"{p.piece_at(sq).name} {names[sq]}: suicide in {left} s. "
-                    f"OK = now; put it back to cancel.")
-        if not self._stable(now):
-            return ""
-        if m.kind == "ambiguous":
-            _, index = self._pick_state(m)
-            move = m.entries[index].move
-            return (f"Which move? {index + 1}/{len(m.entries)}: {p.piece_letter(move).upper()}{move}. "
-                    f"OK = yes, BACK = next.")
-        if m.kind == "remove":
-            layers.append(("remove", bits(m.remove)))
-            return g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove)])
-        if m.kind == "lifted":
-            lifted = bits(m.missing)
-            if self.settings.hints and len(lifted) == 1:
-                layers.append(("hint", self._table.hints(lifted[0])))
-            return f"In hand: {g.listing([(g.piece_name(p.piece_at(s), p.turn), names[s]) for s in lifted])}."
-        if m.kind == "wrong" and now - self._raw_since >= self.settings.grace_ms:
-            layers.append(("error-missing", bits(m.missing)))
-            layers.append(("error-extra", bits(m.extra)))
-            layers.append(("remove", bits(m.remove)))
-            return self._wrong_text(m)
-        return ""
-
-    def _wrong_text(self, m: Match) -> str:
-        """Words for a wrong board: what went wrong, then how to fix it."""
-        p = self._position
-        names = p.geometry.names
-        entry = m.entry
-
-        def piece(sq: int):
-            if entry is not None and sq == entry.move.to_square:
-                return p.piece_at(entry.move.from_square)
-            return p.piece_at(sq)
-
-        missing, extra = bits(m.missing), bits(m.extra)
-        parts = []
-        if entry is None:
-            strays = [s for s in missing if p.piece_at(s).color != p.turn]
-            if strays:
-                parts.append(f"{g.side_name(p.turn)} to move.")
-            elif missing and extra:
-                parts.append("Not a legal move.")
-        if len(missing) == 1 and len(extra) == 1:
-            parts.append(g.astray(g.piece_name(piece(missing[0]), p.turn), names[missing[0]], names[extra[0]]))
-        else:
-            parts.append(g.put_back([(g.piece_name(piece(s), p.turn), names[s]) for s in missing]))
-            parts.append(g.take_off([names[s] for s in extra]))
-        parts.append(g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove)]))
-        return " ".join(x for x in parts if x)
-
-    def _sync_screen(self, layers: list) -> tuple[str, str]:
-        sync = self._sync
-        assert sync is not None
-        p = self._position
-        names = p.geometry.names
-        raw = self._raw or 0
-        expected = self._table.expected
-        missing = bits(expected & ~raw)
-        extra = bits(raw & ~expected)
-        swap = bits(sync.required & ~self._lifted & raw)
-        layers.append(("error-missing", missing))
-        layers.append(("error-extra", extra + swap))
-        if sync.reason == "takeback":
-            second = "Undo " + ", ".join(sync.undone)
-        else:
-            second = f"Resumed game {self._game_id}"
-        parts = []
-        pending = sorted(set(missing) | set(swap))
-        for move in sync.moves:
-            frm, to = move.from_square, move.to_square
-            if frm in missing and to is not None and to in extra:
-                parts.append(g.move_back(p.piece_at(frm).name, names[frm], names[to]))
-                pending.remove(frm)
-                extra.remove(to)
-        if len(pending) == 1 and len(extra) == 1 and not swap:
-            parts.append(g.astray(g.piece_name(p.piece_at(pending[0]), p.turn), names[pending[0]], names[extra[0]]))
-        else:
-            parts.append(g.put_back([(g.piece_name(p.piece_at(s), p.turn), names[s]) for s in pending]))
-            parts.append(g.take_off([names[s] for s in extra]))
-        text = " ".join(x for x in parts if x)
-        if not text:
-            text = "Board matches." if sync.reason == "resume" else ""
-        return second, text
-
-    def _setup_screen(self, layers: list) -> tuple[str, str, str]:
-        setup = self._setup
-        assert setup is not None
-        p = setup.position
-        names = p.geometry.names
-        target = setup.table.expected
-        raw = self._raw or 0
-        status = g.status_line("Set-up", "start" if p.fen() == START_FEN else "FEN")
-        missing = bits(target & ~raw)
-        extra = bits(raw & ~target)
-        layers.append(("error-extra", extra))
-        if setup.walk is not None:
-            sq = setup.squares[setup.walk]
-            piece = p.piece_at(sq)
-            layers.append(("setup-missing", [sq]))
-            return (status, f"Piece {setup.walk + 1}/{len(setup.squares)}  OK=done",
-                    f"{g.side_name(piece.color)} {piece.name} on {names[sq]}. MENU next, BACK previous.")
-        layers.append(("setup-missing", missing))
-        if self._raw is None:
-            return status, "", "Waiting for the board."
-        if not missing and not extra:
-            return status, "Ready", "Board set up. OK or NEW to start."
-        if self._failure is not None:
-            return status, "", self._failure
-        second = f"Place {len(missing)}, clear {len(extra)}"
-        note = self._note[0] + " " if self._note is not None else ""
-        return status, second, note + "Lit squares: place or clear. MENU: piece by piece."
-
-    def _ended_screen(self) -> tuple[str, str, str]:
-        winner = {"1-0": "White wins", "0-1": "Black wins"}.get(self._result, "Draw")
-        if self._reason == "resignation":
-            words = f"{g.side_name(WHITE if self._result == '0-1' else -WHITE)} resigned."
-        elif self._result == "1/2":
-            words = f"Draw by {self._reason}." if self._reason == "agreement" else f"Draw: {self._reason}."
-        else:
-            words = f"{winner}: {self._reason}."
-        return (g.status_line("Game over", self._result), self._second(),
-                f"{words} Set up the start, then NEW.")
-
-
-def _move_words(position: Position, move: Move) -> str:
-    """A move for people, e.g. ``"3. Pawn d3-d4"``, ``"3... Leaper c7-S"``;
-    the piece letter replaces the name when the line is too long."""
-    number = f"{position.ply // 2 + 1}{'.' if position.turn == WHITE else '...'}"
-    piece = position.piece_at(move.from_square)
-    text = f"{number} {piece.name} {move}"
-    if len(text) > g.WIDTH:
-        text = f"{number} {position.piece_letter(move).upper()}{move}"
-    return text
+    def _view(self, now: int) -> screens.View:
+        """What the screens need to know, now."""
+        play = self._mode == "play" and self._raw is not None
+        return screens.View(
+            now=now, settings=self.settings, mode=self._mode, link_ok=self._link_ok,
+            position=self._position, table=self._table, check=self._check_squares, frozen=self._frozen,
+            raw=self._raw, raw_since=self._raw_since, lifted=self._lifted,
+            match=self._match() if play else None, pick=self._pick,
+            last=self._last, game_id=self._game_id, result=self._result, reason=self._reason,
+            note=self._note[0] if self._note is not None else None,
+            menu=self._menu[0][self._menu[1]] if self._menu is not None else None,
+            failure=self._failure, sync=self._sync, setup=self._setup)

@@ -130,3 +130,17 @@ def test_new_game_without_setup_takes_the_board_as_set_up():
     events = runner.fen("xxx2xxx/4k3/p7/8/8/8/8/3p1p2/P7/4K3/xxx2xxx w 0")
     assert any(e["type"] == "new_game" and e["game"] == 2 for e in events)
     assert c.mode == "play" and c.store.game(1).reason == "abandoned"
+
+
+@pytest.mark.parametrize("ever_connected", [True, False])
+def test_link_screens_fit_the_oled_without_cutting_words(ever_connected):
+    from controller.guidance import WIDTH
+    controller = Controller(Settings(), None, now_ms=0)
+    if ever_connected:
+        controller.on_frame(0, controller.expected_squares)
+        controller.on_tick(500)
+    controller.set_link(False, 600)
+    lines = controller.display
+    assert lines[0] == "Board link lost"
+    assert len(lines) <= 5
+    assert all(len(line) <= WIDTH and not line.endswith("…") for line in lines)

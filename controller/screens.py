@@ -1,0 +1,306 @@
+"""The screens: what the players see for one state of the controller.
+
+Pure: :func:`render` takes a :class:`View`, an explicit read-only snapshot of
+what the controller knows at one moment, and returns the LED map and the
+OLED lines (status bar, the last move in words, then the instruction or
+error). Which squares light and what the words say are decided together,
+because they describe the same thing ("Remove: Pawn c6" and c6 blinking).
+The sentences themselves are built by ``guidance``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine import START_FEN, WHITE, Move, Position
+
+from . import guidance as g
+from .reconstruct import Match, MoveTable, bits
+from .settings import Settings
+
+if TYPE_CHECKING:   # the controller's state records, read here and never changed
+    from .core import LastMove, Setup, Sync
+
+Pick = tuple[tuple[int, int], int]   # ((occupancy, lifted), index of the move offered)
+
+
+@dataclass(frozen=True)
+class View:
+    """What a screen needs to know of the controller at one moment."""
+
+    now: int
+    settings: Settings
+    mode: str                        # "setup" | "play" | "sync" | "ended"
+    link_ok: bool
+    position: Position               # the game's position
+    table: MoveTable                 # its legal moves
+    check: list[int]                 # squares to light "check"
+    frozen: dict[int, list[int]]     # immobilized squares, by colour
+    raw: int | None                  # the board's occupancy; None before the first frame
+    raw_since: int                   # when it last changed
+    lifted: int                      # squares lifted since the position arose
+    match: Match | None              # in play, with a board: what the board says
+    pick: Pick | None                # several moves match: the one offered last
+    last: LastMove | None
+    game_id: int | None
+    result: str
+    reason: str | None
+    note: str | None                 # a passing note ("Taken back.")
+    menu: tuple[str, int] | None     # the menu item offered: (action, side)
+    failure: str | None              # the store failed: what could not be done
+    sync: Sync | None
+    setup: Setup | None
+
+    @property
+    def stable(self) -> bool:
+        return self.now - self.raw_since >= self.settings.settle_ms
+
+
+@dataclass(frozen=True)
+class Screen:
+    """The LED map (square name → state), the OLED lines, and the move
+    offered when several match (for the controller to remember, so that
+    BACK steps on from what was shown)."""
+
+    leds: dict[str, str]
+    lines: list[str]
+    pick: Pick | None
+
+
+@dataclass
+class _Lit:
+    """What a screen lights, layer by layer, and the move it offers."""
+
+    layers: list[tuple[str, list[int]]] = field(default_factory=list)
+    pick: Pick | None = None
+
+    def add(self, state: str, squares: list[int]) -> None:
+        self.layers.append((state, squares))
+
+
+def render(view: View) -> Screen:
+    """The screen for ``view``."""
+    lit = _Lit()
+    status, second, text = _texts(view, lit)
+    board = view.setup.position if view.setup else view.position
+    names = board.geometry.names
+    leds = g.compose_leds((state, [names[s] for s in squares]) for state, squares in lit.layers)
+    return Screen(leds, g.screen(status, second, text), lit.pick)
+
+
+def offered(pick: Pick | None, raw: int | None, lifted: int) -> Pick:
+    """The move offered among several for the board ``raw`` with ``lifted``:
+    the one picked before on this very board, else the first."""
+    key = (raw or 0, lifted)
+    return pick if pick is not None and pick[0] == key else (key, 0)
+
+
+def move_words(position: Position, move: Move) -> str:
+    """A move for people, e.g. ``"3. Pawn d3-d4"``, ``"3... Leaper c7-S"``;
+    the piece letter replaces the name when the line is too long."""
+    number = f"{position.ply // 2 + 1}{'.' if position.turn == WHITE else '...'}"
+    piece = position.piece_at(move.from_square)
+    text = f"{number} {piece.name} {move}"
+    if len(text) > g.WIDTH:
+        text = f"{number} {position.piece_letter(move).upper()}{move}"
+    return text
+
+
+def wrong_text(position: Position, m: Match) -> str:
+    """Words for a wrong board: what went wrong, then how to fix it."""
+    p = position
+    names = p.geometry.names
+    entry = m.entry
+
+    def piece(sq: int):
+        if entry is not None and sq == entry.move.to_square:
+            return p.piece_at(entry.move.from_square)
+        return p.piece_at(sq)
+
+    missing, extra = bits(m.missing), bits(m.extra)
+    parts = []
+    if entry is None:
+        strays = [s for s in missing if p.piece_at(s).color != p.turn]
+        if strays:
+            parts.append(f"{g.side_name(p.turn)} to move.")
+        elif missing and extra:
+            parts.append("Not a legal move.")
+    if len(missing) == 1 and len(extra) == 1:
+        parts.append(g.astray(g.piece_name(piece(missing[0]), p.turn), names[missing[0]], names[extra[0]]))
+    else:
+        parts.append(g.put_back([(g.piece_name(piece(s), p.turn), names[s]) for s in missing]))
+        parts.append(g.take_off([names[s] for s in extra]))
+    parts.append(g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove)]))
+    return " ".join(x for x in parts if x)
+
+
+# ---------------------------------------------------------------- the screens
+def _texts(v: View, lit: _Lit) -> tuple[str, str, str]:
+    """Status bar, second line and text; the squares to light go to ``lit``."""
+    if not v.link_ok:
+        return _link_screen(v)
+    if v.mode == "setup":
+        return _setup_screen(v, lit)
+    _base_layers(v, lit)
+    if v.mode == "ended":
+        return _ended_screen(v)
+    status = _status(v)
+    if v.raw is None:
+        return status, _second(v), "Waiting for the board."
+    if v.menu is not None:
+        action, side = v.menu
+        label = {"resign": f"Resign {g.side_name(side)}?", "draw": "Agree draw?", "new": "New game?"}[action]
+        return status, _second(v), f"{label} OK = yes, MENU = next, BACK = cancel."
+    if v.failure is not None:
+        return status, _second(v), v.failure
+    if v.mode == "sync":
+        return status, *_sync_screen(v, lit)
+    text = _play_text(v, lit)
+    if not text and v.note is not None:
+        text = v.note
+    return status, _second(v), text
+
+
+def _link_screen(v: View) -> tuple[str, str, str]:
+    if v.raw is None:   # not one frame since start: the board was never found
+        return "Board link lost", "", "No board found. Check the Pico's USB cable. Retrying."
+    return "Board link lost", "", "Reconnecting. Wait before you move."
+
+
+def _base_layers(v: View, lit: _Lit) -> None:
+    s = v.settings
+    last = v.last
+    if last is not None and last.at is not None and v.now < last.at + s.last_move_ms:
+        lit.add("last-from", [last.move.from_square])
+        if last.move.to_square is not None:
+            lit.add("last-to", [last.move.to_square])
+    if s.show_check:
+        lit.add("check", v.check)
+    if s.show_immobilized == "both":
+        lit.add("immobilized", v.frozen[WHITE] + v.frozen[-WHITE])
+    elif s.show_immobilized == "side":
+        lit.add("immobilized", v.frozen[v.position.turn])
+
+
+def _status(v: View) -> str:
+    p = v.position
+    side = g.side_name(p.turn)
+    left = f"{side}: check!" if v.check else f"{side} to move"
+    return g.status_line(left, f"{p.ply // 2 + 1}.")
+
+
+def _second(v: View) -> str:
+    if v.last is not None:
+        return v.last.text
+    return f"Game {v.game_id}" if v.game_id is not None else ""
+
+
+def _play_text(v: View, lit: _Lit) -> str:
+    m = v.match
+    assert m is not None
+    p = v.position
+    names = p.geometry.names
+    if m.kind == "suicide":
+        sq = m.entries[0].move.from_square
+        left = max(0, math.ceil((v.raw_since + v.settings.suicide_ms - v.now) / 1000))
+        return (f"{p.piece_at(sq).name} {names[sq]}: suicide in {left} s. "
+                f"OK = now; put it back to cancel.")
+    if not v.stable:
+        return ""
+    if m.kind == "ambiguous":
+        lit.pick = offered(v.pick, v.raw, v.lifted)
+        index = lit.pick[1]
+        move = m.entries[index].move
+        return (f"Which move? {index + 1}/{len(m.entries)}: {p.piece_letter(move).upper()}{move}. "
+                f"OK = yes, BACK = next.")
+    if m.kind == "remove":
+        lit.add("remove", bits(m.remove))
+        return g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove)])
+    if m.kind == "lifted":
+        lifted = bits(m.missing)
+        if v.settings.hints and len(lifted) == 1:
+            lit.add("hint", v.table.hints(lifted[0]))
+        return f"In hand: {g.listing([(g.piece_name(p.piece_at(s), p.turn), names[s]) for s in lifted])}."
+    if m.kind == "wrong" and v.now - v.raw_since >= v.settings.grace_ms:
+        lit.add("error-missing", bits(m.missing))
+        lit.add("error-extra", bits(m.extra))
+        lit.add("remove", bits(m.remove))
+        return wrong_text(p, m)
+    return ""
+
+
+def _sync_screen(v: View, lit: _Lit) -> tuple[str, str]:
+    sync = v.sync
+    assert sync is not None
+    p = v.position
+    names = p.geometry.names
+    raw = v.raw or 0
+    expected = v.table.expected
+    missing = bits(expected & ~raw)
+    extra = bits(raw & ~expected)
+    swap = bits(sync.required & ~v.lifted & raw)
+    lit.add("error-missing", missing)
+    lit.add("error-extra", extra + swap)
+    if sync.reason == "takeback":
+        second = "Undo " + ", ".join(sync.undone)
+    else:
+        second = f"Resumed game {v.game_id}"
+    parts = []
+    pending = sorted(set(missing) | set(swap))
+    for move in sync.moves:
+        frm, to = move.from_square, move.to_square
+        if frm in missing and to is not None and to in extra:
+            parts.append(g.move_back(p.piece_at(frm).name, names[frm], names[to]))
+            pending.remove(frm)
+            extra.remove(to)
+    if len(pending) == 1 and len(extra) == 1 and not swap:
+        parts.append(g.astray(g.piece_name(p.piece_at(pending[0]), p.turn), names[pending[0]], names[extra[0]]))
+    else:
+        parts.append(g.put_back([(g.piece_name(p.piece_at(s), p.turn), names[s]) for s in pending]))
+        parts.append(g.take_off([names[s] for s in extra]))
+    text = " ".join(x for x in parts if x)
+    if not text:
+        text = "Board matches." if sync.reason == "resume" else ""
+    return second, text
+
+
+def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
+    setup = v.setup
+    assert setup is not None
+    p = setup.position
+    names = p.geometry.names
+    target = setup.table.expected
+    raw = v.raw or 0
+    status = g.status_line("Set-up", "start" if p.fen() == START_FEN else "FEN")
+    missing = bits(target & ~raw)
+    extra = bits(raw & ~target)
+    lit.add("error-extra", extra)
+    if setup.walk is not None:
+        sq = setup.squares[setup.walk]
+        piece = p.piece_at(sq)
+        lit.add("setup-missing", [sq])
+        return (status, f"Piece {setup.walk + 1}/{len(setup.squares)}  OK=done",
+                f"{g.side_name(piece.color)} {piece.name} on {names[sq]}. MENU next, BACK previous.")
+    lit.add("setup-missing", missing)
+    if v.raw is None:
+        return status, "", "Waiting for the board."
+    if not missing and not extra:
+        return status, "Ready", "Board set up. OK or NEW to start."
+    if v.failure is not None:
+        return status, "", v.failure
+    second = f"Place {len(missing)}, clear {len(extra)}"
+    note = v.note + " " if v.note is not None else ""
+    return status, second, note + "Lit squares: place or clear. MENU: piece by piece."
+
+
+def _ended_screen(v: View) -> tuple[str, str, str]:
+    winner = {"1-0": "White wins", "0-1": "Black wins"}.get(v.result, "Draw")
+    if v.reason == "resignation":
+        words = f"{g.side_name(WHITE if v.result == '0-1' else -WHITE)} resigned."
+    elif v.result == "1/2":
+        words = f"Draw by {v.reason}." if v.reason == "agreement" else f"Draw: {v.reason}."
+    else:
+        words = f"{winner}: {v.reason}."
+    return (g.status_line("Game over", v.result), _second(v),
+            f"{words} Set up the start, then NEW.")

@@ -12,6 +12,12 @@ without sleeping. Under systemd (``Type=notify``) the loop reports
 ``READY=1`` once running, ``WATCHDOG=1`` at half the watchdog timeout and
 the status bar as ``STATUS=``. A failing display or LED driver is reported
 once and retried every second; it never stops the game.
+
+A source with a board link (``link_ok``, as the Pico's) starts with the link
+down. Until it has been up once it is *connecting*, not lost: the controller
+keeps waiting for the board, and hears of a lost link only if none has come
+up ``LINK_WAIT_MS`` after start. Once the link has been up, every change is
+passed on at once.
 """
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ from hardware.interfaces import Display, LedSink, SensorSource
 from hardware.notify import Notifier
 
 RETRY_MS = 1000
+LINK_WAIT_MS = 1000   # board.md: no line for 1 s is a lost link; from start-up too
 
 
 class Clock(Protocol):
@@ -85,6 +92,30 @@ class _Guarded:
         return True
 
 
+class LinkWatch:
+    """When to tell the controller about the board link (pure: the time
+    comes from ``now_ms``). A link that has never been up is not reported
+    down before ``wait_ms`` have passed since the first look; after it has
+    been up once, every change is reported."""
+
+    def __init__(self, wait_ms: int = LINK_WAIT_MS):
+        self.wait_ms = wait_ms
+        self.reported: bool | None = None
+        self._start: int | None = None
+        self._was_up = False
+
+    def update(self, ok: bool, now_ms: int) -> bool | None:
+        """The link state to report now, or None when there is nothing new."""
+        if self._start is None:
+            self._start = now_ms
+        self._was_up = self._was_up or ok
+        connecting = not self._was_up and now_ms - self._start < self.wait_ms
+        if connecting or ok == self.reported:
+            return None
+        self.reported = ok
+        return ok
+
+
 class Runner:
     """Glues a :class:`SensorSource`, :class:`LedSink`, :class:`Display` and
     an optional beeper to a ``controller.core.Controller``."""
@@ -104,7 +135,7 @@ class Runner:
         self.events: list[dict] = []          # every controller event, in order
         self._squares: frozenset[str] | None = None
         self._buttons: frozenset[str] = frozenset()
-        self._link: bool | None = None
+        self._link = LinkWatch()
         self._lines: list[str] | None = None
         self._stop = False
         self._led_guard = _Guarded("LEDs", self.log)
@@ -116,9 +147,10 @@ class Runner:
         """Read, decide, show: one pass of the loop at ``now_ms``."""
         state = self.source.read(now_ms)
         link = getattr(self.source, "link_ok", None)
-        if link is not None and link != self._link:
-            self._link = bool(link)
-            self._handle(self.controller.set_link(self._link, now_ms))
+        if link is not None:
+            change = self._link.update(bool(link), now_ms)
+            if change is not None:
+                self._handle(self.controller.set_link(change, now_ms))
         if state is not None:
             if state.squares != self._squares:
                 self._squares = state.squares

@@ -14,11 +14,12 @@ from luma.core.interface.serial import noop
 from luma.led_matrix.device import max7219
 
 from controller.core import Controller
-from controller.runner import FakeClock, Runner, sound_for
+from controller.runner import LINK_WAIT_MS, FakeClock, Runner, sound_for
 from controller.settings import Settings
 from controller.store import GameStore
 from engine import START_FEN
 from hardware.config import DEFAULT_COLUMNS, DEFAULT_ROWS
+from hardware.interfaces import BoardState
 from hardware.matrix_map import MatrixMap
 from hardware.max7219 import Max7219Leds
 from hardware.mock_matrix import ReedMatrix, matrix_factory
@@ -212,3 +213,61 @@ def test_link_state_of_a_pico_source_reaches_the_controller():
     assert {"type": "link", "ok": False} in runner.events
     assert oled.lines[0] == "Board link lost"
     link.close()
+
+
+class LinkSource:
+    """A SensorSource with a board link, as PicoLink has (``link_ok`` and
+    ``read()``): the link is up from ``up_ms`` until ``down_ms`` (None:
+    never), and while it is up the board shows ``squares``."""
+
+    def __init__(self, squares, up_ms: int | None, down_ms: int | None = None):
+        self.squares = frozenset(squares)
+        self.up_ms, self.down_ms = up_ms, down_ms
+        self.link_ok = False
+
+    def read(self, now_ms: int) -> BoardState | None:
+        self.link_ok = (self.up_ms is not None and now_ms >= self.up_ms
+                        and (self.down_ms is None or now_ms < self.down_ms))
+        return BoardState(self.squares) if self.link_ok else None
+
+    def close(self) -> None:
+        pass
+
+
+def _link_run(up_ms: int | None, down_ms: int | None, until_ms: int):
+    """A runner on a LinkSource; every screen the OLED showed, with its time."""
+    controller = Controller(Settings(), GameStore(":memory:"), fen=START_FEN)
+    source = LinkSource(controller.expected_squares, up_ms, down_ms)
+    oled = OledDisplay(dummy(width=128, height=64, mode="1"))
+    clock = FakeClock()
+    runner = Runner(controller, source, Max7219Leds(max7219(noop(), cascaded=2)), oled, clock=clock,
+                    notifier=Notifier(None), log=io.StringIO())
+    screens = []
+    with mock.patch.object(oled, "show", side_effect=lambda lines: screens.append((clock.now, list(lines)))):
+        runner.run(stop=lambda now: now >= until_ms)
+    return runner, screens
+
+
+def test_a_board_link_coming_up_at_start_is_never_shown_as_lost():
+    """The Pico's first frame comes a few hundred ms after start: until then
+    the OLED waits for the board; it never flashes "Board link lost"."""
+    runner, screens = _link_run(up_ms=250, down_ms=None, until_ms=1000)
+    assert not [lines for _, lines in screens if "Board link lost" in lines]
+    assert {"type": "link", "ok": False} not in runner.events
+    assert screens[0] == (0, ["White to move      1.", "Game 1", "Waiting for the", "board."])
+    assert screens[-1][1] == ["White to move      1.", "Game 1"]
+
+
+def test_a_board_never_found_at_start_is_reported_after_the_wait():
+    runner, screens = _link_run(up_ms=None, down_ms=None, until_ms=3000)
+    lost = [(at, lines) for at, lines in screens if lines[0] == "Board link lost"]
+    assert lost and lost[0][0] == LINK_WAIT_MS
+    assert lost[0][1] == ["Board link lost", "", "No board found. Check", "the Pico's USB cable.", "Retrying."]
+    assert runner.events.count({"type": "link", "ok": False}) == 1
+
+
+def test_a_board_link_lost_after_start_is_reported_at_once():
+    runner, screens = _link_run(up_ms=100, down_ms=500, until_ms=1000)
+    lost = [(at, lines) for at, lines in screens if lines[0] == "Board link lost"]
+    assert lost[0][0] == 500
+    assert lost[0][1][2:] == ["Reconnecting. Wait", "before you move."]

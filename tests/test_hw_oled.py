@@ -27,7 +27,7 @@ SCREENS = {
               "from e5."],
     "game_over": ["Game over         1-0", "41. Queen e8-e9", "White wins:", "checkmate. Set up the",
                   "start, then NEW."],
-    "link_lost": ["Board link lost", "", "Reconnecting. Moves", "made meanwhile count", "when the link is back."],
+    "link_lost": ["Board link lost", "", "Reconnecting. Wait", "before you move."],
 }
 
 

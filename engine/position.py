@@ -138,11 +138,14 @@ class Position:
 
     def occupancy(self) -> int:
         """Occupied squares as a bit mask (bit i = square i)."""
-        occ = 0
-        for sq, v in enumerate(self.board):
-            if v:
-                occ |= 1 << sq
-        return occ
+        occ = self._cache.get("occupancy")
+        if occ is None:
+            occ = 0
+            for sq, v in enumerate(self.board):
+                if v:
+                    occ |= 1 << sq
+            self._cache["occupancy"] = occ
+        return occ  # type: ignore[return-value]
 
     # ------------------------------------------------------------ moves
     def _move(self, m: tuple) -> Move:

@@ -110,8 +110,7 @@ class Controller:
         self._failure: str | None = None
         self._pending: list[dict] = []
         self._position = Position(fen) if fen is not None else Position()
-        self._table = MoveTable(self._position)
-        self._facts_for(self._position)
+        self._refresh()
         if self.store.message:
             self._pending.append({"type": "error", "text": self.store.message})
             self._note = ("Game database was unreadable; moved aside, new one started.", now_ms + STORE_NOTE_MS)

@@ -141,21 +141,3 @@ def encode_leds(leds: Mapping[str, str], matrix_map: MatrixMap) -> bytes:
 def led_line(seq: int, codes: bytes) -> bytes:
     """``L <seq> <160 hex digits>*XX\\n``."""
     return mbproto.leds(seq, codes)
-
-
-def frame_line(seq: int, bits: int) -> bytes:
-    """``F <seq> <20 hex digits>*XX\\n``."""
-    return mbproto.frame(seq, bits)
-
-
-def hello_line(version: str, scan_hz: int) -> bytes:
-    return mbproto.hello(version, scan_hz)
-
-
-def error_line(code: int | str, text: str) -> bytes:
-    return mbproto.error(code, text)
-
-
-PING_LINE = mbproto.PING
-ACK_LINE = mbproto.ACK
-RESET_LINE = mbproto.RESET

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping, Sequence
 
 from engine import Position
+from engine.geometry import FILE_LETTERS
 
 from .guidance import WIDTH
 
@@ -37,7 +38,7 @@ def board_text(position: Position, occupied: Iterable[str], leds: Mapping[str, s
                 char = "."
             cells.append(f"{char}{LED_MARKS.get(leds.get(name, ''), ' ')} ")
         rows.append(f"{rank:>2} " + "".join(cells).rstrip())
-    rows.append("   " + "".join(f"{f}  " for f in "abcdefgh").rstrip())
+    rows.append("   " + "".join(f"{f}  " for f in FILE_LETTERS[:geo.files]).rstrip())
     legend = "LEDs: " + ", ".join(f"{m} {state}" for state, m in LED_MARKS.items())
     lit = ", ".join(f"{sq} {state}" for sq, state in sorted(leds.items())) or "none"
     border = "+" + "-" * WIDTH + "+"

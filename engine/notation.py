@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .geometry import Geometry
+from .geometry import FILE_LETTERS, Geometry
 from .variant import BLACK, LETTER_CODES, PIECE_LETTERS, WHITE, Variant
 
 
@@ -118,7 +118,7 @@ def parse_fen(fen: str, variant: Variant) -> tuple[list[int], int, int]:
                     if f >= g.files:
                         raise FenError(f"row for rank {rank} is too long: {row!r}")
                     if not g.exists(f, rank):
-                        raise FenError(f"rank {rank}: cell {'abcdefgh'[f]}{rank} does not exist and must be 'x'")
+                        raise FenError(f"rank {rank}: cell {FILE_LETTERS[f]}{rank} does not exist and must be 'x'")
                 file += run
                 previous_digit = True
                 continue
@@ -129,7 +129,7 @@ def parse_fen(fen: str, variant: Variant) -> tuple[list[int], int, int]:
                     raise FenError(f"rank {rank}: 'x' on square {g.names[g.at(file, rank)]}, which exists")
             elif ch.lower() in LETTER_CODES:
                 if not exists:
-                    raise FenError(f"rank {rank}: piece {ch!r} on cell {'abcdefgh'[file]}{rank}, which does not exist")
+                    raise FenError(f"rank {rank}: piece {ch!r} on cell {FILE_LETTERS[file]}{rank}, which does not exist")
                 code = LETTER_CODES[ch.lower()]
                 board[g.at(file, rank)] = code if ch.isupper() else -code
             else:

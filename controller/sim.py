@@ -20,7 +20,7 @@ from .core import Controller
 from .render import board_text
 from .script import COMMANDS, Runner, ScriptError, parse_line
 from .settings import Settings
-from .store import GameStore, default_db_path
+from .store import GameStore, board_store
 
 TICK_S = 0.1
 
@@ -164,12 +164,14 @@ def _lines(source: TextIO, tick: Callable[[], None]) -> Iterator[str]:
             yield line.decode("utf-8", "replace")
 
 
-def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | None = None) -> int:
+def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | None = None,
+            label: str | None = None) -> int:
     """Run a simulated board session until ``quit`` or end of input; the
-    games database is ``settings.db_path`` (default: ``default_db_path()``)."""
+    games database is ``settings.db_path`` (default: ``default_db_path()``),
+    held with the board lock for the session (``label`` names it in errors)."""
     source = input if input is not None else sys.stdin
     out = output if output is not None else sys.stdout
-    store = GameStore(settings.db_path or default_db_path())
+    store = board_store(settings.db_path, label)
     try:
         sim = Sim(settings, store, out)
         interactive = _isatty(source) and _isatty(out)

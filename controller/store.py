@@ -2,8 +2,17 @@
 
 Every write is its own transaction and is on disk when the method returns,
 so a move the controller acknowledges survives a crash or a power cut.
-A database that cannot be read is moved aside, never deleted, and a new one
-is started; ``GameStore.message`` then says what happened.
+Every write that changes a game first checks, in the same transaction,
+that the game has as many moves as this process believes; otherwise
+nothing is written (:class:`~controller.storefile.Conflict`).
+
+Only our own database is ever opened for writing (``controller.storefile``
+tells what a path holds): anything else is refused with one line
+(:class:`~controller.storefile.NotOurs`), untouched. A writing store moves
+our database aside, never deletes it, only when SQLite finds it damaged;
+``GameStore.message`` then says so. Disk full, file too large, read-only
+and permission faults are raised as :class:`~controller.storefile.StoreError`
+saying so; nothing is moved.
 """
 from __future__ import annotations
 
@@ -12,6 +21,9 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from .storefile import (APPLICATION_ID, BoardLock, Conflict, Found, StoreError, describe, identify,
+                        is_corrupt, unwritable)
 
 SCHEMA_VERSION = 1
 
@@ -72,58 +84,172 @@ class GameRow:
     plies: int
 
 
-class _Unreadable(Exception):
-    """The database file exists but is not a game database we can use."""
+class _Damaged(Exception):
+    """Our database, but SQLite finds its content damaged."""
+
+
+def board_store(db_path: str | None, label: str | None = None) -> "GameStore":
+    """The store of a board process (``run``, ``sim``): ``db_path``, else
+    :func:`default_db_path`, locked for the process's lifetime. Only the
+    built-in default location has its directory created."""
+    default = db_path is None and not os.environ.get("MAXIMA_BOARD_DB")
+    return GameStore(db_path or default_db_path(), lock=True, create_parent=default, label=label)
 
 
 class GameStore:
-    """The games database at ``path`` (``":memory:"`` for a throw-away one)."""
+    """The games database at ``path`` (``":memory:"`` for a throw-away one).
 
-    def __init__(self, path: str | os.PathLike[str]):
+    ``readonly``: open it for reading only; a missing or empty file is a
+    ValueError ("no games stored"), nothing is created or changed. Else
+    the store writes: a missing or empty file becomes a new database, and
+    ``lock`` takes the board lock (:class:`~controller.storefile.BoardLock`)
+    first. ``label`` names the path in messages (``"--db PATH"``).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False, lock: bool = False,
+                 create_parent: bool = True, label: str | None = None):
         self.path = str(path)
+        self.label = label or f"game database {self.path}"
+        self.readonly = readonly
         self.message: str | None = None
         self.moved_to: str | None = None
-        try:
-            self._conn = self._open()
-        except _Unreadable as exc:
-            self.moved_to = self._move_aside()
-            self.message = (f"the game database {self.path} could not be read ({exc}); "
-                            f"it was moved to {self.moved_to} and a new one started")
-            self._conn = self._open()
+        self._lock: BoardLock | None = None
+        self._plies: dict[int, int] = {}      # game → number of moves, as this process knows it
+        if self.path == ":memory:":
+            self._conn = sqlite3.connect(self.path, isolation_level=None)
+            self._create(self._conn)
+        elif readonly:
+            self._conn = self._open_readonly()
+        else:
+            try:
+                self._conn = self._open_writer(lock, create_parent)
+            except BaseException:
+                self._release()
+                raise
 
     # ------------------------------------------------------------ opening
-    def _open(self) -> sqlite3.Connection:
-        memory = self.path == ":memory:"
-        if not memory:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+    def _open_readonly(self) -> sqlite3.Connection:
+        found = identify(self.path, self.label)
+        if found.kind in ("missing", "no-parent"):
+            raise ValueError(f"no games stored: {self.path} does not exist")
+        if found.kind == "empty":
+            raise ValueError(f"no games stored: {self.path} is empty")
+        uri = Path(self.path).absolute().as_uri() + "?mode=ro"
         try:
-            conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
-        except sqlite3.OperationalError as exc:
-            if os.path.exists(self.path):
-                raise _Unreadable(str(exc)) from None
-            raise OSError(f"cannot open the game database {self.path}: {exc}") from None
+            conn = sqlite3.connect(uri, uri=True, timeout=5.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.label}: {describe(exc, self.path)}") from None
         try:
-            if not memory:
-                mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-                if str(mode).lower() != "wal":
-                    raise sqlite3.DatabaseError(f"journal mode is {mode}, not WAL")
-            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA query_only=ON")
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
-                raise sqlite3.DatabaseError(f"integrity check failed: {check}")
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(f"schema version {version} is newer than this program's")
-            conn.executescript(_SCHEMA)
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            conn.execute(f"SELECT {_GAME_COLUMNS} FROM games LIMIT 0").fetchall()
-            conn.execute("SELECT game_id, ply, move, fen, created FROM moves LIMIT 0").fetchall()
-        except sqlite3.DatabaseError as exc:
+                raise _Damaged(f"integrity check failed: {check}")
+            self._check_schema(conn, found, upgrade=False)
+        except (sqlite3.Error, _Damaged) as exc:
             conn.close()
-            if _busy(exc):
-                raise OSError(f"the game database {self.path} is busy: {exc}") from None
-            raise _Unreadable(str(exc)) from None
+            if isinstance(exc, _Damaged) or is_corrupt(exc):
+                raise StoreError(f"{self.label}: damaged ({exc}); nothing was changed "
+                                 f"(a board process, run or sim, moves it aside)") from None
+            raise StoreError(f"{self.label}: {describe(exc, self.path)}") from None
+        except BaseException:
+            conn.close()
+            raise
         return conn
+
+    def _open_writer(self, lock: bool, create_parent: bool) -> sqlite3.Connection:
+        found = identify(self.path, self.label)
+        if found.kind == "no-parent":
+            parent = os.path.dirname(os.path.abspath(self.path))
+            if not create_parent:
+                raise StoreError(f"{self.label}: directory {parent} does not exist")
+            try:
+                Path(parent).mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"{self.label}: cannot create directory {parent}: "
+                                 f"{describe(exc, self.path)}") from None
+        if lock:
+            self._lock = BoardLock(self.path)
+            found = identify(self.path, self.label)     # as it is now that no other board can change it
+        problem = unwritable(self.path) if found.kind == "ours" else None
+        if problem:
+            raise StoreError(f"{self.label}: {problem}; nothing was changed")
+        try:
+            return self._connect(found)
+        except _Damaged as exc:
+            self.moved_to = self._move_aside()
+            self.message = (f"the game database {self.path} was damaged ({exc}); "
+                            f"it was moved to {self.moved_to} and a new one started")
+            return self._connect(Found("missing"))
+
+    def _connect(self, found: Found) -> sqlite3.Connection:
+        """A writing connection; raises _Damaged only for a file that is ours."""
+        try:
+            conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.label}: {describe(exc, self.path)}") from None
+        try:
+            if found.kind == "ours":
+                self._check(conn, found)
+            else:
+                self._create(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            if found.kind == "ours" and is_corrupt(exc):
+                raise _Damaged(str(exc)) from None
+            raise StoreError(f"{self.label}: {describe(exc, self.path)}; nothing was changed") from None
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _create(self, conn: sqlite3.Connection) -> None:
+        """Make a new (empty) database ours: the application id first, so
+        that the file is recognisably ours from its first byte on."""
+        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        self._set_modes(conn)
+        self._transaction(conn, lambda: self._make_schema(conn))
+
+    def _check(self, conn: sqlite3.Connection, found: Found) -> None:
+        """Our existing database: WAL, intact, a schema we know. Writes only
+        to upgrade an older schema."""
+        self._set_modes(conn)
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise _Damaged(f"integrity check failed: {check}")
+        self._check_schema(conn, found, upgrade=True)
+
+    def _set_modes(self, conn: sqlite3.Connection) -> None:
+        if self.path != ":memory:":
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{self.label}: cannot use write-ahead logging (journal mode is {mode})")
+        conn.execute("PRAGMA synchronous=FULL")
+
+    def _check_schema(self, conn: sqlite3.Connection, found: Found, upgrade: bool) -> None:
+        """Our schema, or an older one of ours: a writer upgrades it (one
+        transaction), a reader reads it as it is."""
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.label}: written by a newer maxima-board (schema version {version}, "
+                             f"this one knows {SCHEMA_VERSION}); nothing was changed")
+        if found.legacy or version < SCHEMA_VERSION:
+            if upgrade:
+                self._transaction(conn, lambda: self._make_schema(conn))
+            elif version == 0 and not found.legacy:
+                raise ValueError(f"no games stored in {self.path} yet")   # ours, being created
+            return
+        missing = _missing_schema(conn)
+        if missing:
+            raise StoreError(f"{self.label}: a maxima-board database without its {missing}; "
+                             f"nothing was changed")
+
+    @staticmethod
+    def _make_schema(conn: sqlite3.Connection) -> None:
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def _move_aside(self) -> str:
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -138,24 +264,67 @@ class GameStore:
                 if os.path.exists(self.path + suffix):
                     os.replace(self.path + suffix, target + suffix)
         except OSError as exc:
-            raise OSError(f"the game database {self.path} cannot be read and cannot be moved aside: "
-                          f"{exc.strerror or exc}") from None
+            raise StoreError(f"{self.label}: damaged, and it cannot be moved aside: "
+                             f"{describe(exc, self.path)}") from None
         return target
 
     def close(self) -> None:
-        self._conn.close()
+        try:
+            conn = getattr(self, "_conn", None)
+            if conn is not None:
+                conn.close()
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     # ------------------------------------------------------------ writes
-    def _write(self, sql: str, params: tuple) -> sqlite3.Cursor:
-        conn = self._conn
+    def _transaction(self, conn: sqlite3.Connection, body):
+        """Run ``body`` in one IMMEDIATE transaction. A failed COMMIT (disk
+        full) is reported as itself, not as the failing ROLLBACK after it."""
         conn.execute("BEGIN IMMEDIATE")
         try:
-            cur = conn.execute(sql, params)
+            result = body()
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
             raise
-        return cur
+        return result
+
+    def _write(self, sql: str, params: tuple, game_id: int | None = None,
+               plies: int | None = None) -> sqlite3.Cursor:
+        """One statement in its own transaction; with ``game_id``, only if
+        that game exists and (``plies`` given) has that many moves."""
+        if self.readonly:
+            raise StoreError(f"{self.label}: opened for reading only")
+        conn = self._conn
+
+        def body() -> sqlite3.Cursor:
+            if game_id is not None:
+                self._expect(game_id, plies)
+            return conn.execute(sql, params)
+
+        try:
+            return self._transaction(conn, body)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.label}: {describe(exc, self.path)}") from None
+
+    def _expect(self, game_id: int, plies: int | None) -> None:
+        row = self._conn.execute("SELECT (SELECT COUNT(*) FROM moves WHERE game_id = ?) FROM games WHERE id = ?",
+                                 (game_id, game_id)).fetchone()
+        if row is None:
+            raise Conflict(f"{self.label}: game {game_id} is not stored; "
+                           f"another process has changed the database; nothing was written")
+        if plies is not None and row[0] != plies:
+            raise Conflict(f"{self.label}: game {game_id} has {row[0]} moves stored, this board expected "
+                           f"{plies}: another process has changed it; nothing was written")
 
     def new_game(self, start_fen: str, event: str = "Casual game", site: str = "", round: str = "-",
                  white: str = "White", black: str = "Black") -> int:
@@ -165,32 +334,41 @@ class GameStore:
             "INSERT INTO games (start_fen, created, event, site, date, round, white, black) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (start_fen, created, event, site, time.strftime("%Y.%m.%d"), round, white, black))
-        return int(cur.lastrowid)
+        game_id = int(cur.lastrowid)
+        self._plies[game_id] = 0
+        return game_id
 
     def append_move(self, game_id: int, ply: int, move: str, fen: str) -> None:
-        """Store move number ``ply`` (0 = the game's first move); durable on return."""
+        """Store move number ``ply`` (0 = the game's first move); durable on
+        return. Only if the game has exactly ``ply`` moves stored."""
         self._write("INSERT INTO moves (game_id, ply, move, fen, created) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, ply, move, fen, time.strftime("%Y-%m-%dT%H:%M:%S")))
+                    (game_id, ply, move, fen, time.strftime("%Y-%m-%dT%H:%M:%S")), game_id, ply)
+        self._plies[game_id] = ply + 1
 
     def take_back(self, game_id: int, ply: int) -> None:
-        """Forget move ``ply`` of the game (the last one); durable on return."""
-        self._write("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        """Forget move ``ply`` of the game, its last one; durable on return.
+        Only if the game has exactly ``ply + 1`` moves stored."""
+        self._write("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game_id, ply), game_id, ply + 1)
+        self._plies[game_id] = ply
 
     def finish(self, game_id: int, result: str, reason: str | None) -> None:
         """Record the game's end; it will not be resumed."""
         self._write("UPDATE games SET result = ?, reason = ?, finished = 1 WHERE id = ?",
-                    (result, reason, game_id))
+                    (result, reason, game_id), game_id, self._plies.get(game_id))
 
     def reopen(self, game_id: int) -> None:
         """Undo ``finish`` (a take-back after the game ended)."""
-        self._write("UPDATE games SET result = '*', reason = NULL, finished = 0 WHERE id = ?", (game_id,))
+        self._write("UPDATE games SET result = '*', reason = NULL, finished = 0 WHERE id = ?", (game_id,),
+                    game_id, self._plies.get(game_id))
 
     # ------------------------------------------------------------ reads
     def _rows(self, where: str = "", params: tuple = ()) -> list[GameRow]:
         rows = self._conn.execute(
             f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves WHERE game_id = games.id) "
             f"FROM games {where} ORDER BY id", params).fetchall()
-        return [GameRow(*row[:11], bool(row[11]), row[12]) for row in rows]
+        games = [GameRow(*row[:11], bool(row[11]), row[12]) for row in rows]
+        self._plies.update((g.id, g.plies) for g in games)
+        return games
 
     def games(self) -> list[GameRow]:
         """All stored games, oldest first."""
@@ -210,10 +388,26 @@ class GameStore:
 
     def moves(self, game_id: int) -> list[str]:
         """The game's moves in canonical form, in order."""
-        return [m for (m,) in self._conn.execute(
+        moves = [m for (m,) in self._conn.execute(
             "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+        self._plies[game_id] = len(moves)
+        return moves
 
 
-def _busy(exc: sqlite3.DatabaseError) -> bool:
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
+def _missing_schema(conn: sqlite3.Connection) -> str | None:
+    """What of our schema's tables and columns ``conn`` lacks, in words; None
+    when it has them all."""
+    want = sqlite3.connect(":memory:")
+    try:
+        want.executescript(_SCHEMA)
+        tables = [n for (n,) in want.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        for table in tables:
+            have = {row[1] for row in conn.execute("SELECT * FROM pragma_table_info(?)", (table,))}
+            if not have:
+                return f"table {table}"
+            for (column,) in want.execute("SELECT name FROM pragma_table_info(?)", (table,)):
+                if column not in have:
+                    return f"column {table}.{column}"
+        return None
+    finally:
+        want.close()

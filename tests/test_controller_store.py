@@ -1,5 +1,5 @@
-"""Stored games: durability before acknowledgement, resume, unreadable
-databases moved aside, and the PGN-style export."""
+"""Stored games: durability before acknowledgement, resume, damaged
+databases moved aside (and garbage refused), and the PGN-style export."""
 from __future__ import annotations
 
 import os
@@ -12,6 +12,7 @@ from controller.record import export_text
 from controller.script import Runner
 from controller.settings import Settings
 from controller.store import GameStore, default_db_path
+from controller.storefile import NotOurs, StoreError
 from engine import START_FEN
 from engine.record import GameRecord
 
@@ -57,25 +58,19 @@ def test_store_round_trip(tmp_path):
         store.game(99)
 
 
-def test_garbage_database_is_moved_aside_with_a_message_and_a_new_one_started(tmp_path):
+def test_garbage_file_is_refused_untouched_not_moved_aside(tmp_path):
     path = tmp_path / "games.db"
     garbage = b"this is not a database at all\n" * 100
     path.write_bytes(garbage)
-    store = GameStore(path)
-    assert store.message is not None
-    assert str(path) in store.message and "moved to" in store.message
-    assert store.moved_to is not None and os.path.exists(store.moved_to)
-    with open(store.moved_to, "rb") as f:
-        assert f.read() == garbage          # moved, never deleted
-    assert store.games() == []
-    gid = store.new_game(START_FEN)
-    store.append_move(gid, 0, "d3-d4", "x")
-    store.close()
-    assert GameStore(path).moves(gid) == ["d3-d4"]
+    mtime = path.stat().st_mtime_ns
+    with pytest.raises(NotOurs, match=r"not a maxima-board database \(not an SQLite database\)"):
+        GameStore(path)
+    assert path.read_bytes() == garbage and path.stat().st_mtime_ns == mtime
+    assert os.listdir(tmp_path) == ["games.db"]
 
 
-def test_damaged_database_pages_are_detected_and_moved_aside(tmp_path):
-    path = tmp_path / "games.db"
+def _damaged_database(path) -> int:
+    """Our database with its pages from the second on overwritten; its size."""
     store = GameStore(path)
     gid = store.new_game(START_FEN)
     for i in range(300):
@@ -86,15 +81,35 @@ def test_damaged_database_pages_are_detected_and_moved_aside(tmp_path):
     assert len(data) > 8192
     data[4096:8192] = b"\xde\xad\xbe\xef" * 1024     # page 2 onwards: garbage
     path.write_bytes(bytes(data))
+    return len(data)
+
+
+def test_damaged_database_pages_are_detected_and_moved_aside(tmp_path):
+    path = tmp_path / "games.db"
+    size = _damaged_database(path)
     store = GameStore(path)
-    assert store.message and "could not be read" in store.message
-    assert os.path.getsize(store.moved_to) == len(data)
+    assert store.message and "was damaged" in store.message and "moved to" in store.message
+    assert os.path.getsize(store.moved_to) == size
     assert store.games() == []
+    gid = store.new_game(START_FEN)
+    store.append_move(gid, 0, "d3-d4", "x")
+    store.close()
+    assert GameStore(path).moves(gid) == ["d3-d4"]
+
+
+def test_a_damaged_database_is_not_moved_by_a_reader(tmp_path):
+    path = tmp_path / "games.db"
+    _damaged_database(path)
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="damaged .*nothing was changed"):
+        GameStore(path, readonly=True)
+    assert path.read_bytes() == before
+    assert not [n for n in os.listdir(tmp_path) if "unreadable" in n]
 
 
 def test_a_controller_shows_the_database_message(tmp_path):
     path = tmp_path / "games.db"
-    path.write_bytes(b"garbage" * 50)
+    _damaged_database(path)
     controller = Controller(Settings(), GameStore(path), fen=START_FEN)
     events = controller.on_frame(0, controller.expected_squares)
     assert any(e["type"] == "error" and "moved to" in e["text"] for e in events)

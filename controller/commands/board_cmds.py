@@ -90,10 +90,9 @@ def _run(args: argparse.Namespace) -> int:
     store = None
     try:
         from controller.core import Controller
-        from controller.store import GameStore, default_db_path
 
         clock = runner_module.SystemClock()
-        store = GameStore(settings.db_path or default_db_path())
+        store = _open_store(settings.db_path, hardware.display)
         controller = Controller(settings, store, now_ms=clock.now_ms())
         loop = runner_module.Runner(controller, hardware.source, hardware.leds, hardware.display,
                                     hardware.beeper, clock=clock, period_ms=config.loop_ms)
@@ -109,6 +108,24 @@ def _run(args: argparse.Namespace) -> int:
         if store is not None:
             store.close()
     return 0
+
+
+def _open_store(db_path: str | None, display):
+    """The board's locked games database. When it cannot be used the
+    board's display says so too, before the one-line error ends ``run``."""
+    import textwrap
+
+    from controller.store import board_store
+
+    try:
+        return board_store(db_path)
+    except (OSError, ValueError) as exc:
+        reason = str(exc).split(": ", 1)[-1]
+        try:
+            display.show(["Game database", "cannot be used:"] + textwrap.wrap(reason, 21)[:2])
+        except Exception:   # a failing display must not hide the database error
+            pass
+        raise
 
 
 def _diag(args: argparse.Namespace) -> int:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from engine import START_FEN, FenError, Position
@@ -72,17 +71,13 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _store(path: str | None) -> GameStore:
-    path = path or default_db_path()
-    if not os.path.exists(path):
-        raise ValueError(f"no games stored: {path} does not exist")
-    store = GameStore(path)
-    if store.message:
-        print(f"maxima-board: {store.message}", file=sys.stderr)
-    return store
+    """The database opened for reading: nothing is created, changed or moved."""
+    label = f"--db {path}" if path else None
+    return GameStore(path or default_db_path(), readonly=True, label=label)
 
 
 def _sim(args: argparse.Namespace) -> int:
-    return run_sim(Settings(db_path=args.db))
+    return run_sim(Settings(db_path=args.db), label=f"--db {args.db}" if args.db else None)
 
 
 def _games(args: argparse.Namespace) -> int:

@@ -134,9 +134,18 @@ class GameStore:
             raise ValueError(f"no games stored: {self.path} does not exist")
         if found.kind == "empty":
             raise ValueError(f"no games stored: {self.path} is empty")
-        uri = Path(self.path).absolute().as_uri() + "?mode=ro"
+        uri = Path(self.path).absolute().as_uri()
         try:
-            conn = sqlite3.connect(uri, uri=True, timeout=5.0, isolation_level=None)
+            conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=5.0, isolation_level=None)
+            try:
+                conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+            except sqlite3.Error:
+                conn.close()
+                # SQLite could not make the files a WAL reader needs (-shm) beside a
+                # file we may not write. With no -wal, everything is in the main file.
+                if os.path.exists(self.path + "-wal") or not unwritable(self.path):
+                    raise
+                conn = sqlite3.connect(uri + "?immutable=1", uri=True, isolation_level=None)
         except sqlite3.Error as exc:
             raise StoreError(f"{self.label}: {describe(exc, self.path)}") from None
         try:
@@ -167,12 +176,11 @@ class GameStore:
             except OSError as exc:
                 raise StoreError(f"{self.label}: cannot create directory {parent}: "
                                  f"{describe(exc, self.path)}") from None
+        self._refuse_unwritable(found)
         if lock:
             self._lock = BoardLock(self.path)
             found = identify(self.path, self.label)     # as it is now that no other board can change it
-        problem = unwritable(self.path) if found.kind == "ours" else None
-        if problem:
-            raise StoreError(f"{self.label}: {problem}; nothing was changed")
+            self._refuse_unwritable(found)
         try:
             return self._connect(found)
         except _Damaged as exc:
@@ -180,6 +188,11 @@ class GameStore:
             self.message = (f"the game database {self.path} was damaged ({exc}); "
                             f"it was moved to {self.moved_to} and a new one started")
             return self._connect(Found("missing"))
+
+    def _refuse_unwritable(self, found: Found) -> None:
+        problem = unwritable(self.path) if found.kind == "ours" else None
+        if problem:
+            raise StoreError(f"{self.label}: {problem}; nothing was changed")
 
     def _connect(self, found: Found) -> sqlite3.Connection:
         """A writing connection; raises _Damaged only for a file that is ours."""
@@ -303,7 +316,7 @@ class GameStore:
         """One statement in its own transaction; with ``game_id``, only if
         that game exists and (``plies`` given) has that many moves."""
         if self.readonly:
-            raise StoreError(f"{self.label}: opened for reading only")
+            raise StoreError(f"opened for reading only ({self.label})")
         conn = self._conn
 
         def body() -> sqlite3.Cursor:
@@ -313,18 +326,18 @@ class GameStore:
 
         try:
             return self._transaction(conn, body)
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self.label}: {describe(exc, self.path)}") from None
+        except sqlite3.Error as exc:       # the reason first: the OLED shows the start of it
+            raise StoreError(f"{describe(exc, self.path)} ({self.label})") from None
 
     def _expect(self, game_id: int, plies: int | None) -> None:
         row = self._conn.execute("SELECT (SELECT COUNT(*) FROM moves WHERE game_id = ?) FROM games WHERE id = ?",
                                  (game_id, game_id)).fetchone()
         if row is None:
-            raise Conflict(f"{self.label}: game {game_id} is not stored; "
-                           f"another process has changed the database; nothing was written")
+            raise Conflict(f"game {game_id} is not stored: another process has changed the database; "
+                           f"nothing was written ({self.label})")
         if plies is not None and row[0] != plies:
-            raise Conflict(f"{self.label}: game {game_id} has {row[0]} moves stored, this board expected "
-                           f"{plies}: another process has changed it; nothing was written")
+            raise Conflict(f"game {game_id} has {row[0]} moves stored, this board expected {plies}: "
+                           f"another process has changed it; nothing was written ({self.label})")
 
     def new_game(self, start_fen: str, event: str = "Casual game", site: str = "", round: str = "-",
                  white: str = "White", black: str = "Black") -> int:

@@ -215,7 +215,12 @@ def describe(exc: BaseException, path: str) -> str:
     if code == _FULL:
         return f"disk full ({text})"
     if code in (_PERM, _AUTH, _READONLY, _IOERR, _CANTOPEN) or isinstance(exc, OSError):
-        return _diagnose(path, text)
+        found = _diagnose(path, text)
+        if found.startswith("I/O error") and code == _READONLY:
+            return f"read-only ({text})"
+        if found.startswith("I/O error") and code in (_PERM, _AUTH):
+            return f"permission denied ({text})"
+        return found
     return text
 
 
@@ -270,4 +275,6 @@ def _os_reason(exc: OSError) -> str:
              errno.EACCES: "permission denied", errno.EPERM: "permission denied"}
     reason = words.get(exc.errno or 0)
     detail = exc.strerror or str(exc)
-    return f"{reason} ({detail})" if reason else detail
+    if not reason:
+        return detail
+    return reason if reason == detail.lower() else f"{reason} ({detail})"

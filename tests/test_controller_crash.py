@@ -13,6 +13,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from controller.store import GameStore
 from engine import Position
 
@@ -72,19 +74,22 @@ def _hands(position: Position, move) -> str:
     return "".join(s + "\n" for s in steps)
 
 
-def test_sigkill_at_random_points_loses_no_acknowledged_move(tmp_path):
+def kill_trials(db: Path, kills: int, seconds: float) -> tuple[int, int, int]:
+    """Play random games in ``sim`` processes, each killed by SIGKILL at a
+    random point, up to ``kills`` kills or ``seconds``; after every kill
+    check that every acknowledged move is still stored. Returns
+    (kills, acknowledged moves, seed)."""
     seed = int(os.environ.get("CRASH_SEED", time.time_ns() % 1_000_000))
     rng = random.Random(seed)
-    db = tmp_path / "games.db"
     acked: dict[int, list[str]] = {}
     started = time.monotonic()
-    kills = 0
-    while kills < 8 and time.monotonic() - started < 20:
+    done = 0
+    while done < kills and time.monotonic() - started < seconds:
         sim = Sim(db)
         seen: list[str] = []
         m = sim.expect(STARTED, 10, seen)
         game, fen = int(m.group(1)), m.group(2)
-        stored = GameStore(db).moves(game)
+        stored = GameStore(db, readonly=True).moves(game)
         assert stored[:len(acked.get(game, []))] == acked.get(game, []), (seed, game)
         acked[game] = list(stored)     # a move stored just before the kill counts from now on
         position = Position(fen)
@@ -105,10 +110,25 @@ def test_sigkill_at_random_points_loses_no_acknowledged_move(tmp_path):
             sim.send(_hands(position, rng.choice(moves)))
             time.sleep(rng.uniform(0, 0.05))
         sim.kill()
-        kills += 1
-        store = GameStore(db)
+        done += 1
+        store = GameStore(db, readonly=True)
         for gid, played in acked.items():
             assert store.moves(gid)[:len(played)] == played, (seed, gid)
         store.close()
+        assert not list(db.parent.glob("*unreadable*")), seed     # a killed board never damages the file
+    return done, sum(len(v) for v in acked.values()), seed
+
+
+def test_sigkill_at_random_points_loses_no_acknowledged_move(tmp_path):
+    kills, moves, seed = kill_trials(tmp_path / "games.db", 8, 20)
     assert kills >= 3, f"only {kills} kills in the time allowed (seed {seed})"
-    assert sum(len(v) for v in acked.values()) > 0
+    assert moves > 0
+
+
+@pytest.mark.slow
+def test_sigkill_a_hundred_times_loses_no_acknowledged_move(tmp_path):
+    """The store's crash test at scale: at least 100 SIGKILLs of a real
+    ``sim`` process at random points, 0 acknowledged moves lost."""
+    kills, moves, seed = kill_trials(tmp_path / "games.db", 120, 900)
+    assert kills >= 100, f"only {kills} kills in 900 s (seed {seed})"
+    assert moves >= 100

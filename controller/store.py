@@ -52,6 +52,10 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 """
 
+# Statements that take a stored schema N to N + 1, run in one transaction
+# by the first writing store that opens it.
+_UPGRADES: dict[int, tuple[str, ...]] = {}
+
 _GAME_COLUMNS = "id, start_fen, created, event, site, date, round, white, black, result, reason, finished"
 
 
@@ -258,9 +262,18 @@ class GameStore:
 
     @staticmethod
     def _make_schema(conn: sqlite3.Connection) -> None:
-        for statement in _SCHEMA.split(";"):
-            if statement.strip():
-                conn.execute(statement)
+        """Inside a transaction: the current schema, made from nothing or
+        upgraded step by step (``_UPGRADES``) from the one stored."""
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        stored = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone() is not None
+        if not stored:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+        else:
+            for step in range(max(version, 1), SCHEMA_VERSION):
+                for statement in _UPGRADES[step]:
+                    conn.execute(statement)
         conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 

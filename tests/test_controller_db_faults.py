@@ -23,6 +23,7 @@ from controller.store import GameStore
 from controller.storefile import Conflict, InUse, StoreError
 from engine import START_FEN
 from tests.test_controller_crash import ACK, STARTED, Sim
+from tests.test_hw_board_cmds import matrix, recorder  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -284,24 +285,7 @@ print(json.dumps({"full": [full.returncode, full.stdout, full.stderr], "names_fu
 
 def test_a_full_disk_at_start_up_moves_nothing_and_the_game_resumes_later(tmp_path):
     """A real full file system: a small tmpfs mounted in a user namespace."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        pytest.skip("needs unshare(1) to mount a small tmpfs")
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    script = tmp_path / "disk_full.py"
-    script.write_text(DISK_FULL)
-    probe = subprocess.run([unshare, "-rm", "sh", "-c", f"mount -t tmpfs -o size=256k tmpfs {mount}"],
-                           capture_output=True, text=True)
-    if probe.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs in a user namespace here: {probe.stderr.strip()}")
-    r = subprocess.run([unshare, "-rm", "sh", "-c",
-                        f'mount -t tmpfs -o size=256k tmpfs "$1" && exec "$2" "$3" "$1" "$2"',
-                        "sh", str(mount), sys.executable, str(script)],
-                       text=True, capture_output=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                       timeout=180)
-    assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)
+    out = _in_a_tmpfs(tmp_path, DISK_FULL)
     code, stdout, stderr = out["full"]
     assert code == 2 and stderr.count("\n") == 1 and "disk full" in stderr, stderr
     assert "nothing was changed" in stderr and "Traceback" not in stderr
@@ -309,6 +293,57 @@ def test_a_full_disk_at_start_up_moves_nothing_and_the_game_resumes_later(tmp_pa
     code, stdout, stderr = out["later"]
     assert code == 0 and "game 1 resumed after 1 moves" in stdout and "move 2 d7-d6" in stdout, stderr
     assert out["moves"] == ["d3-d4", "d7-d6"]
+
+
+READ_ONLY_FS = r"""
+import json, os, subprocess, sys
+from controller.store import GameStore
+from engine import START_FEN
+
+directory, python = sys.argv[1], sys.argv[2]
+db = os.path.join(directory, "games.db")
+store = GameStore(db)
+store.append_move(store.new_game(START_FEN), 0, "d3-d4", "fen")
+store.close()
+subprocess.run(["mount", "-o", "remount,ro", directory], check=True)
+def cli(*args):
+    r = subprocess.run([python, "-m", "controller.cli", *args, "--db", db], input="quit\n", text=True,
+                       capture_output=True, timeout=60)
+    return [r.returncode, r.stdout, r.stderr]
+print(json.dumps({"sim": cli("sim"), "games": cli("games"), "names": sorted(os.listdir(directory))}))
+"""
+
+
+def _in_a_tmpfs(tmp_path: Path, driver: str) -> dict:
+    """Run ``driver`` (Python source) with a fresh small tmpfs as its first
+    argument, in a user and mount namespace; its JSON output."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        pytest.skip("needs unshare(1) to mount a small tmpfs")
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    script = tmp_path / "driver.py"
+    script.write_text(driver)
+    probe = subprocess.run([unshare, "-rm", "sh", "-c", f"mount -t tmpfs -o size=256k tmpfs {mount}"],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs in a user namespace here: {probe.stderr.strip()}")
+    r = subprocess.run([unshare, "-rm", "sh", "-c",
+                        'mount -t tmpfs -o size=256k tmpfs "$1" && exec "$2" "$3" "$1" "$2"',
+                        "sh", str(mount), sys.executable, str(script)],
+                       text=True, capture_output=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                       timeout=180)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_a_read_only_file_system_is_named_and_games_still_reads(tmp_path):
+    out = _in_a_tmpfs(tmp_path, READ_ONLY_FS)
+    code, stdout, stderr = out["sim"]
+    assert code == 2 and stdout == "" and stderr.count("\n") == 1 and "read-only file system" in stderr, stderr
+    code, stdout, stderr = out["games"]
+    assert code == 0 and "1 plies  playing" in stdout, stderr
+    assert not [n for n in out["names"] if "unreadable" in n]
 
 
 # ---------------------------------------------------------------- read-only
@@ -384,3 +419,19 @@ def test_sqlite_read_only_faults_are_named(tmp_path):
         store.append_move(1, 1, "d7-d6", "f")
     assert "cannot rollback" not in str(failure.value)
     store.close()
+
+
+# ---------------------------------------------------------------- the board says so
+def test_run_on_the_board_shows_a_database_it_cannot_use_and_exits_2(tmp_path, monkeypatch, matrix, recorder,
+                                                                    capsys):
+    from controller.cli import main
+    from tests.test_hw_board_cmds import _config
+
+    (tmp_path / "games.db").mkdir()              # the config's [database] path is a directory
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--config", str(_config(tmp_path)), "--seconds", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"maxima-board run: game database {tmp_path / 'games.db'}: "
+                   f"not a maxima-board database (a directory)\n")
+    assert ["Game database", "cannot be used:", "not a maxima-board", "database (a"] in recorder.lines
+    assert sorted(os.listdir(tmp_path)) == ["board.toml", "games.db"] and not os.listdir(tmp_path / "games.db")

@@ -171,7 +171,10 @@ class BoardLock:
     def __init__(self, db_path: str):
         self.path = db_path + ".lock"
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except PermissionError:     # another user's lock file: flock needs no write access
+                fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
         except OSError as exc:
             raise StoreError(f"database {db_path}: cannot create its lock file {self.path}: "
                              f"{_os_reason(exc)}") from None

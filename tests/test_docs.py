@@ -326,3 +326,24 @@ def test_pin_tables_in_hardware_md_match_the_drawings():
                 assert lines[kind][int(line[1:])] == int(gpio), signal
             checked += 1
     assert checked == 19 + 18 + 6
+
+
+def test_led_meanings_table_matches_the_code():
+    """docs/hardware.md's LED table: colour and pattern of every state as
+    hardware/protocol.py sends them to the Pico, and the single-colour
+    pattern as systemd/config.example.toml sets it."""
+    import tomllib
+    from hardware import mbproto, protocol
+    from hardware.interfaces import LED_STATES
+    patterns = {mbproto.STEADY: "steady", mbproto.SLOW_BLINK: "slow blink", mbproto.FAST_BLINK: "fast blink",
+                mbproto.PULSE: "pulse"}
+    single = {"steady": "steady", "slow": "slow blink", "fast": "fast blink", "off": "off"}
+    example = tomllib.loads((ROOT / "systemd" / "config.example.toml").read_text("utf-8"))["leds"]["patterns"]
+    text = (ROOT / "docs" / "hardware.md").read_text("utf-8").split("## What the LEDs say", 1)[1].split("\n## ", 1)[0]
+    rows = {m[0]: (m[1], m[2]) for m in re.findall(r"^\| ([a-z-]+) \| [^|]+ \| ([^|]+?) \| ([^|]+?) \|$", text, re.M)}
+    rows.pop("state")  # the header row
+    assert list(rows) == list(LED_STATES)
+    for state, (rgb, mono) in rows.items():
+        pattern, colour = protocol.LED_STYLE[state]
+        assert rgb == f"{mbproto.COLOUR_NAMES[colour]}, {patterns[pattern]}", state
+        assert mono == single[example[state]], state

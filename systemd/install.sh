@@ -2,6 +2,7 @@
 # Installs maxima-board as a systemd service on a Raspberry Pi. Safe to re-run:
 # it upgrades the program, keeps an existing config, and restarts the service.
 #
+#   git clone "$REPO_URL" maxima-board && cd maxima-board   # REPO_URL: see README
 #   sudo systemd/install.sh            # from a checkout of the repository
 #
 # What it does:
@@ -12,7 +13,11 @@
 #     unless that file exists
 #   - installs the udev rule /etc/udev/rules.d/99-maxima-board.rules
 #     (/dev/maxima-pico for the Pico, group dialout)
-#   - installs and enables maxima-board.service, and (re)starts it
+#   - installs maxima-board.service; enables and (re)starts it only once
+#     /etc/maxima-board/config.toml differs from the example: a board is never
+#     started on a config nobody has edited (pins, topology, OLED address are
+#     the builder's). After the first run: edit the config, then
+#     sudo systemctl enable --now maxima-board   (or run this script again)
 #
 # Environment: ROOT (prefix for every path, default "" = the real system),
 # MAXIMA_BOARD_NO_START=1 (enable but do not start).
@@ -90,6 +95,11 @@ fi
 install -d -m 0755 "$(dirname "$UNIT")"
 install -m 0644 "$SRC/systemd/maxima-board.service" "$UNIT"
 systemctl daemon-reload
+if cmp -s "$CONF_DIR/config.toml" "$SRC/systemd/config.example.toml"; then
+    say "not started: $CONF_DIR/config.toml is still the example."
+    say "edit it for your board (hardware, pins, OLED), then: sudo systemctl enable --now maxima-board"
+    exit 0
+fi
 systemctl enable maxima-board.service
 if [ "${MAXIMA_BOARD_NO_START:-0}" = 1 ]; then
     say "enabled; start it with: sudo systemctl start maxima-board"

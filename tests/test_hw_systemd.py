@@ -131,7 +131,9 @@ def test_installer_installs_and_is_safe_to_rerun(tmp_path: Path):
     assert [line.split()[-1] for line in log if line.startswith("groupadd")] == ["i2c", "spi"]
     assert sum(line.startswith("useradd") for line in log) == 1
     assert f"pip -m pip install --quiet --upgrade {ROOT}[pi]" in log
-    assert "systemctl enable maxima-board.service" in log and "systemctl restart maxima-board.service" in log
+    # the config is still the example: nothing is enabled or started yet
+    assert not any(line.startswith(("systemctl enable", "systemctl restart", "systemctl start")) for line in log)
+    assert "still the example" in first.stdout
 
     config.write_text(config.read_text().replace('hardware = "direct"', 'hardware = "pico"'))
     (tmp_path / "log").write_text("")
@@ -141,7 +143,33 @@ def test_installer_installs_and_is_safe_to_rerun(tmp_path: Path):
     assert "keeping" in second.stdout
     log = (tmp_path / "log").read_text().splitlines()
     assert not any(line.startswith(("useradd", "groupadd")) for line in log)
-    assert "systemctl restart maxima-board.service" in log
+    assert "systemctl enable maxima-board.service" in log and "systemctl restart maxima-board.service" in log
+
+
+def test_installer_never_starts_the_unedited_example_config(tmp_path: Path):
+    """Re-running the installer without editing the config still starts
+    nothing; once the config differs from the example, NO_START=1 enables the
+    service without starting it."""
+    _stand_ins(tmp_path / "bin")
+    (tmp_path / "group").write_text("dialout:x:20:\ngpio:x:997:\ni2c:x:998:\nspi:x:999:\n")
+    (tmp_path / "passwd").write_text("maxima:x:999:999::/:/bin/false\n")
+    for _ in range(2):
+        (tmp_path / "log").write_text("")
+        result = _install(tmp_path)
+        assert result.returncode == 0, result.stderr
+        log = (tmp_path / "log").read_text().splitlines()
+        assert "systemctl daemon-reload" in log
+        assert not any(line.startswith(("systemctl enable", "systemctl restart", "systemctl start")) for line in log)
+        assert "sudo systemctl enable --now maxima-board" in result.stdout
+    config = tmp_path / "root/etc/maxima-board/config.toml"
+    config.write_text(config.read_text().replace('address = 0x3C', 'address = 0x3D'))
+    (tmp_path / "log").write_text("")
+    env_result = subprocess.run(["bash", str(INSTALL)], capture_output=True, text=True, timeout=120, env={
+        "PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin", "ROOT": str(tmp_path / "root"), "FAKE": str(tmp_path),
+        "SRC": str(ROOT), "REAL_PYTHON": sys.executable, "HOME": str(tmp_path), "MAXIMA_BOARD_NO_START": "1"})
+    assert env_result.returncode == 0, env_result.stderr
+    log = (tmp_path / "log").read_text().splitlines()
+    assert "systemctl enable maxima-board.service" in log and not any("restart" in line for line in log)
 
 
 def test_installer_warns_about_a_bad_config(tmp_path: Path):

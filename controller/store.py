@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2   # 2: the clocks table (a version-1 database gains it on opening)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -38,6 +38,14 @@ CREATE TABLE IF NOT EXISTS moves (
     created TEXT NOT NULL,
     PRIMARY KEY (game_id, ply)
 );
+CREATE TABLE IF NOT EXISTS clocks (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,          -- moves played when the clocks stood so (0: the start)
+    control TEXT NOT NULL,
+    white_ms INTEGER NOT NULL,
+    black_ms INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
 """
 
 _GAME_COLUMNS = "id, start_fen, created, event, site, date, round, white, black, result, reason, finished"
@@ -51,6 +59,16 @@ def default_db_path() -> str:
         return explicit
     state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     return os.path.join(state, "maxima-board", "games.db")
+
+
+@dataclass(frozen=True)
+class ClockRow:
+    """A game's clocks after ``ply`` moves (0: at the start), under ``control``."""
+
+    control: str
+    ply: int
+    white_ms: int
+    black_ms: int
 
 
 @dataclass(frozen=True)
@@ -118,6 +136,7 @@ class GameStore:
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             conn.execute(f"SELECT {_GAME_COLUMNS} FROM games LIMIT 0").fetchall()
             conn.execute("SELECT game_id, ply, move, fen, created FROM moves LIMIT 0").fetchall()
+            conn.execute("SELECT game_id, ply, control, white_ms, black_ms FROM clocks LIMIT 0").fetchall()
         except sqlite3.DatabaseError as exc:
             conn.close()
             if _busy(exc):
@@ -146,11 +165,14 @@ class GameStore:
         self._conn.close()
 
     # ------------------------------------------------------------ writes
-    def _write(self, sql: str, params: tuple) -> sqlite3.Cursor:
+    def _write(self, sql: str, params: tuple, *more: tuple[str, tuple]) -> sqlite3.Cursor:
+        """``sql`` and ``more`` statements in one transaction; the cursor of the first."""
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             cur = conn.execute(sql, params)
+            for other in more:
+                conn.execute(*other)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -158,23 +180,35 @@ class GameStore:
         return cur
 
     def new_game(self, start_fen: str, event: str = "Casual game", site: str = "", round: str = "-",
-                 white: str = "White", black: str = "Black") -> int:
-        """Store a new unfinished game and return its number."""
+                 white: str = "White", black: str = "Black",
+                 clock: tuple[str, int, int] | None = None) -> int:
+        """Store a new unfinished game and return its number; ``clock``:
+        (time control, White's ms, Black's ms) at the start, if it has one."""
         created = time.strftime("%Y-%m-%dT%H:%M:%S")
+        more = [] if clock is None else [
+            ("INSERT INTO clocks (game_id, ply, control, white_ms, black_ms) "
+             "VALUES (last_insert_rowid(), 0, ?, ?, ?)", clock)]
         cur = self._write(
             "INSERT INTO games (start_fen, created, event, site, date, round, white, black) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (start_fen, created, event, site, time.strftime("%Y.%m.%d"), round, white, black))
+            (start_fen, created, event, site, time.strftime("%Y.%m.%d"), round, white, black), *more)
         return int(cur.lastrowid)
 
-    def append_move(self, game_id: int, ply: int, move: str, fen: str) -> None:
-        """Store move number ``ply`` (0 = the game's first move); durable on return."""
+    def append_move(self, game_id: int, ply: int, move: str, fen: str,
+                    clock: tuple[str, int, int] | None = None) -> None:
+        """Store move number ``ply`` (0 = the game's first move) and the
+        clocks after it (time control, White's ms, Black's ms); durable on return."""
+        more = [] if clock is None else [
+            ("INSERT OR REPLACE INTO clocks (game_id, ply, control, white_ms, black_ms) VALUES (?, ?, ?, ?, ?)",
+             (game_id, ply + 1, *clock))]
         self._write("INSERT INTO moves (game_id, ply, move, fen, created) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, ply, move, fen, time.strftime("%Y-%m-%dT%H:%M:%S")))
+                    (game_id, ply, move, fen, time.strftime("%Y-%m-%dT%H:%M:%S")), *more)
 
     def take_back(self, game_id: int, ply: int) -> None:
-        """Forget move ``ply`` of the game (the last one); durable on return."""
-        self._write("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        """Forget move ``ply`` of the game (the last one) and the clocks
+        after it; durable on return."""
+        self._write("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply),
+                    ("DELETE FROM clocks WHERE game_id = ? AND ply > ?", (game_id, ply)))
 
     def finish(self, game_id: int, result: str, reason: str | None) -> None:
         """Record the game's end; it will not be resumed."""
@@ -207,6 +241,13 @@ class GameStore:
         """The newest game that has not ended, if any."""
         rows = self._rows("WHERE finished = 0")
         return rows[-1] if rows else None
+
+    def clock(self, game_id: int) -> ClockRow | None:
+        """The game's latest stored clocks; None for a game without a clock."""
+        row = self._conn.execute(
+            "SELECT control, ply, white_ms, black_ms FROM clocks WHERE game_id = ? ORDER BY ply DESC LIMIT 1",
+            (game_id,)).fetchone()
+        return ClockRow(*row) if row is not None else None
 
     def moves(self, game_id: int) -> list[str]:
         """The game's moves in canonical form, in order."""

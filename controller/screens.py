@@ -291,8 +291,8 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
         return (status, f"Piece {setup.walk + 1}/{len(setup.squares)}  OK=done",
                 f"{g.side_name(piece.color)} {piece.name} on {names[sq]}. MENU next, BACK previous.")
     lit.add("setup-missing", missing)
-    if setup.on_clock:
-        return status, f"Clock: {v.control}", "OK = next clock. MENU = pieces, BACK = done."
+    if setup.on_clock:   # worded so that each button's line wraps whole
+        return status, f"Clock: {v.control}", "OK = other clock. MENU = the pieces. BACK = done."
     if v.raw is None:
         return status, "", "Waiting for the board."
     if not missing and not extra:

@@ -152,7 +152,7 @@ class Controller:
     @property
     def reason(self) -> str | None:
         """Why the game ended: checkmate, palace invaded, bare king,
-        stalemate, resignation, agreement; None while it goes on."""
+        stalemate, resignation, agreement, time; None while it goes on."""
         return self._reason
 
     @property

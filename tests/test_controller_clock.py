@@ -280,6 +280,26 @@ def test_take_back_by_restoring_the_board_restores_the_clocks():
     assert runner.controller.clocks == {"white": 5 * MIN - 1_000, "black": 5 * MIN}
 
 
+def test_the_clock_stands_while_the_board_link_is_lost():
+    runner = Runner(Settings(time_control="1"))
+    runner.wait(10_000)
+    runner.link(False)
+    runner.wait(5 * MIN)                                   # no flag: nothing can be played
+    assert runner.controller.result == "*" and runner.controller.clocks["white"] == MIN - 10_000
+    runner.link(True)
+    runner.wait(2_000)
+    assert runner.controller.clocks["white"] == MIN - 12_000
+
+
+def test_back_after_a_flag_fall_takes_back_the_last_move_with_its_clocks():
+    runner = Runner(Settings(time_control="1+5"))
+    move(runner, "d3", "d4", think_ms=10_000)
+    assert of(runner.wait(MIN), "game_end")[0]["result"] == "1-0"
+    events = runner.press("back")
+    assert of(events, "takeback")[0]["clocks"] == {"white": MIN, "black": MIN}
+    assert runner.controller.result == "*"
+
+
 def test_resume_after_a_restart_continues_with_the_stored_clocks(tmp_path):
     path = tmp_path / "games.db"
     store = GameStore(path)

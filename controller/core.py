@@ -80,8 +80,8 @@ class Setup:
     table: MoveTable
     squares: list[int]
     walk: int | None = None
-    armed: bool = False
-    on_clock: bool = False  # MENU → "Clock": OK cycles the time control of the game     # the board has matched once: a legal first move starts the game
+    armed: bool = False     # the board has matched once: a legal first move starts the game
+    on_clock: bool = False  # MENU → "Clock" is shown: OK cycles the time control of the game
 
 
 class Controller:

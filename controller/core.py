@@ -25,6 +25,11 @@ JSON-able dicts:
   ``{"type": "error", "text": ...}`` alone for a failure to store;
 - ``{"type": "link", "ok": bool}``.
 
+With a clock (``Settings.time_control``, see ``controller.clock``), ``move``
+and ``takeback`` events carry ``"clocks": {"white": ms, "black": ms}`` (time
+left after the move, or as restored), ``new_game`` carries
+``"time_control"``, and a flag fall ends the game with reason ``"time"``.
+
 This module keeps the game's state and its transitions; what the LEDs and
 the OLED show for a state is composed in ``controller.screens``.
 """
@@ -37,6 +42,7 @@ from engine import START_FEN, WHITE, Move, Position
 from hardware.interfaces import BUTTONS
 
 from . import screens
+from .clock import PRESETS, Clock, flag_result, parse_time_control
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
 from .store import GameStore
@@ -75,6 +81,7 @@ class Setup:
     squares: list[int]
     walk: int | None = None
     armed: bool = False     # the board has matched once: a legal first move starts the game
+    on_clock: bool = False  # MENU → "Clock" is shown: OK cycles the time control of the game
 
 
 class Controller:
@@ -109,6 +116,8 @@ class Controller:
         self._error_key: tuple | None = None
         self._failure: str | None = None
         self._pending: list[dict] = []
+        self._control = parse_time_control(settings.time_control)   # for the next new game
+        self._clock: Clock | None = None                            # the game's clocks
         self._position = Position(fen) if fen is not None else Position()
         self._refresh()
         if self.store.message:
@@ -143,7 +152,7 @@ class Controller:
     @property
     def reason(self) -> str | None:
         """Why the game ended: checkmate, palace invaded, bare king,
-        stalemate, resignation, agreement; None while it goes on."""
+        stalemate, resignation, agreement, time; None while it goes on."""
         return self._reason
 
     @property
@@ -154,6 +163,21 @@ class Controller:
     @property
     def game_id(self) -> int | None:
         return self._game_id
+
+    @property
+    def time_control(self) -> str | None:
+        """The game's time control (``"90+30"``…), None without a clock."""
+        return str(self._clock.control) if self._clock is not None else None
+
+    @property
+    def clocks(self) -> dict[str, int] | None:
+        """``{"white": ms, "black": ms}`` left now; None without a clock."""
+        return self._clock.readings(self._now) if self._clock is not None else None
+
+    def set_time_control(self, text: str) -> None:
+        """The time control of the games started from now on (``"none"``
+        for none); TimeControlError (a ValueError) names bad text."""
+        self._control = parse_time_control(text)
 
     @property
     def leds(self) -> dict[str, str]:
@@ -239,6 +263,8 @@ class Controller:
             times.append(self._last.at + self.settings.last_move_ms)
         if self._note is not None:
             times.append(self._note[1])
+        if self._clock is not None:
+            times += [t for t in (self._clock.next_change(now), self._clock.flag_time()) if t is not None]
         later = [t for t in times if t > now]
         return min(later) if later else None
 
@@ -300,6 +326,9 @@ class Controller:
                 events += step
                 if self._mode == mode and not step:
                     break
+        if self._clock is not None:   # the side to move's clock runs while play goes on with a board
+            running = self._mode == "play" and self._link_ok and self._raw is not None
+            self._clock = self._clock.run(now) if running else self._clock.pause(now)
         if self._note is not None and self._note[1] <= now:
             self._note = None
         leds, display = self._render(now)
@@ -330,10 +359,15 @@ class Controller:
         if outcome is not None:      # recording the end failed before; try again
             return self._end(outcome.result, outcome.reason, now)
         m = self._match()
+        clock = self._clock
+        if clock is not None and clock.flagged(now):
+            # A move the board showed before the flag fell still counts once it settles.
+            if m.kind not in ("move", "suicide") or clock.flagged(self._raw_since):
+                return self._end(flag_result(self._position, self._position.turn), "time", now)
         if m.kind == "move" and self._stable(now):
-            return self._commit(m.entries[0].move, now)
+            return self._commit(m.entries[0].move, now, stop=self._raw_since)
         if m.kind == "suicide" and now - self._raw_since >= self.settings.suicide_ms:
-            return self._commit(m.entries[0].move, now)
+            return self._commit(m.entries[0].move, now, stop=self._raw_since)
         if m.kind in ("remove", "lifted", "wrong") and self._stable(now) and self._restored():
             return self._take_back(now, by_restore=True)
         if m.kind == "wrong" and now - self._raw_since >= self.settings.grace_ms:
@@ -385,18 +419,26 @@ class Controller:
         return []
 
     # ================================================================ transitions
-    def _commit(self, move: Move, now: int) -> list[dict]:
-        """Store the move, then play it: nothing is shown before it is on disk."""
+    def _commit(self, move: Move, now: int, stop: int | None = None) -> list[dict]:
+        """Store the move, then play it: nothing is shown before it is on disk.
+        ``stop``: when the mover's clock stopped (the board came to show the
+        move); ``now`` (a button confirmed it) if None."""
         position = self._position
+        clock = self._clock
+        if clock is not None:
+            if clock.flagged(now if stop is None else stop):
+                return self._end(flag_result(position, position.turn), "time", now)
+            clock = clock.press(now if stop is None else stop, now)
         text = screens.move_words(position, move)
         index = len(position.move_stack)
         position.push(move)
         fen = position.fen()
         try:
-            self.store.append_move(self._game_id, index, str(move), fen)
+            self.store.append_move(self._game_id, index, str(move), fen, **self._clock_row(clock, now))
         except (sqlite3.Error, OSError) as exc:
             position.pop()
             return self._store_failed("save the move", exc)
+        self._clock = clock
         self._failure = None
         self._note = None
         self._last = LastMove(move, text, now)
@@ -404,6 +446,8 @@ class Controller:
         self._menu = None
         self._refresh()
         events: list[dict] = [{"type": "move", "move": str(move), "fen": fen}]
+        if clock is not None:
+            events[0]["clocks"] = clock.readings(now)
         outcome = position.outcome()
         if outcome is not None:
             events += self._end(outcome.result, outcome.reason, now)
@@ -445,6 +489,10 @@ class Controller:
         self._last_from_history()
         self._menu = None
         events: list[dict] = [{"type": "takeback", "move": str(move), "fen": position.fen()}]
+        if self._clock is not None:   # the clocks as they stood before the move taken back
+            self._clock = self._stored_clock(self._game_id, position)
+            if self._clock is not None:
+                events[0]["clocks"] = self._clock.readings(now)
         if by_restore:
             self._mode = "play"
             self._sync = None
@@ -498,6 +546,7 @@ class Controller:
             return False
         self._position = position
         self._game_id = row.id
+        self._clock = self._stored_clock(row.id, position)
         self._refresh()
         self._last_from_history()
         self._pending.append({"type": "resumed", "game": row.id, "fen": position.fen(), "moves": moves})
@@ -508,6 +557,29 @@ class Controller:
         self._mode = "sync"
         self._sync = Sync("resume")
         return True
+
+    def _clock_row(self, clock: Clock | None, now: int) -> dict:
+        """The store's ``clock`` argument for ``clock``: control, White's and
+        Black's ms (no argument without a clock)."""
+        if clock is None:
+            return {}
+        left = clock.readings(now)
+        return {"clock": (str(clock.control), left["white"], left["black"])}
+
+    def _stored_clock(self, game_id: int, position: Position) -> Clock | None:
+        """The game's clocks as stored with its last move, standing still.
+        Time between that move and now (a restart) is not charged."""
+        row = self.store.clock(game_id)
+        if row is None:
+            return None
+        try:
+            control = parse_time_control(row.control)
+        except ValueError as exc:
+            self._pending.append({"type": "error", "text": f"game {game_id}: clock not resumed: {exc}"})
+            return None
+        if control is None:
+            return None
+        return Clock.resume(control, row.white_ms, row.black_ms, position.turn, len(position.move_stack))
 
     def _abandon_unfinished(self) -> None:
         if self._game_id is not None and self._mode in ("play", "sync"):
@@ -521,6 +593,7 @@ class Controller:
         self._setup = Setup(position, MoveTable(position), squares)
         self._mode = "setup"
         self._game_id = None
+        self._clock = None
         self._result, self._reason = "*", None
         self._sync = None
         self._menu = None
@@ -530,11 +603,13 @@ class Controller:
 
     def _start_game(self, position: Position, now: int) -> list[dict]:
         s = self.settings
+        clock = Clock.start(self._control, position.turn) if self._control is not None else None
         try:
             game_id = self.store.new_game(position.fen(), event=s.event, site=s.site, round=s.round,
-                                          white=s.white, black=s.black)
+                                          white=s.white, black=s.black, **self._clock_row(clock, now))
         except (sqlite3.Error, OSError) as exc:
             return self._store_failed("store the new game", exc)
+        self._clock = clock
         self._failure = None
         from_setup = self._setup is not None and self._setup.position is position
         self._game_id = game_id
@@ -550,7 +625,9 @@ class Controller:
             self._lifted = 0
         if self._raw is not None:
             self._lifted |= self._table.expected & ~self._raw
-        event = {"type": "new_game", "game": game_id, "fen": position.fen()}
+        event: dict = {"type": "new_game", "game": game_id, "fen": position.fen()}
+        if clock is not None:
+            event["time_control"] = str(clock.control)
         if self._raw is None:
             self._pending.append(event)
             return []
@@ -606,6 +683,17 @@ class Controller:
     def _press_setup(self, button: str, now: int) -> list[dict]:
         setup = self._setup
         assert setup is not None
+        if setup.on_clock and button != "new":   # MENU → "Clock": OK = next preset
+            setup.on_clock = False
+            if button == "ok":
+                current = str(self._control) if self._control is not None else PRESETS[0]
+                index = PRESETS.index(current) if current in PRESETS else -1
+                self._control = parse_time_control(PRESETS[(index + 1) % len(PRESETS)])
+                setup.on_clock = True
+            elif button == "menu":
+                setup.walk = 0
+            return []
+        setup.on_clock = False
         ready = self._raw == setup.table.expected
         if button in ("ok", "new") and ready:
             return self._start_game(setup.position, now)
@@ -615,7 +703,10 @@ class Controller:
             if setup.position.fen() != START_FEN:
                 self._begin_setup(Position(), now)
         elif button == "menu":
-            setup.walk = 0 if setup.walk is None else (setup.walk + 1) % len(setup.squares)
+            if setup.walk is None:
+                setup.on_clock = True
+            else:
+                setup.walk = (setup.walk + 1) % len(setup.squares)
         elif button == "back" and setup.walk is not None:
             setup.walk = (setup.walk - 1) % len(setup.squares)
         return []
@@ -651,4 +742,6 @@ class Controller:
             last=self._last, game_id=self._game_id, result=self._result, reason=self._reason,
             note=self._note[0] if self._note is not None else None,
             menu=self._menu[0][self._menu[1]] if self._menu is not None else None,
-            failure=self._failure, sync=self._sync, setup=self._setup)
+            failure=self._failure, sync=self._sync, setup=self._setup,
+            clocks=self._clock.readings(now) if self._clock is not None else None,
+            control=str(self._control) if self._control is not None else "none")

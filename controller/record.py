@@ -4,6 +4,7 @@ from __future__ import annotations
 from engine import START_FEN
 from engine.record import GameRecord
 
+from .clock import parse_time_control
 from .store import GameRow, GameStore
 
 # The engine and the controller write a draw as "1/2"; PGN readers want this.
@@ -12,8 +13,9 @@ _PGN_RESULT = {"1/2": "1/2-1/2"}
 
 def game_record(store: GameStore, game: GameRow) -> GameRecord:
     """The record of a stored game: tags Event, Site, Date, Round, White,
-    Black, Result, Variant, FEN (only when not the start position), and
-    Termination when the game has ended for a stated reason."""
+    Black, Result, Variant, FEN (only when not the start position),
+    Termination when the game has ended for a stated reason, and
+    TimeControl (PGN's seconds form, see ``TimeControl.pgn``) with a clock."""
     tags = {"Event": game.event, "Site": game.site, "Date": game.date, "Round": game.round,
             "White": game.white, "Black": game.black,
             "Result": _PGN_RESULT.get(game.result, game.result), "Variant": "Maxima"}
@@ -22,6 +24,10 @@ def game_record(store: GameStore, game: GameRow) -> GameRecord:
         record.tags["FEN"] = game.start_fen
     if game.reason:
         record.tags["Termination"] = game.reason
+    clock = store.clock(game.id)
+    control = parse_time_control(clock.control) if clock is not None else None
+    if control is not None:
+        record.tags["TimeControl"] = control.pgn()
     return record
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from engine import START_FEN, WHITE, Move, Position
 
 from . import guidance as g
+from .clock import format_ms
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
 
@@ -51,6 +52,8 @@ class View:
     failure: str | None              # the store failed: what could not be done
     sync: Sync | None
     setup: Setup | None
+    clocks: dict[str, int] | None = None   # ms left {"white", "black"}; None: no clock
+    control: str = "none"                  # the time control of the next new game
 
     @property
     def stable(self) -> bool:
@@ -185,6 +188,11 @@ def _base_layers(v: View, lit: _Lit) -> None:
 
 def _status(v: View) -> str:
     p = v.position
+    if v.clocks is not None:   # "*W 1:29:59  B 1:30:00": * the side to move, ! in check
+        mark = "!" if v.check else "*"
+        white = f"{mark if p.turn == WHITE else ''}W {format_ms(v.clocks['white'])}"
+        black = f"{mark if p.turn != WHITE else ''}B {format_ms(v.clocks['black'])}"
+        return g.status_line(white, black)
     side = g.side_name(p.turn)
     left = f"{side}: check!" if v.check else f"{side} to move"
     return g.status_line(left, f"{p.ply // 2 + 1}.")
@@ -283,10 +291,15 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
         return (status, f"Piece {setup.walk + 1}/{len(setup.squares)}  OK=done",
                 f"{g.side_name(piece.color)} {piece.name} on {names[sq]}. MENU next, BACK previous.")
     lit.add("setup-missing", missing)
+    if setup.on_clock:   # worded so that each button's line wraps whole
+        return status, f"Clock: {v.control}", "OK = other clock. MENU = the pieces. BACK = done."
     if v.raw is None:
         return status, "", "Waiting for the board."
     if not missing and not extra:
-        return status, "Ready", "Board set up. OK or NEW to start."
+        ready = "Ready" if v.control == "none" else f"Ready, clock {v.control}"
+        if len(ready) > g.WIDTH:
+            ready = f"Ready, {v.control}"
+        return status, ready, "Board set up. OK or NEW to start."
     if v.failure is not None:
         return status, "", v.failure
     second = f"Place {len(missing)}, clear {len(extra)}"

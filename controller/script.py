@@ -12,20 +12,27 @@ Script lines (``#`` starts a comment, blank lines are skipped):
                         (``board empty``; ``board start``: the start position's)
     setup [FEN|start]   a new game from this position, to be set up by hand
     link down|up        the board link is lost / back
+    clock CONTROL       the time control (90+30, 60d10, 40/90,30+30, none) of
+                        the next new game; before any other line (but a
+                        first ``fen``): of the first game
+
+With a clock, ``move`` and ``final`` lines carry ``"clocks": {"white": ms,
+"black": ms}``, the time each side has left.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 from engine import MAXIMA, START_FEN, FenError, Position
 from hardware.interfaces import BUTTONS
 
+from .clock import TimeControlError, parse_time_control
 from .core import Controller
 from .settings import Settings
 from .store import GameStore
 
-COMMANDS = ("fen", "lift", "place", "wait", "press", "board", "setup", "link")
+COMMANDS = ("fen", "lift", "place", "wait", "press", "board", "setup", "link", "clock")
 
 
 class ScriptError(ValueError):
@@ -86,6 +93,14 @@ def parse_line(text: str, line: int) -> Step | None:
         return Step(line, op, _fen(rest, line))
     if op == "setup":
         return Step(line, op, _fen(rest, line))
+    if op == "clock":
+        try:
+            parse_time_control(rest)
+        except TimeControlError as exc:
+            raise ScriptError(f"line {line}: {exc}") from None
+        if not rest:
+            raise ScriptError(f"line {line}: clock needs a time control, e.g. 'clock 90+30' or 'clock none'")
+        return Step(line, op, rest)
     if op == "board":
         if words == ["empty"]:
             return Step(line, op, frozenset())
@@ -179,6 +194,10 @@ class Runner:
             events += self._frame()
         return events
 
+    def clock(self, control: str) -> list[dict]:
+        self.controller.set_time_control(control)
+        return []
+
     def do(self, step: Step) -> list[dict]:
         """Carry out one step; ScriptError names its line if it cannot be."""
         try:
@@ -193,17 +212,27 @@ class Runner:
     def final(self) -> dict:
         """The ``final`` line of the replay contract."""
         c = self.controller
-        return {"type": "final", "fen": c.position.fen(), "moves": c.moves, "result": c.result,
-                "reason": c.reason, "leds": c.leds, "display": c.display}
+        final = {"type": "final", "fen": c.position.fen(), "moves": c.moves, "result": c.result,
+                 "reason": c.reason, "leds": c.leds, "display": c.display}
+        if c.clocks is not None:
+            final["clocks"] = c.clocks
+        return final
 
 
 def replay(steps: list[Step], settings: Settings, fen: str | None = None,
            store: GameStore | None = None) -> Iterator[dict]:
     """Every event of a script run, then the final line. A ``fen`` step
-    before any other step sets the starting position instead of ``fen``."""
-    if steps and steps[0].op == "fen":
-        fen = str(steps[0].arg)
-        steps = steps[1:]
+    before any other step sets the starting position instead of ``fen``;
+    ``clock`` steps before any other (but that ``fen``) set the first game's
+    time control."""
+    lead, seen_fen = 0, False
+    while lead < len(steps) and (steps[lead].op == "clock" or (steps[lead].op == "fen" and not seen_fen)):
+        if steps[lead].op == "fen":
+            fen, seen_fen = str(steps[lead].arg), True
+        else:
+            settings = replace(settings, time_control=str(steps[lead].arg))
+        lead += 1
+    steps = steps[lead:]
     runner = Runner(settings, fen, store)
     yield from runner.events
     for step in steps:

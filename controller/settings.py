@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from .clock import parse_time_control
+
 SHOW_IMMOBILIZED = ("off", "side", "both")
 
 
@@ -39,6 +41,9 @@ class Settings:
     white: str = "White"
     black: str = "Black"
     round: str = "-"
+    # The time control of new games ("90+30", "60d10", "40/90,30+30",
+    # "none"): see controller.clock.
+    time_control: str = "none"
 
     def __post_init__(self) -> None:
         for name in ("settle_ms", "suicide_ms", "grace_ms", "last_move_ms"):
@@ -48,6 +53,7 @@ class Settings:
         if self.show_immobilized not in SHOW_IMMOBILIZED:
             raise ValueError(f"setting show_immobilized must be one of {', '.join(SHOW_IMMOBILIZED)}, "
                              f"got {self.show_immobilized!r}")
+        parse_time_control(self.time_control)   # a TimeControlError names the text
         if self.suicide_ms < self.settle_ms:
             raise ValueError(f"setting suicide_ms ({self.suicide_ms}) must not be shorter than "
                              f"settle_ms ({self.settle_ms})")

@@ -16,6 +16,7 @@ from typing import Callable, Iterator, TextIO
 
 from engine import START_FEN
 
+from .clock import format_ms
 from .core import Controller
 from .render import board_text
 from .script import COMMANDS, Runner, ScriptError, parse_line
@@ -34,6 +35,7 @@ commands (one per line):
   setup [FEN|start]  new game from FEN, to be set up piece by piece
   board SQ...        the board holds exactly these squares (board empty, board start)
   link down|up       lose / restore the board link
+  clock CONTROL      time control of the next new game (90+30, 60d10, 40/90,30+30, none)
   show               the board, its LEDs and the OLED
   help               this text
   quit               leave (the game is stored and resumes next time)"""
@@ -103,12 +105,17 @@ class Sim:
                 n = len(self.controller.moves) if self.controller.moves and \
                     self.controller.moves[-1] == e["move"] else "?"
                 self._print(f"move {n} {e['move']} {e['fen']}")
+                if "clocks" in e:
+                    self._print(_clocks(e["clocks"]))
             elif kind == "takeback":
                 self._print(f"takeback {e['move']} {e['fen']}")
+                if "clocks" in e:
+                    self._print(_clocks(e["clocks"]))
             elif kind == "game_end":
                 self._print(f"game over {e['result']} ({e['reason']})")
             elif kind == "new_game":
-                self._print(f"game {e['game']} started from {e['fen']}")
+                clock = f", clock {e['time_control']}" if "time_control" in e else ""
+                self._print(f"game {e['game']} started from {e['fen']}{clock}")
             elif kind == "resumed":
                 self._print(f"game {e['game']} resumed after {len(e['moves'])} moves: {e['fen']}")
             elif kind == "display":
@@ -136,6 +143,10 @@ class Sim:
     def _print(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
+
+
+def _clocks(left: dict[str, int]) -> str:
+    return f"clock White {format_ms(left['white'])} Black {format_ms(left['black'])}"
 
 
 def _lines(source: TextIO, tick: Callable[[], None]) -> Iterator[str]:

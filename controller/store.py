@@ -25,7 +25,7 @@ from pathlib import Path
 from .storefile import (APPLICATION_ID, BoardLock, Conflict, Found, StoreError, describe, identify,
                         is_corrupt, unwritable)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2   # 2: the clocks table
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -50,11 +50,27 @@ CREATE TABLE IF NOT EXISTS moves (
     created TEXT NOT NULL,
     PRIMARY KEY (game_id, ply)
 );
+CREATE TABLE IF NOT EXISTS clocks (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,          -- moves played when the clocks stood so (0: the start)
+    control TEXT NOT NULL,
+    white_ms INTEGER NOT NULL,
+    black_ms INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
 """
 
 # Statements that take a stored schema N to N + 1, run in one transaction
 # by the first writing store that opens it.
-_UPGRADES: dict[int, tuple[str, ...]] = {}
+_UPGRADES: dict[int, tuple[str, ...]] = {
+    1: ("""CREATE TABLE IF NOT EXISTS clocks (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            ply INTEGER NOT NULL,
+            control TEXT NOT NULL,
+            white_ms INTEGER NOT NULL,
+            black_ms INTEGER NOT NULL,
+            PRIMARY KEY (game_id, ply))""",),
+}
 
 _GAME_COLUMNS = "id, start_fen, created, event, site, date, round, white, black, result, reason, finished"
 
@@ -67,6 +83,16 @@ def default_db_path() -> str:
         return explicit
     state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     return os.path.join(state, "maxima-board", "games.db")
+
+
+@dataclass(frozen=True)
+class ClockRow:
+    """A game's clocks after ``ply`` moves (0: at the start), under ``control``."""
+
+    control: str
+    ply: int
+    white_ms: int
+    black_ms: int
 
 
 @dataclass(frozen=True)
@@ -324,10 +350,11 @@ class GameStore:
             raise
         return result
 
-    def _write(self, sql: str, params: tuple, game_id: int | None = None,
+    def _write(self, sql: str, params: tuple, *more: tuple[str, tuple], game_id: int | None = None,
                plies: int | None = None) -> sqlite3.Cursor:
-        """One statement in its own transaction; with ``game_id``, only if
-        that game exists and (``plies`` given) has that many moves."""
+        """``sql`` and the ``more`` statements in one transaction, the cursor
+        of the first; with ``game_id``, only if that game exists and
+        (``plies`` given) has that many moves."""
         if self.readonly:
             raise StoreError(f"opened for reading only ({self.label})")
         conn = self._conn
@@ -335,7 +362,10 @@ class GameStore:
         def body() -> sqlite3.Cursor:
             if game_id is not None:
                 self._expect(game_id, plies)
-            return conn.execute(sql, params)
+            cur = conn.execute(sql, params)
+            for other in more:
+                conn.execute(*other)
+            return cur
 
         try:
             return self._transaction(conn, body)
@@ -353,39 +383,52 @@ class GameStore:
                            f"another process has changed it; nothing was written ({self.label})")
 
     def new_game(self, start_fen: str, event: str = "Casual game", site: str = "", round: str = "-",
-                 white: str = "White", black: str = "Black") -> int:
-        """Store a new unfinished game and return its number."""
+                 white: str = "White", black: str = "Black",
+                 clock: tuple[str, int, int] | None = None) -> int:
+        """Store a new unfinished game and return its number; ``clock``:
+        (time control, White's ms, Black's ms) at the start, if it has one."""
         created = time.strftime("%Y-%m-%dT%H:%M:%S")
+        more = [] if clock is None else [
+            ("INSERT INTO clocks (game_id, ply, control, white_ms, black_ms) "
+             "VALUES (last_insert_rowid(), 0, ?, ?, ?)", clock)]
         cur = self._write(
             "INSERT INTO games (start_fen, created, event, site, date, round, white, black) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (start_fen, created, event, site, time.strftime("%Y.%m.%d"), round, white, black))
+            (start_fen, created, event, site, time.strftime("%Y.%m.%d"), round, white, black), *more)
         game_id = int(cur.lastrowid)
         self._plies[game_id] = 0
         return game_id
 
-    def append_move(self, game_id: int, ply: int, move: str, fen: str) -> None:
-        """Store move number ``ply`` (0 = the game's first move); durable on
+    def append_move(self, game_id: int, ply: int, move: str, fen: str,
+                    clock: tuple[str, int, int] | None = None) -> None:
+        """Store move number ``ply`` (0 = the game's first move) and the
+        clocks after it (time control, White's ms, Black's ms); durable on
         return. Only if the game has exactly ``ply`` moves stored."""
+        more = [] if clock is None else [
+            ("INSERT OR REPLACE INTO clocks (game_id, ply, control, white_ms, black_ms) VALUES (?, ?, ?, ?, ?)",
+             (game_id, ply + 1, *clock))]
         self._write("INSERT INTO moves (game_id, ply, move, fen, created) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, ply, move, fen, time.strftime("%Y-%m-%dT%H:%M:%S")), game_id, ply)
+                    (game_id, ply, move, fen, time.strftime("%Y-%m-%dT%H:%M:%S")), *more,
+                    game_id=game_id, plies=ply)
         self._plies[game_id] = ply + 1
 
     def take_back(self, game_id: int, ply: int) -> None:
-        """Forget move ``ply`` of the game, its last one; durable on return.
-        Only if the game has exactly ``ply + 1`` moves stored."""
-        self._write("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game_id, ply), game_id, ply + 1)
+        """Forget move ``ply`` of the game, its last one, and the clocks after
+        it; durable on return. Only if the game has exactly ``ply + 1`` moves stored."""
+        self._write("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game_id, ply),
+                    ("DELETE FROM clocks WHERE game_id = ? AND ply > ?", (game_id, ply)),
+                    game_id=game_id, plies=ply + 1)
         self._plies[game_id] = ply
 
     def finish(self, game_id: int, result: str, reason: str | None) -> None:
         """Record the game's end; it will not be resumed."""
         self._write("UPDATE games SET result = ?, reason = ?, finished = 1 WHERE id = ?",
-                    (result, reason, game_id), game_id, self._plies.get(game_id))
+                    (result, reason, game_id), game_id=game_id, plies=self._plies.get(game_id))
 
     def reopen(self, game_id: int) -> None:
         """Undo ``finish`` (a take-back after the game ended)."""
         self._write("UPDATE games SET result = '*', reason = NULL, finished = 0 WHERE id = ?", (game_id,),
-                    game_id, self._plies.get(game_id))
+                    game_id=game_id, plies=self._plies.get(game_id))
 
     # ------------------------------------------------------------ reads
     def _rows(self, where: str = "", params: tuple = ()) -> list[GameRow]:
@@ -411,6 +454,16 @@ class GameStore:
         """The newest game that has not ended, if any."""
         rows = self._rows("WHERE finished = 0")
         return rows[-1] if rows else None
+
+    def clock(self, game_id: int) -> ClockRow | None:
+        """The game's latest stored clocks; None for a game without a clock
+        (or a database from before clocks, opened for reading)."""
+        if self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'clocks'").fetchone() is None:
+            return None
+        row = self._conn.execute(
+            "SELECT control, ply, white_ms, black_ms FROM clocks WHERE game_id = ? ORDER BY ply DESC LIMIT 1",
+            (game_id,)).fetchone()
+        return ClockRow(*row) if row is not None else None
 
     def moves(self, game_id: int) -> list[str]:
         """The game's moves in canonical form, in order."""

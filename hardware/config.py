@@ -321,6 +321,13 @@ def _patterns(value: Any) -> dict[str, str]:
     return patterns
 
 
+def _time_control(value: Any) -> str:
+    from controller.clock import parse_time_control
+
+    parse_time_control(_text(value))   # TimeControlError (a ValueError) names the text
+    return value
+
+
 def _suggest(word: str, options) -> str:
     close = difflib.get_close_matches(word, list(options), n=1)
     return f' (did you mean "{close[0]}"?)' if close else ""
@@ -345,6 +352,7 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
                "hints": _boolean, "takeback_by_restore": _boolean},
     "game": {"event": _text, "site": _text, "white": _text, "black": _text, "round": _text},
     "database": {"path": _text},
+    "clock": {"control": _time_control},
 }
 _TOP = ("hardware",)
 
@@ -400,6 +408,8 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     debounce_ms = timings.pop("debounce_ms", 30)
     loop_ms = timings.pop("loop_ms", 10)
     values: dict[str, Any] = {**timings, **sections["assist"], **sections["game"]}
+    if "control" in sections["clock"]:
+        values["time_control"] = sections["clock"]["control"]
     db = sections["database"].get("path")
     if db is not None:
         if not db:

@@ -130,7 +130,7 @@ def _follow(runner: Runner, events: list[dict]) -> None:
         lift = [sq for sq, state in leds.items() if state in ("error-extra", "remove") and sq in runner.board]
         place = [sq for sq, state in leds.items()
                  if state in ("error-missing", "setup-missing") and sq not in runner.board]
-        if "OK = yes, MENU = next" in text:
+        if "OK = yes, MENU = next" in text or "OK = other clock" in text:
             events += runner.press("back")          # leave the menu
         elif any(w in text for w in ("Which move?", "suicide in", "OK or NEW to start", "OK=done")):
             events += runner.press("ok")

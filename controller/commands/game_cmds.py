@@ -18,10 +18,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="run a board script headless and print JSON Lines (controller.md)")
     p.add_argument("script", metavar="SCRIPT", help="the script file, or - for standard input")
     p.add_argument("--fen", metavar="FEN", help="start from this position (default: the start position)")
+    p.add_argument("--clock", metavar="CONTROL", default="none",
+                   help="time control: 90+30, 60d10, 40/90,30+30 or none (default)")
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("sim", help="play on a simulated board typed in this terminal")
     p.add_argument("--db", metavar="PATH", help=f"games database (default: {default_db_path()})")
+    p.add_argument("--clock", metavar="CONTROL", default="none",
+                   help="time control of new games: 90+30, 60d10, 40/90,30+30 or none (default)")
     p.set_defaults(func=_sim)
 
     p = sub.add_parser("games", help="list the stored games")
@@ -42,6 +46,7 @@ def _game_number(text: str) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    settings = Settings(time_control=args.clock)   # a bad CONTROL: one line naming it
     fen = None
     if args.fen is not None:
         fen = START_FEN if args.fen == "start" else args.fen
@@ -62,7 +67,7 @@ def _replay(args: argparse.Namespace) -> int:
     store = GameStore(":memory:")
     out = sys.stdout
     try:
-        for event in replay(steps, Settings(), fen, store):
+        for event in replay(steps, settings, fen, store):
             out.write(json.dumps(event) + "\n")
     finally:
         out.flush()
@@ -77,7 +82,8 @@ def _store(path: str | None) -> GameStore:
 
 
 def _sim(args: argparse.Namespace) -> int:
-    return run_sim(Settings(db_path=args.db), label=f"--db {args.db}" if args.db else None)
+    return run_sim(Settings(db_path=args.db, time_control=args.clock),
+                   label=f"--db {args.db}" if args.db else None)
 
 
 def _games(args: argparse.Namespace) -> int:

@@ -227,7 +227,7 @@ class Controller:
         """The next time (ms) at which ``on_tick`` may change something."""
         now = self._now
         times: list[int] = []
-        if self._link_ok and self._raw is not None:
+        if self._live():
             since = self._raw_since
             times += [since + self.settings.settle_ms, since + self.settings.grace_ms]
             if self._mode == "play" and self._match().kind == "suicide":
@@ -285,6 +285,12 @@ class Controller:
         table = self._setup.table if self._setup else self._table
         return table.match(self._raw or 0, self._lifted)
 
+    def _live(self) -> bool:
+        """The board's frame can be acted on: the link is up and, after it
+        came back, a fresh frame has been seen (the last frame from before an
+        outage is never taken as settled)."""
+        return self._link_ok and not self._fresh and self._raw is not None
+
     def _stable(self, now: int) -> bool:
         return now - self._raw_since >= self.settings.settle_ms
 
@@ -293,7 +299,7 @@ class Controller:
         self._now = max(self._now, now)
         now = self._now
         events, self._pending = self._pending, []
-        if self._link_ok and self._raw is not None:
+        if self._live():
             for _ in range(4):   # a step may change mode; the next may act on the same frame
                 mode = self._mode
                 step = self._step(now)

@@ -151,6 +151,8 @@ class Runner:
             change = self._link.update(bool(link), now_ms)
             if change is not None:
                 self._handle(self.controller.set_link(change, now_ms))
+                if change:
+                    self._squares = None      # the controller waits for a fresh frame
         if state is not None:
             if state.squares != self._squares:
                 self._squares = state.squares

@@ -95,6 +95,7 @@ class Controller:
         self._raw_since = now_ms
         self._lifted = 0
         self._link_ok = True
+        self._link_problem: str | None = None
         self._fresh = False
         self._mode = "setup"
         self._result = "*"
@@ -199,10 +200,12 @@ class Controller:
         """Time has passed: commit what has settled, expire what was shown."""
         return self._update(now_ms)
 
-    def set_link(self, ok: bool, now_ms: int) -> list[dict]:
-        """The board link was lost (frames are ignored, the OLED says so) or
-        is back (the next frame is the truth)."""
+    def set_link(self, ok: bool, now_ms: int, problem: str | None = None) -> list[dict]:
+        """The board link was lost (frames are ignored, the OLED says so,
+        naming ``problem`` if given, e.g. "No board at /dev/…") or is back
+        (nothing acts until a fresh frame has been seen and has settled)."""
         events = self._update(now_ms)
+        self._link_problem = None if ok else problem
         if ok != self._link_ok:
             self._link_ok = ok
             self._fresh = ok
@@ -651,6 +654,7 @@ class Controller:
         play = self._mode == "play" and self._raw is not None
         return screens.View(
             now=now, settings=self.settings, mode=self._mode, link_ok=self._link_ok,
+            link_problem=self._link_problem,
             position=self._position, table=self._table, check=self._check_squares, frozen=self._frozen,
             raw=self._raw, raw_since=self._raw_since, lifted=self._lifted,
             match=self._match() if play else None, pick=self._pick,

@@ -51,6 +51,7 @@ class View:
     failure: str | None              # the store failed: what could not be done
     sync: Sync | None
     setup: Setup | None
+    link_problem: str | None = None  # why the board link is down ("No board at /dev/…")
 
     @property
     def stable(self) -> bool:
@@ -163,6 +164,8 @@ def _texts(v: View, lit: _Lit) -> tuple[str, str, str]:
 
 
 def _link_screen(v: View) -> tuple[str, str, str]:
+    if v.link_problem:
+        return "Board link lost", "", f"{v.link_problem}. Check the Pico's USB cable. Retrying."
     if v.raw is None:   # not one frame since start: the board was never found
         return "Board link lost", "", "No board found. Check the Pico's USB cable. Retrying."
     return "Board link lost", "", "Reconnecting. Wait before you move."

@@ -157,6 +157,8 @@ class PicoLink:
         self._closed = False
         self._was_present = True
         self._last_presence_poll: int | None = None
+        self.device: str | None = None           # the configured device (from_config)
+        self._missing = False                    # the last open found no device at all
 
     @classmethod
     def from_config(cls, device: str, baud: int = 115200,
@@ -179,7 +181,9 @@ class PicoLink:
             except FileNotFoundError:
                 return False
 
-        return cls(open_port, matrix_map, present=present, **options)
+        link = cls(open_port, matrix_map, present=present, **options)
+        link.device = device
+        return link
 
     # -- SensorSource / LedSink ---------------------------------------------
     @property
@@ -187,6 +191,14 @@ class PicoLink:
         """True while the link keeps up and a state has been confirmed since
         connecting."""
         return self._link_ok
+
+    @property
+    def link_problem(self) -> str | None:
+        """``"No board at <device>"`` while the configured device does not
+        exist (for the OLED and the log), else None."""
+        if self._missing and self._port is None:
+            return f"No board at {self.device}" if self.device else "No board found"
+        return None
 
     def read(self, now_ms: int) -> BoardState | None:
         """The Pico's latest debounced state, or None while the link is down
@@ -262,10 +274,12 @@ class PicoLink:
         try:
             self._port = self.port_factory()
         except Exception as e:   # device absent, permissions, busy: retry later
+            self._missing = isinstance(e, FileNotFoundError)
             self.stats["open_failures"] += 1
             log.debug("Pico open failed: %s", e)
             self._schedule_retry(now)
             return
+        self._missing = False
         if self._ever_connected:
             self.stats["reconnects"] += 1
         self._ever_connected = True

@@ -41,3 +41,53 @@ def test_run_direct_without_gpio_is_one_line(tmp_path):
     assert r.stderr.splitlines() == [
         f'maxima-board run: matrix: no GPIO on this machine (gpiozero loaded none of lgpio, RPi.GPIO, '
         f'pigpio, native); config {config}: hardware = "direct" needs a Raspberry Pi'], r.stderr
+
+
+def test_the_oled_names_the_missing_device_and_the_board_is_found_when_plugged_in(tmp_path):
+    """The design: the board waits. The OLED says "No board at <path>"; a
+    Pico appearing at that path later is picked up."""
+    import io
+    import select
+
+    from controller.core import Controller
+    from controller.runner import Runner
+    from controller.settings import Settings
+    from controller.store import GameStore
+    from engine import START_FEN
+    from hardware.assemble import NoDisplay
+    from hardware.matrix_map import MatrixMap
+    from hardware.notify import Notifier
+    from hardware.pico_sim import SimPico
+    from hardware.serial_link import PicoLink
+
+    path = tmp_path / "maxima-pico"
+    matrix_map = MatrixMap()
+    controller = Controller(Settings(), GameStore(":memory:"), fen=START_FEN)
+    link = PicoLink.from_config(str(path), 115200, matrix_map)
+    runner = Runner(controller, link, link, NoDisplay(), notifier=Notifier(None), log=io.StringIO())
+    sim = SimPico()
+    try:
+        sim.matrix.set({matrix_map.position_of[s] for s in controller.expected_squares})
+        for t in range(0, 2000, 10):
+            runner.step(t)
+        assert link.link_problem == f"No board at {path}"
+        assert controller.display[:3] == ["Board link lost", "", "No board at"]
+        shown = "".join(controller.display[3:]).rstrip(".…")   # a long path is cut on the OLED
+        assert len(shown) >= 30 and (str(path) + ".").startswith(shown)
+        os.symlink(sim.path, path)                 # plugged in
+        up = None
+        for t in range(2000, 5000, 10):
+            sent = sim.bytes_out
+            sim.step(t)
+            if sim.bytes_out != sent and link._port is not None:
+                select.select([link._port.fileno()], [], [], 0.2)
+            runner.step(t)
+            sim.wait_input(0.0005)
+            if link.link_ok and up is None:
+                up = t
+        assert up is not None and up - 2000 <= 500, up
+        assert link.link_problem is None
+        assert controller.display[0] != "Board link lost"
+    finally:
+        link.close()
+        sim.close()

@@ -409,6 +409,25 @@ def test_memory_per_scan_is_small():
     check(used < 4096, "scan loop allocates %d bytes per 100 scans" % used)
 
 
+def test_crc16_allocates_nothing():
+    """The table CRC uses small ints only: no heap per line on the Pico."""
+    import gc
+    import time
+    body = mbproto.frame(65535, (1 << 80) - 1)[:-6]
+    eq(mbproto.crc16(body), mbproto.crc16_table(body))
+    mbproto.crc16(body)
+    gc.collect()
+    before = gc.mem_alloc()
+    t0 = time.ticks_us()
+    for _ in range(100):
+        mbproto.crc16(body)
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    used = gc.mem_alloc() - before
+    print("INFO crc16 of an F line: %d us (MicroPython WebAssembly, this host), heap %d bytes per 100"
+          % (dt // 100, used))
+    check(used < 256, "crc16 allocates %d bytes per 100 lines" % used)
+
+
 def main_():
     names = sorted(k for k in globals() if k.startswith("test_"))
     passed = failed = 0

@@ -67,7 +67,8 @@ def bench_parse(n: int = 20000) -> float:
     master, path = pty_pair()
     link = PicoLink(lambda: serial.Serial(path, 115200, timeout=0, write_timeout=0), MatrixMap())
     link.read(0)
-    lines = [mbproto.frame(i % 65536, (0xFFFF << 64) | (i * 2654435761 % (1 << 64))) for i in range(n)]
+    # every state twice in a row, as the firmware sends a change (the link decodes it on the repeat)
+    lines = [mbproto.frame(i % 65536, (0xFFFF << 64) | ((i // 2) * 2654435761 % (1 << 64))) for i in range(n)]
     data = b"".join(lines)
     t0 = time.perf_counter()
     sent = 0

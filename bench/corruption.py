@@ -11,6 +11,11 @@ then sent, between valid copies of the true frame, through a real
 hands out are checked: "changed" counts lines that made the link report a
 board other than the true one, "button" those that made it report a button
 held (a press the runner would act on). The true frames never hold a button.
+
+Last, "forged" lines — a valid CRC over a wrong state with BACK held, the
+error no check can see — go through the link the same way: what the
+confirmation rule (a state acts only when two F lines in a row carry it)
+alone prevents.
 """
 from __future__ import annotations
 
@@ -60,18 +65,23 @@ def effect(seq: int, bits: int, bad: bytes) -> tuple[bool, bool]:
     port = serial.serial_for_url("loop://", timeout=0)
     link = PicoLink(lambda: port, MAP)
     truth = MAP.decode(bits)
-    stream = [mbproto.frame(seq - 2, bits), mbproto.frame(seq - 1, bits), bad,
+    # an A answers the link's keep-up ping (its own P loops back and is dropped)
+    stream = [mbproto.ACK, mbproto.frame(seq - 2, bits), mbproto.frame(seq - 1, bits), bad,
               mbproto.frame(seq + 1, bits), mbproto.frame(seq + 2, bits)]
     changed = button = False
+    seen = 0
     t = 0
+    link.read(t)
     for line in stream:
         port.write(line)
         t += 10
         state: BoardState | None = link.read(t)
         if state is not None:
+            seen += 1
             changed |= state != truth
             button |= bool(state.buttons)
     link.close()
+    assert seen >= 3, "the link never reported the true board: the measurement would be void"
     return changed, button
 
 
@@ -93,6 +103,19 @@ def measure(n: int, seed: int, kinds=(1, 2, 3)) -> dict[int, dict[str, int]]:
     return out
 
 
+def forged(n: int, seed: int) -> dict[str, int]:
+    rng = random.Random(seed)
+    back = 1 << MAP.position_of["button:back"]
+    changed = button = 0
+    for _ in range(n):
+        seq, bits = random_frame(rng)
+        wrong = (bits ^ (1 << rng.choice(SQUARES))) | back
+        c, b = effect(seq, bits, mbproto.frame(seq, wrong))
+        changed += c
+        button += b
+    return {"lines": n, "changed": changed, "button": button}
+
+
 def main() -> int:
     n, seed = 100_000, 13
     if "--n" in sys.argv:
@@ -107,7 +130,10 @@ def main() -> int:
         print(f"  {k} hex digit(s) changed: {r['passed']} of {r['lines']:,} passed the check"
               f" ({100 * r['passed'] / r['lines']:.3f} %), {r['changed']} changed the board state,"
               f" {r['button']} read as a button held")
-    return 0 if all(r["button"] == 0 for r in result.values()) else 1
+    f = forged(min(n, 10_000), seed)
+    print(f"  forged (valid CRC, a square changed and BACK held): {f['changed']} of {f['lines']:,} changed"
+          f" the board state, {f['button']} read as a button held")
+    return 0 if all(r["button"] == 0 for r in result.values()) and f["button"] == 0 else 1
 
 
 if __name__ == "__main__":

@@ -132,6 +132,7 @@ def _direct(config: Config) -> Hardware:
 def _ensure_gpio(config: Config) -> None:
     """Load gpiozero's default pin factory without its warning per factory
     tried; none loading (not a Raspberry Pi) is one HardwareError line."""
+    import os
     import warnings
 
     from gpiozero import Device
@@ -141,7 +142,10 @@ def _ensure_gpio(config: Config) -> None:
         warnings.simplefilter("ignore", PinFactoryFallback)
         try:
             Device.ensure_pin_factory()
-        except BadPinFactory:
+        except BadPinFactory as exc:
+            chosen = os.environ.get("GPIOZERO_PIN_FACTORY")
+            if chosen:
+                raise HardwareError(f"matrix: GPIOZERO_PIN_FACTORY={chosen}: {exc}") from None
             raise HardwareError(f'matrix: no GPIO on this machine (gpiozero loaded none of lgpio, RPi.GPIO, '
                                 f'pigpio, native); config {config.path}: hardware = "direct" needs a '
                                 f'Raspberry Pi') from None

@@ -102,6 +102,7 @@ class Controller:
         self._raw_since = now_ms
         self._lifted = 0
         self._link_ok = True
+        self._link_problem: str | None = None
         self._fresh = False
         self._mode = "setup"
         self._result = "*"
@@ -223,10 +224,12 @@ class Controller:
         """Time has passed: commit what has settled, expire what was shown."""
         return self._update(now_ms)
 
-    def set_link(self, ok: bool, now_ms: int) -> list[dict]:
-        """The board link was lost (frames are ignored, the OLED says so) or
-        is back (the next frame is the truth)."""
+    def set_link(self, ok: bool, now_ms: int, problem: str | None = None) -> list[dict]:
+        """The board link was lost (frames are ignored, the OLED says so,
+        naming ``problem`` if given, e.g. "No board at /dev/…") or is back
+        (nothing acts until a fresh frame has been seen and has settled)."""
         events = self._update(now_ms)
+        self._link_problem = None if ok else problem
         if ok != self._link_ok:
             self._link_ok = ok
             self._fresh = ok
@@ -251,7 +254,7 @@ class Controller:
         """The next time (ms) at which ``on_tick`` may change something."""
         now = self._now
         times: list[int] = []
-        if self._link_ok and self._raw is not None:
+        if self._live():
             since = self._raw_since
             times += [since + self.settings.settle_ms, since + self.settings.grace_ms]
             if self._mode == "play" and self._match().kind == "suicide":
@@ -311,6 +314,12 @@ class Controller:
         table = self._setup.table if self._setup else self._table
         return table.match(self._raw or 0, self._lifted)
 
+    def _live(self) -> bool:
+        """The board's frame can be acted on: the link is up and, after it
+        came back, a fresh frame has been seen (the last frame from before an
+        outage is never taken as settled)."""
+        return self._link_ok and not self._fresh and self._raw is not None
+
     def _stable(self, now: int) -> bool:
         return now - self._raw_since >= self.settings.settle_ms
 
@@ -319,7 +328,7 @@ class Controller:
         self._now = max(self._now, now)
         now = self._now
         events, self._pending = self._pending, []
-        if self._link_ok and self._raw is not None:
+        if self._live():
             for _ in range(4):   # a step may change mode; the next may act on the same frame
                 mode = self._mode
                 step = self._step(now)
@@ -736,6 +745,7 @@ class Controller:
         play = self._mode == "play" and self._raw is not None
         return screens.View(
             now=now, settings=self.settings, mode=self._mode, link_ok=self._link_ok,
+            link_problem=self._link_problem,
             position=self._position, table=self._table, check=self._check_squares, frozen=self._frozen,
             raw=self._raw, raw_since=self._raw_since, lifted=self._lifted,
             match=self._match() if play else None, pick=self._pick,

@@ -136,6 +136,7 @@ class Runner:
         self._squares: frozenset[str] | None = None
         self._buttons: frozenset[str] = frozenset()
         self._link = LinkWatch()
+        self._problem: str | None = None
         self._lines: list[str] | None = None
         self._stop = False
         self._led_guard = _Guarded("LEDs", self.log)
@@ -149,8 +150,12 @@ class Runner:
         link = getattr(self.source, "link_ok", None)
         if link is not None:
             change = self._link.update(bool(link), now_ms)
-            if change is not None:
-                self._handle(self.controller.set_link(change, now_ms))
+            problem = getattr(self.source, "link_problem", None)
+            if change is not None or (self._link.reported is False and problem != self._problem):
+                self._problem = problem
+                self._handle(self.controller.set_link(bool(self._link.reported), now_ms, problem))
+                if change:
+                    self._squares = None      # the controller waits for a fresh frame
         if state is not None:
             if state.squares != self._squares:
                 self._squares = state.squares

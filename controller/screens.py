@@ -54,6 +54,7 @@ class View:
     setup: Setup | None
     clocks: dict[str, int] | None = None   # ms left {"white", "black"}; None: no clock
     control: str = "none"                  # the time control of the next new game
+    link_problem: str | None = None  # why the board link is down ("No board at /dev/…")
 
     @property
     def stable(self) -> bool:
@@ -166,6 +167,8 @@ def _texts(v: View, lit: _Lit) -> tuple[str, str, str]:
 
 
 def _link_screen(v: View) -> tuple[str, str, str]:
+    if v.link_problem:
+        return "Board link lost", "", f"{v.link_problem}. Check the Pico's USB cable. Retrying."
     if v.raw is None:   # not one frame since start: the board was never found
         return "Board link lost", "", "No board found. Check the Pico's USB cable. Retrying."
     return "Board link lost", "", "Reconnecting. Wait before you move."

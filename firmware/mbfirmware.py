@@ -51,6 +51,7 @@ class Firmware:
         self.reported = (0, 0)
         self.host_seen = False
         self.led_dirty = True
+        self.repeat = False      # send the frame again at the next step (the Pi confirms by it)
         # counters
         self.scans = 0
         self.frames_sent = 0
@@ -90,6 +91,7 @@ class Firmware:
         self.debouncer.update(self.raw, now)
         self.scans += 1
         self.send_frame(now)
+        self.repeat = True
 
     # -- input --------------------------------------------------------------
     @property
@@ -116,8 +118,10 @@ class Firmware:
                 if self.animator.set_codes(msg[2]):
                     self.led_dirty = True
                 self.led_frames += 1
-            elif kind == "P":
+            elif kind == "P":              # A, then the state (twice: the Pi confirms by it)
                 self.send(mbproto.ACK)
+                self.send_frame(now)
+                self.repeat = True
                 self.pings += 1
             elif kind == "R":
                 self.rx_ok += 1
@@ -135,13 +139,17 @@ class Firmware:
 
     # -- the loop body ------------------------------------------------------
     def step(self, now):
-        """One scan; an F line on a debounced change or when the heartbeat is
-        due; the periodic drop report; blank LEDs if the host went quiet."""
+        """One scan; an F line on a debounced change, again at the next step
+        (the Pi takes a state only when two F lines in a row carry it, so a
+        single corrupted line can never act), and when the heartbeat is due;
+        the periodic drop report; blank LEDs if the host went quiet."""
         self.scanner.scan(self.raw)
         self.scans += 1
         diff = self.diff
-        if self.debouncer.update(self.raw, now) or diff(now, self.last_f) >= self.heartbeat_ms:
+        changed = self.debouncer.update(self.raw, now)
+        if changed or self.repeat or diff(now, self.last_f) >= self.heartbeat_ms:
             self.send_frame(now)
+            self.repeat = changed
         if diff(now, self.last_report) >= self.report_ms:
             self.last_report = now
             counts = (self.rx_crc, self.rx_malformed)

@@ -108,6 +108,7 @@ def _direct(config: Config) -> Hardware:
             factory = choose_pin_factory(config.matrix.pin_factory)
         except PinFactoryError as exc:
             raise HardwareError(f"matrix: {exc}") from None
+        _ensure_gpio(config)
         m = config.matrix
         matrix_map = MatrixMap(dict(m.layout))
         source = _opened(opened, lambda: MatrixScanner(m.rows, m.columns, matrix_map,
@@ -126,6 +127,28 @@ def _direct(config: Config) -> Hardware:
         _close_all(opened)
         raise
     return Hardware(source, leds, display, beeper, f"direct ({factory})")
+
+
+def _ensure_gpio(config: Config) -> None:
+    """Load gpiozero's default pin factory without its warning per factory
+    tried; none loading (not a Raspberry Pi) is one HardwareError line."""
+    import os
+    import warnings
+
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PinFactoryFallback)
+        try:
+            Device.ensure_pin_factory()
+        except BadPinFactory as exc:
+            chosen = os.environ.get("GPIOZERO_PIN_FACTORY")
+            if chosen:
+                raise HardwareError(f"matrix: GPIOZERO_PIN_FACTORY={chosen}: {exc}") from None
+            raise HardwareError(f'matrix: no GPIO on this machine (gpiozero loaded none of lgpio, RPi.GPIO, '
+                                f'pigpio, native); config {config.path}: hardware = "direct" needs a '
+                                f'Raspberry Pi') from None
 
 
 def _pico(config: Config) -> Hardware:

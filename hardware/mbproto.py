@@ -6,10 +6,17 @@ lacks, no dataclasses, no bytearray methods beyond indexing/extend. The Pi
 imports it as ``hardware.mbproto`` (through ``hardware/protocol.py``); the
 deploy step copies this very file to the Pico as ``mbproto.py`` (docs/pico.md).
 
-Wire format (shared/hardware/board.md): one ASCII line per message,
-``\\n``-terminated; every line ends with ``*`` and two upper-case hex digits,
-the CRC-8 (polynomial 0x07, initial value 0, no reflection, no final XOR) of
-the bytes before the ``*``. A trailing ``\\r`` before ``\\n`` is tolerated.
+Wire format (shared/hardware/board.md, with a stronger check): one ASCII
+line per message, ``\\n``-terminated; every line ends with ``*`` and four
+upper-case hex digits, the CRC-16/CCITT-FALSE (polynomial 0x1021, initial
+value 0xFFFF, no reflection, no final XOR; ``crc16(b"123456789") == 0x29B1``)
+of the bytes before the ``*``. board.md's CRC-8 let about 0.3 % of lines with
+two or three hex digits changed through as other valid lines; CRC-16 catches
+every change of up to three bits and every burst of up to 16 bits (so every
+one- and two-adjacent-digit change) and lets through about 1 in 65,536 of the
+rest. A CRC-32 would be stronger still, but its values do not fit MicroPython's
+small ints on the Pico (every step would allocate). A trailing ``\\r`` before
+``\\n`` is tolerated.
 
 Messages (fields separated by one space):
 
@@ -25,7 +32,7 @@ per position in position order (position 0 first): high nibble the pattern,
 low nibble the palette index.
 """
 
-VERSION = "1"          # protocol version, for the record
+VERSION = "2"          # protocol version, for the record: 2 = CRC-16 lines
 
 MAX_LINE = 200         # longest accepted line, without the newline
 SEQ_MOD = 65536
@@ -69,13 +76,13 @@ COLOUR_NAMES = ("off", "red", "orange", "white", "amber", "dim green", "blue", "
 
 
 def _make_crc_table():
-    table = bytearray(256)
+    table = []
     for i in range(256):
-        c = i
+        c = i << 8
         for _ in range(8):
-            c = ((c << 1) ^ 0x07) & 0xFF if c & 0x80 else (c << 1) & 0xFF
-        table[i] = c
-    return bytes(table)
+            c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
+        table.append(c)
+    return tuple(table)
 
 
 _CRC_TABLE = _make_crc_table()
@@ -90,20 +97,36 @@ for _i in range(6):
 _HEXDIGITS = b"0123456789ABCDEF"
 
 
-def crc8(data, crc=0):
-    """CRC-8, polynomial 0x07 (CRC-8/SMBUS): ``crc8(b"123456789") == 0xF4``."""
+def crc16_table(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE, table-driven: ``crc16_table(b"123456789") == 0x29B1``.
+    This is what runs on the Pico."""
     t = _CRC_TABLE
     for b in data:
-        crc = t[crc ^ b]
+        crc = ((crc << 8) & 0xFFFF) ^ t[(crc >> 8) ^ b]
     return crc
+
+
+try:            # CPython computes the same CRC in C (binascii.crc_hqx); MicroPython has no crc_hqx
+    from binascii import crc_hqx as _crc_hqx
+except ImportError:
+    _crc_hqx = None
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE of ``data``: binascii.crc_hqx where it exists
+    (CPython), else ``crc16_table``; both give the same value."""
+    if _crc_hqx is not None:
+        return _crc_hqx(data, crc)
+    return crc16_table(data, crc)
 
 
 def seal(body):
     """``body`` (bytes or str) as a complete line: body ``*`` CRC ``\\n``."""
     if isinstance(body, str):
         body = body.encode()
-    c = crc8(body)
-    return body + bytes((42, _HEXDIGITS[c >> 4], _HEXDIGITS[c & 15], 10))
+    c = crc16(body)
+    h = _HEXDIGITS
+    return body + bytes((42, h[c >> 12], h[(c >> 8) & 15], h[(c >> 4) & 15], h[c & 15], 10))
 
 
 def unseal(line):
@@ -111,22 +134,25 @@ def unseal(line):
 
     Returns ``(status, body)``: ``(OK, body)`` when the checksum matches,
     ``(BAD_CRC, None)`` when it is well-formed but wrong, ``(MALFORMED, None)``
-    when there is no ``*XX`` suffix or a byte outside printable ASCII.
+    when there is no ``*XXXX`` suffix or a byte outside printable ASCII.
     """
     n = len(line)
     if n and line[n - 1] == 13:      # tolerate \r\n
         n -= 1
-    if n < 4 or line[n - 3] != 42:
+    if n < 6 or line[n - 5] != 42:
         return MALFORMED, None
-    hi = _HEXVAL[line[n - 2]]
-    lo = _HEXVAL[line[n - 1]]
-    if hi == 255 or lo == 255:
-        return MALFORMED, None
-    body = bytes(line[:n - 3])
+    hv = _HEXVAL
+    want = 0
+    for i in range(n - 4, n):
+        d = hv[line[i]]
+        if d == 255:
+            return MALFORMED, None
+        want = (want << 4) | d
+    body = bytes(line[:n - 5])
     for b in body:
         if b < 32 or b > 126:
             return MALFORMED, None
-    if crc8(body) != (hi << 4) | lo:
+    if crc16(body) != want:
         return BAD_CRC, None
     return OK, body
 

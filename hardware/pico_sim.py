@@ -28,6 +28,10 @@ from . import mbproto
 
 FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware"
 FIRMWARE_MODULES = ("mbscan", "mbdebounce", "mbleds", "mbfirmware")
+#: Bytes the simulated Pico keeps for a host that does not take them fast
+#: enough (a real Pico's USB buffer is finite too); beyond it the oldest whole
+#: lines are dropped: every F line carries the full state, the newest matters.
+OUT_LIMIT = 1024
 
 
 def load_firmware(firmware_dir: Path = FIRMWARE_DIR) -> dict[str, ModuleType]:
@@ -111,11 +115,14 @@ class SimPico:
 
     Drive it interleaved with ``step(now_ms)`` (simulated clock), or with a
     real clock in a thread via ``start()``/``stop()``. ``unplug()`` closes the
-    pty (the Pi side sees EIO); ``plug()`` makes a new one (a new path)."""
+    pty (the Pi side sees EIO); ``plug()`` makes a new one (a new path).
+    ``tx_ms_per_byte`` > 0 makes a slow link: at most one byte per that many
+    (simulated) ms leaves towards the Pi; at most ``out_limit`` bytes wait."""
 
     def __init__(self, matrix: SimMatrix | None = None, version: str = "sim-0.1.0",
                  scan_hz: int = 500, debounce_ms: int = 30, min_scans: int = 3,
-                 heartbeat_ms: int = 250, host_timeout_ms: int = 10000) -> None:
+                 heartbeat_ms: int = 250, host_timeout_ms: int = 10000,
+                 tx_ms_per_byte: int = 0, out_limit: int = OUT_LIMIT) -> None:
         self.fw_mods = load_firmware()
         self.matrix = matrix or SimMatrix()
         self.version = version
@@ -124,6 +131,10 @@ class SimPico:
         self.min_scans = min_scans
         self.heartbeat_ms = heartbeat_ms
         self.host_timeout_ms = host_timeout_ms
+        self.tx_ms_per_byte = tx_ms_per_byte
+        self.out_limit = out_limit
+        self.dropped_bytes = 0           # output dropped because OUT_LIMIT was reached
+        self._tx_time: int | None = None   # slow link: simulated time up to which bytes have gone
         self.master: int | None = None
         self.slave: int | None = None
         self.path: str | None = None
@@ -202,7 +213,7 @@ class SimPico:
             with self.matrix.lock:
                 self.firmware.step(now_ms)
             self.firmware.render(now_ms)
-            self._flush()
+            self._flush(now_ms)
 
     def leds(self) -> bytes:
         """The LED codes the firmware currently shows (80 bytes)."""
@@ -242,19 +253,34 @@ class SimPico:
             chunks.append(data)
         return b"".join(chunks)
 
-    def _flush(self) -> None:
+    def _flush(self, now_ms: int | None = None) -> None:
         if self.master is None:
             self.out.clear()          # unplugged: the bytes go nowhere
             return
-        while self.out:
+        if len(self.out) > self.out_limit:
+            cut = self.out.find(b"\n", len(self.out) - self.out_limit)
+            cut = len(self.out) if cut < 0 else cut + 1
+            self.dropped_bytes += cut
+            del self.out[:cut]
+        budget = len(self.out)
+        slow = self.tx_ms_per_byte > 0 and now_ms is not None
+        if slow:               # a slow link: one byte per tx_ms_per_byte, no credit saved while idle
+            ms = self.tx_ms_per_byte
+            free = self._tx_time if self._tx_time is not None else now_ms
+            budget = min(budget, (now_ms - free) // ms)
+            self._tx_time = free + budget * ms
+        while self.out and budget > 0:
             try:
-                n = os.write(self.master, bytes(self.out))
+                n = os.write(self.master, bytes(self.out[:budget]))
             except (BlockingIOError, OSError):
                 if len(self.out) > 65536:
                     self.out.clear()
                 return
             del self.out[:n]
+            budget -= n
             self.bytes_out += n
+        if slow and not self.out:
+            self._tx_time = now_ms
 
     # -- real-time thread ---------------------------------------------------
     def start(self, period_ms: int = 2, clock: Callable[[], int] | None = None) -> None:

@@ -1,6 +1,6 @@
 """Pi side of the Pico serial protocol (shared/hardware/board.md).
 
-The wire format itself — CRC-8, line sealing and checking, message building
+The wire format itself — CRC-16, line sealing and checking, message building
 and parsing, the palette and the line splitter — has ONE implementation,
 ``hardware/mbproto.py``, written in the MicroPython-compatible subset and
 copied to the Pico by the deploy step (docs/pico.md). This module adds the
@@ -16,7 +16,7 @@ from . import mbproto
 from .interfaces import LED_STATES
 from .matrix_map import POSITIONS, MatrixMap
 
-crc8 = mbproto.crc8
+crc16 = mbproto.crc16
 seal = mbproto.seal
 LineReader = mbproto.LineReader
 PALETTE = mbproto.PALETTE

@@ -9,13 +9,22 @@ Link rules (board.md):
 
 * no valid line for ``loss_timeout_ms`` (1 s), or any I/O error -> the link is
   lost: ``link_ok`` turns False, ``read()`` returns None, the port is closed;
+* a link that cannot keep up is lost too: every ``ping_ms`` (0.5 s) a ``P`` is
+  sent, and its ``A`` must be back within ``loss_timeout_ms``. The answer
+  queues behind every line sent before it in both directions, so a link
+  that trickles (or a far end whose output backs up) shows as a late answer,
+  however many stale lines still arrive;
+* a board state is taken only when two F lines in a row carry it (the
+  firmware sends every change twice): one corrupted line that happens to
+  pass the CRC can never act, neither as a button press nor as a square;
 * reconnect attempts follow a backoff of 0.25 s doubling to a 2 s cap, reset
   once a valid line arrives; when a ``present()`` check is given (from_config
   gives one: the device path exists), a device that appears is opened at
   once (polled every 100 ms), so a replug recovers in well under 2 s;
-* after a (re)connect or a firmware reset (``H``) the LED frame is resent at
-  once, and the next ``F`` frame is taken as the truth (``read()`` returns
-  None until it arrives);
+* after a (re)connect the link is up (``link_ok``) once the first ping has
+  been answered and a state has been confirmed after it (frames queued
+  before the reconnect are never taken); after a (re)connect or a firmware
+  reset (``H``) the LED frame is resent at once;
 * the LED frame is also resent every ``led_refresh_ms`` (1 s), so a lost
   ``L`` line is repaired within a second.
 
@@ -87,7 +96,11 @@ def new_stats() -> dict[str, int]:
         "lines_ok": 0,          # lines that passed the CRC and parsed
         "dropped_crc": 0,       # lines with a wrong checksum
         "dropped_malformed": 0, # no checksum, junk bytes, overlong, unknown message
-        "frames": 0,            # F lines taken
+        "frames": 0,            # F lines received
+        "unconfirmed": 0,       # F lines not (yet) repeated by the next one: not acted on
+        "pings_sent": 0,        # keep-up pings (P) sent
+        "ping_max_ms": 0,       # slowest answer to a keep-up ping
+        "slow_link": 0,         # losses because a ping was not answered within the loss time
         "seq_gaps": 0,          # F sequence jumps (lost lines; harmless, full state)
         "link_losses": 0,       # silence >= loss timeout or I/O error
         "reconnects": 0,        # successful opens after a loss
@@ -108,7 +121,7 @@ class PicoLink:
                  loss_timeout_ms: int = 1000, backoff_initial_ms: int = 250,
                  backoff_max_ms: int = 2000, led_refresh_ms: int = 1000,
                  present: Callable[[], bool] | None = None,
-                 presence_poll_ms: int = 100) -> None:
+                 presence_poll_ms: int = 100, ping_ms: int = 500) -> None:
         self.port_factory = port_factory
         self.present = present
         self.presence_poll_ms = presence_poll_ms
@@ -117,6 +130,7 @@ class PicoLink:
         self.backoff_initial_ms = backoff_initial_ms
         self.backoff_max_ms = backoff_max_ms
         self.led_refresh_ms = led_refresh_ms
+        self.ping_ms = ping_ms
         self.stats = new_stats()
         self.firmware_version: str | None = None
         self.scan_hz: int | None = None
@@ -130,6 +144,11 @@ class PicoLink:
         self._link_ok = False
         self._state: BoardState | None = None
         self._last_seq: int | None = None
+        self._candidate: int | None = None       # the last F line's bits, awaiting a repeat
+        self._confirmed = False                  # a state was confirmed since the ping was answered
+        self._ping_sent: int | None = None       # when the outstanding keep-up ping was sent
+        self._answered = False                   # a ping has been answered since connecting
+        self._next_ping = 0
         self._codes: bytes | None = None
         self._led_due = False
         self._last_led_ms = 0
@@ -138,6 +157,8 @@ class PicoLink:
         self._closed = False
         self._was_present = True
         self._last_presence_poll: int | None = None
+        self.device: str | None = None           # the configured device (from_config)
+        self._missing = False                    # the last open found no device at all
 
     @classmethod
     def from_config(cls, device: str, baud: int = 115200,
@@ -160,13 +181,24 @@ class PicoLink:
             except FileNotFoundError:
                 return False
 
-        return cls(open_port, matrix_map, present=present, **options)
+        link = cls(open_port, matrix_map, present=present, **options)
+        link.device = device
+        return link
 
     # -- SensorSource / LedSink ---------------------------------------------
     @property
     def link_ok(self) -> bool:
-        """True while lines arrive and a frame has been taken since connecting."""
+        """True while the link keeps up and a state has been confirmed since
+        connecting."""
         return self._link_ok
+
+    @property
+    def link_problem(self) -> str | None:
+        """``"No board at <device>"`` while the configured device does not
+        exist (for the OLED and the log), else None."""
+        if self._missing and self._port is None:
+            return f"No board at {self.device}" if self.device else "No board found"
+        return None
 
     def read(self, now_ms: int) -> BoardState | None:
         """The Pico's latest debounced state, or None while the link is down
@@ -208,6 +240,11 @@ class PicoLink:
         self._receive(now)
         if self._port is not None and now - self._last_rx_ms >= self.loss_timeout_ms:
             self._lose(now, "no line for %d ms" % (now - self._last_rx_ms))
+        elif (self._port is not None and self._ping_sent is not None
+              and now - self._ping_sent >= self.loss_timeout_ms):
+            self.stats["slow_link"] += 1
+            self._lose(now, "no answer to a ping for %d ms: the link cannot keep up"
+                       % (now - self._ping_sent))
         if self._port is not None:
             self._transmit(now)
 
@@ -237,16 +274,23 @@ class PicoLink:
         try:
             self._port = self.port_factory()
         except Exception as e:   # device absent, permissions, busy: retry later
+            self._missing = isinstance(e, FileNotFoundError)
             self.stats["open_failures"] += 1
             log.debug("Pico open failed: %s", e)
             self._schedule_retry(now)
             return
+        self._missing = False
         if self._ever_connected:
             self.stats["reconnects"] += 1
         self._ever_connected = True
         self._reader.reset()
         self._last_rx_ms = now
         self._last_seq = None
+        self._candidate = None
+        self._confirmed = False
+        self._ping_sent = None
+        self._answered = False
+        self._next_ping = now
         self._link_ok = False
         self._tx.clear()
         self._led_due = self._codes is not None      # resend the LED frame
@@ -306,13 +350,19 @@ class PicoLink:
             if self._last_seq is not None and msg.seq != (self._last_seq + 1) % mbproto.SEQ_MOD:
                 self.stats["seq_gaps"] += 1
             self._last_seq = msg.seq
-            self._state = self.matrix_map.decode(msg.bits)
-            self._link_ok = True
             self.stats["frames"] += 1
+            if msg.bits == self._candidate:
+                self._state = self.matrix_map.decode(msg.bits)
+                self._confirmed = self._answered
+            else:
+                self.stats["unconfirmed"] += 1
+            self._candidate = msg.bits
+            self._link_ok = self._confirmed
         elif isinstance(msg, Hello):
             self.stats["firmware_resets"] += 1
             self.firmware_version, self.scan_hz = msg.version, msg.scan_hz
             self._last_seq = None
+            self._candidate = None
             self._led_due = self._codes is not None
             log.info("Pico firmware %s up, scanning at %d Hz", msg.version, msg.scan_hz)
         elif isinstance(msg, Error):
@@ -321,6 +371,11 @@ class PicoLink:
             log.warning("Pico reports error %s", self.last_error)
         else:
             self.stats["acks"] += 1
+            if self._ping_sent is not None:
+                self.stats["ping_max_ms"] = max(self.stats["ping_max_ms"], now - self._ping_sent)
+                self._ping_sent = None
+                self._next_ping = now + self.ping_ms
+                self._answered = True
 
     def _queue(self, line: bytes) -> None:
         if len(self._tx) + len(line) > TX_LIMIT:
@@ -336,6 +391,10 @@ class PicoLink:
             self._queue(led_line(self._led_seq, self._codes))
             self._led_seq = (self._led_seq + 1) % mbproto.SEQ_MOD
             self.stats["led_frames_sent"] += 1
+        if self._ping_sent is None and now >= self._next_ping:
+            self._queue(mbproto.PING)
+            self._ping_sent = now
+            self.stats["pings_sent"] += 1
         if not self._tx or self._port is None or not _writable(self._port):
             return
         try:

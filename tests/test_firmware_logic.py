@@ -24,32 +24,38 @@ VECTORS = json.loads((Path(__file__).parent / "micropython" / "vectors.json").re
 
 
 def crc_reference(data: bytes) -> int:
-    """Bit-by-bit CRC-8 (poly 0x07, init 0), independent of the table."""
-    c = 0
+    """Bit-by-bit CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF), independent
+    of the table and of binascii."""
+    c = 0xFFFF
     for b in data:
-        c ^= b
+        c ^= b << 8
         for _ in range(8):
-            c = ((c << 1) ^ 0x07) & 0xFF if c & 0x80 else (c << 1) & 0xFF
+            c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
     return c
 
 
 # ---- protocol ---------------------------------------------------------------
 
 def test_crc_check_value_and_vectors():
-    assert mbproto.crc8(b"123456789") == 0xF4          # CRC-8/SMBUS check value
+    assert mbproto.crc16(b"123456789") == 0x29B1       # CRC-16/CCITT-FALSE check value
+    assert mbproto.crc16_table(b"123456789") == 0x29B1
     for text, crc in VECTORS["crc"]:
         assert crc_reference(text.encode()) == crc
-        assert mbproto.crc8(text.encode()) == crc
+        assert mbproto.crc16(text.encode()) == crc
+        assert mbproto.crc16_table(text.encode()) == crc
 
 
 @given(st.binary(max_size=300))
 def test_crc_matches_reference(data):
-    assert mbproto.crc8(data) == crc_reference(data)
+    """The table (what the Pico runs) and binascii.crc_hqx (what CPython
+    uses) agree with the bit-by-bit definition."""
+    assert mbproto.crc16_table(data) == crc_reference(data)
+    assert mbproto.crc16(data) == crc_reference(data)
 
 
 def test_frame_and_led_vectors():
     for f, seq, line in VECTORS["frames"]:
-        assert line == "F %d %020X*%02X" % (seq, int(f), crc_reference(line.split("*")[0].encode()))
+        assert line == "F %d %020X*%04X" % (seq, int(f), crc_reference(line.split("*")[0].encode()))
         assert mbproto.frame(seq, int(f)) == line.encode() + b"\n"
     for codes, seq, line in VECTORS["leds"]:
         assert mbproto.leds(seq, bytes(codes)) == line.encode() + b"\n"
@@ -68,7 +74,7 @@ def test_frame_bit_order_is_position_order():
 @given(st.integers(0, 65535), st.integers(0, (1 << 80) - 1))
 def test_frame_roundtrip(seq, bits):
     line = mbproto.frame(seq, bits)
-    assert line.endswith(b"\n") and len(line) == len(b"F  *XX\n") + len(str(seq)) + 20
+    assert line.endswith(b"\n") and len(line) == len(b"F  *XXXX\n") + len(str(seq)) + 20
     status, body = mbproto.unseal(line[:-1])
     assert status == mbproto.OK
     assert mbproto.parse(body) == ("F", seq, bits)
@@ -83,7 +89,7 @@ def test_led_roundtrip(seq, codes):
 
 
 def test_simple_messages():
-    assert mbproto.PING == b"P*%02X\n" % crc_reference(b"P")
+    assert mbproto.PING == b"P*%04X\n" % crc_reference(b"P")
     for line, msg in ((mbproto.PING, ("P",)), (mbproto.ACK, ("A",)), (mbproto.RESET, ("R",)),
                       (mbproto.hello("0.1.0", 500), ("H", "0.1.0", 500)),
                       (mbproto.error(2, "rx dropped"), ("E", "2", "rx dropped"))):
@@ -114,7 +120,7 @@ def test_a_single_corrupted_byte_never_passes(body):
         bad = bytearray(good)
         bad[i] ^= 0x5A
         status, _ = mbproto.unseal(bytes(bad))
-        # CRC-8 detects every single-byte error; the suffix may also become malformed
+        # a CRC-16 detects every single-byte error; the suffix may also become malformed
         assert status != mbproto.OK or bytes(bad) == good
 
 
@@ -320,6 +326,11 @@ def test_firmware_heartbeat_and_changes():
         fw.step(t)
     fs = [x for x in out.messages() if x[0] == "F"]
     assert fs[-1][2] == 1 << 12
+    # every change is sent twice in a row (the Pi acts on a state only when repeated)
+    changes = [i for i in range(1, len(fs)) if fs[i][2] != fs[i - 1][2]]
+    assert len(changes) == 1
+    i = changes[0]
+    assert fs[i + 1] == ("F", fs[i][1] + 1, 1 << 12)
 
 
 def test_firmware_never_raises_on_junk():
@@ -338,7 +349,9 @@ def test_firmware_never_raises_on_junk():
     assert fw.rx_ok + fw.rx_crc + fw.rx_malformed > 0
     assert resets == []
     fw.receive(mbproto.PING, 302)
-    assert out.messages()[-1] == ("A",)
+    fw.step(304)
+    ack, f1, f2 = out.messages()[-3:]
+    assert ack == ("A",) and f1[0] == "F" == f2[0] and f1[2] == f2[2]   # the state, twice, after A
 
 
 def test_firmware_applies_led_frames_and_reset():

@@ -36,7 +36,7 @@ def test_firmware_suite_passes_under_micropython():
     assert failures == [] and int(m.group(2)) == 0, out
     assert int(m.group(1)) >= 17, out
     assert proc.returncode == 0, out
-    for name in ("test_crc_vectors", "test_frame_vectors", "test_led_vectors",
+    for name in ("test_crc_vectors", "test_frame_vectors", "test_led_vectors", "test_change_sent_twice",
                  "test_scan_reads_closed_switches", "test_debounce_filters_bounce",
                  "test_firmware_survives_garbage", "test_main_run_with_fake_hardware"):
         assert f"PASS {name}" in out, out
@@ -46,7 +46,7 @@ def test_runner_reports_a_failing_micropython_test(tmp_path):
     """The harness can fail: a deliberately wrong check is reported."""
     script = tmp_path / "bad.py"
     script.write_text("import mbproto\n"
-                      "ok = mbproto.crc8(b'123456789') == 0xF4\n"
+                      "ok = mbproto.crc16(b'123456789') == 0x29B1\n"
                       "print('MP-RESULT passed=%d failed=%d' % (1 if ok else 0, 1))\n")
     proc = run_node(script)
     assert "MP-RESULT passed=1 failed=1" in proc.stdout, proc.stdout + proc.stderr

@@ -111,6 +111,13 @@ def feed(link: PicoLink, raw: RawPty, data: bytes, t: int):
     return settle(link, t, lambda: link.stats["bytes_in"] >= want)
 
 
+def confirmed(seq: int, bits: int, answer: bool = False) -> bytes:
+    """Two F lines in a row with the same state (the link takes a state only
+    when repeated), after an ``A`` answering the link's keep-up ping when
+    ``answer``: what the firmware sends after a ``P``."""
+    return (mbproto.ACK if answer else b"") + mbproto.frame(seq, bits) + mbproto.frame(seq + 1, bits)
+
+
 def drive(link: PicoLink, sim: SimPico | None, t0: int, t1: int, step: int = 10,
           until=None) -> int:
     """Interleave the Pico and the Pi from t0 to t1 (simulated ms)."""
@@ -155,7 +162,8 @@ def test_frames_become_board_states(sim):
     assert state == BoardState(frozenset({"a1", "b2"}), frozenset({"menu"}))
     assert link.link_ok
     s = link.stats
-    assert s["frames"] >= 4 and s["lines_ok"] == s["frames"] + s["firmware_resets"]
+    assert s["frames"] >= 4 and s["lines_ok"] == s["frames"] + s["firmware_resets"] + s["acks"]
+    assert s["acks"] >= 1 and s["acks"] == s["pings_sent"] and s["slow_link"] == 0
     assert s["firmware_resets"] == 1 and link.firmware_version == "sim-0.1.0"
     assert link.scan_hz == 500
     assert s["dropped_crc"] == s["dropped_malformed"] == s["seq_gaps"] == 0
@@ -187,11 +195,13 @@ def test_led_frames_reach_the_pico_and_are_refreshed(sim):
 def test_ping_is_answered(sim):
     link = PicoLink(opener(lambda: sim.path), MAP)
     drive(link, sim, 0, 100)
+    acks, pings = link.stats["acks"], sim.firmware.pings
+    assert acks == 1 and pings == 1            # the keep-up ping sent on connecting
     link.ping()
     link.read(100)
     assert sim.wait_input(1.0)
     drive(link, sim, 110, 200)
-    assert link.stats["acks"] == 1
+    assert link.stats["acks"] == acks + 1 and sim.firmware.pings == pings + 1
     link.close()
 
 
@@ -201,14 +211,14 @@ def test_garbage_is_dropped_and_counted_and_nothing_else_happens(raw):
     link = PicoLink(opener(lambda: raw.path), MAP)
     link.read(0)
     good = frame_for({"a1", "h9"})
-    assert feed(link, raw, mbproto.frame(0, good), 10).squares == {"a1", "h9"}
+    assert feed(link, raw, confirmed(0, good, answer=True), 10).squares == {"a1", "h9"}
     before = dict(link.stats)
 
     bad_crc = bytearray(mbproto.frame(1, frame_for({"c3"})))
     bad_crc[5] = ord("F") if bad_crc[5] != ord("F") else ord("E")
     junk = [
         bytes(bad_crc),                                   # CRC failure
-        mbproto.frame(2, frame_for({"d4"}))[:-8] + b"\n",  # truncated line
+        mbproto.frame(2, frame_for({"d4"}))[:-10] + b"\n",  # truncated line
         b"\x00\xff\xfe\x03binary\x80junk\n",             # binary junk
         b"x" * 5000 + b"\n",                               # overlong
         b"F 3 00000000000000000001\n",                     # no checksum
@@ -229,14 +239,14 @@ def test_garbage_is_dropped_and_counted_and_nothing_else_happens(raw):
     for key in ("link_losses", "reconnects", "seq_gaps", "firmware_resets", "errors_reported"):
         assert s[key] == before[key], key
     # and the next good frame is taken
-    assert feed(link, raw, mbproto.frame(1, frame_for({"b2"})), 40).squares == {"b2"}
+    assert feed(link, raw, confirmed(1, frame_for({"b2"})), 40).squares == {"b2"}
     link.close()
 
 
 def test_split_lines_and_partial_writes(raw):
     link = PicoLink(opener(lambda: raw.path), MAP)
     link.read(0)
-    line = mbproto.frame(0, frame_for({"e5"}))
+    line = confirmed(0, frame_for({"e5"}), answer=True)
     for i in range(len(line)):
         state = feed(link, raw, line[i:i + 1], i)
     assert state.squares == {"e5"}
@@ -246,7 +256,7 @@ def test_split_lines_and_partial_writes(raw):
 def test_error_lines_are_counted_and_kept(raw):
     link = PicoLink(opener(lambda: raw.path), MAP)
     link.read(0)
-    feed(link, raw, mbproto.error(2, "rx-dropped crc=3 malformed=1") + mbproto.frame(0, 0), 5)
+    feed(link, raw, mbproto.error(2, "rx-dropped crc=3 malformed=1") + confirmed(0, 0, answer=True), 5)
     assert link.stats["errors_reported"] == 1
     assert link.last_error == "2 rx-dropped crc=3 malformed=1"
     assert link.link_ok
@@ -266,7 +276,7 @@ def test_sequence_gaps_are_counted(raw):
 def test_silence_for_one_second_is_a_lost_link(raw):
     link = PicoLink(opener(lambda: raw.path), MAP)
     link.read(0)
-    assert feed(link, raw, mbproto.frame(0, frame_for({"a1"})), 100) is not None
+    assert feed(link, raw, confirmed(0, frame_for({"a1"}), answer=True), 100) is not None
     assert link.read(1099) is not None and link.link_ok     # last line at t=100
     assert link.read(1100) is None
     assert not link.link_ok
@@ -276,7 +286,8 @@ def test_silence_for_one_second_is_a_lost_link(raw):
     link.read(1350)
     assert link.stats["reconnects"] == 1
     assert link.read(1360) is None                            # open, but no frame yet
-    assert feed(link, raw, mbproto.frame(7, frame_for({"c5"})), 1370).squares == {"c5"}
+    assert feed(link, raw, confirmed(7, frame_for({"c5"})), 1370) is None   # no ping answered yet
+    assert feed(link, raw, confirmed(9, frame_for({"c5"}), answer=True), 1380).squares == {"c5"}
     assert link.link_ok
     link.close()
 
@@ -307,7 +318,7 @@ def test_backoff_resets_after_a_good_line(raw):
         t += 10
         assert t < 20000
     assert link.stats["link_losses"] >= 3
-    feed(link, raw, mbproto.frame(0, 0), t)
+    feed(link, raw, confirmed(0, 0, answer=True), t)
     assert link.link_ok and link._backoff_ms == 250
     link.close()
 
@@ -406,7 +417,8 @@ def test_read_and_show_never_block(sim):
             sim.firmware.step(300 + i)
             sim._flush()
     assert worst < 0.05, worst
-    assert link.link_ok
+    # a Pico that reads nothing for seconds cannot keep up: its pings go unanswered
+    assert link.stats["slow_link"] >= 1
     link.close()
 
 

@@ -16,7 +16,7 @@ MAP = MatrixMap()
 
 def test_shared_implementation():
     """One implementation: protocol.py re-exports mbproto, it does not copy it."""
-    assert protocol.crc8 is mbproto.crc8
+    assert protocol.crc16 is mbproto.crc16
     assert protocol.seal is mbproto.seal
     assert protocol.LineReader is mbproto.LineReader
     assert protocol.PALETTE is mbproto.PALETTE
@@ -83,7 +83,7 @@ def test_parse_line_every_type():
 
 def test_parse_line_failures():
     line = bytearray(mbproto.frame(1, 5)[:-1])
-    line[-4] ^= 1
+    line[-6] ^= 1
     assert parse_line(bytes(line)) == (BAD_CRC, None)
     assert parse_line(b"F 1 0*") == (MALFORMED, None)
     assert parse_line(mbproto.seal("F x y")[:-1]) == (MALFORMED, None)

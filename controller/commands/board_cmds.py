@@ -72,6 +72,18 @@ class _Failed(Exception):
     """A device could not be used: printed as one line, exit code 1."""
 
 
+def _say_if_no_pico(config: Config) -> None:
+    """One log line when the Pico's device is not there at start: the board
+    waits for it (a Pico plugged in later is picked up within 100 ms)."""
+    from hardware.serial_link import resolve_device
+
+    try:
+        resolve_device(config.pico.device)
+    except FileNotFoundError:
+        print(f"maxima-board run: no board at {config.pico.device} (config {config.path}: [pico] device); "
+              f"waiting for it to be plugged in", file=sys.stderr, flush=True)
+
+
 def _run(args: argparse.Namespace) -> int:
     config = _config(args)
     try:
@@ -97,6 +109,8 @@ def _run(args: argparse.Namespace) -> int:
         loop = runner_module.Runner(controller, hardware.source, hardware.leds, hardware.display,
                                     hardware.beeper, clock=clock, period_ms=config.loop_ms)
         print(f"maxima-board run: {hardware.description}, config {config.path}", file=sys.stderr, flush=True)
+        if config.hardware == "pico":
+            _say_if_no_pico(config)
         stop = None
         if args.seconds is not None:
             end = clock.now_ms() + int(args.seconds * 1000)

@@ -81,8 +81,10 @@ def make_fw(out, resets=None, **kw):
 # ---- protocol --------------------------------------------------------------
 
 def test_crc_vectors():
+    eq(mbproto.crc16(b"123456789"), 0x29B1)          # CRC-16/CCITT-FALSE check value
     for s, c in VEC["crc"]:
-        eq(mbproto.crc8(s.encode()), c)
+        eq(mbproto.crc16(s.encode()), c)
+        eq(mbproto.crc16_table(s.encode()), c)
 
 
 def test_frame_vectors():
@@ -234,13 +236,15 @@ def test_firmware_boot_and_frames():
     b = out.bodies()
     eq(b[0], b"H 0.1.0 500")
     eq(mbproto.parse(b[1]), ("F", 0, (1 << 0) | (1 << 9)))
-    # heartbeat: nothing changes, F every 250 ms
+    # the first state again at the next step (at 2 ms), then nothing
+    # changes: the heartbeat, an F every 250 ms (252, 502)
     t = 0
     for _ in range(300):
         t += 2
         fw.step(t)
     fs = [mbproto.parse(x) for x in out.bodies(b"F")]
-    eq(len(fs), 1 + 600 // 250)
+    eq(len(fs), 2 + (600 - 2) // 250)
+    eq(fs[1][2], fs[0][2])
     eq([f[1] for f in fs], list(range(len(fs))))
     # a change is sent once debounced
     close_positions([0, 9, 79])
@@ -265,10 +269,32 @@ def test_firmware_leds_ping_reset():
     eq(tuple(fw.animator.rgb[15:18]), mbproto.PALETTE[1])
     check(not fw.render(3))
     fw.receive(mbproto.PING, 4)
-    eq(out.bodies()[-1], b"A")
+    eq(out.bodies()[-2], b"A")                       # A, then the state
+    check(out.bodies()[-1].startswith(b"F "), out.bodies()[-1])
     fw.receive(mbproto.RESET, 5)
     eq(resets, [1])
     eq((fw.rx_ok, fw.rx_crc, fw.rx_malformed), (3, 0, 0))
+
+
+def test_change_sent_twice():
+    """Every debounced change goes out in two F lines in a row: the Pi acts
+    on a state only when repeated, so one corrupted line never acts."""
+    close_positions([])
+    out = Out()
+    fw = make_fw(out)
+    fw.start(0)
+    fw.step(2)
+    n = len(out.bodies(b"F"))
+    close_positions([77])                            # BACK pressed
+    t = 2
+    for _ in range(40):
+        t += 2
+        fw.step(t)
+    fs = [mbproto.parse(b) for b in out.bodies(b"F")][n:]
+    eq(len(fs), 2)
+    eq(fs[0][2], 1 << 77)
+    eq(fs[1], ("F", fs[0][1] + 1, 1 << 77))
+    close_positions([])
 
 
 def test_firmware_survives_garbage():
@@ -289,7 +315,7 @@ def test_firmware_survives_garbage():
     check(fw.rx_malformed >= 3, "malformed %d" % fw.rx_malformed)
     eq(fw.rx_ok, 0)
     fw.receive(mbproto.PING, 8)                      # still answers
-    eq(out.bodies()[-1], b"A")
+    eq(out.bodies()[-2], b"A")
     t = 8
     for _ in range(600):
         t += 2
@@ -381,6 +407,25 @@ def test_memory_per_scan_is_small():
     check(flips >= 4, "flips %d" % flips)
     print("INFO heap bytes allocated by 100 scan+debounce with changes: %d" % used)
     check(used < 4096, "scan loop allocates %d bytes per 100 scans" % used)
+
+
+def test_crc16_allocates_nothing():
+    """The table CRC uses small ints only: no heap per line on the Pico."""
+    import gc
+    import time
+    body = mbproto.frame(65535, (1 << 80) - 1)[:-6]
+    eq(mbproto.crc16(body), mbproto.crc16_table(body))
+    mbproto.crc16(body)
+    gc.collect()
+    before = gc.mem_alloc()
+    t0 = time.ticks_us()
+    for _ in range(100):
+        mbproto.crc16(body)
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    used = gc.mem_alloc() - before
+    print("INFO crc16 of an F line: %d us (MicroPython WebAssembly, this host), heap %d bytes per 100"
+          % (dt // 100, used))
+    check(used < 256, "crc16 allocates %d bytes per 100 lines" % used)
 
 
 def main_():

@@ -156,10 +156,13 @@ def test_fen_half_move_number_at_the_bound_is_read():
 
 # ------------------------------------------------ 4. perft depth and Ctrl-C
 @pytest.mark.parametrize("depth", ["99", str(MAX_PERFT_DEPTH + 1)])
-def test_perft_depth_above_the_maximum_is_refused(capsys, depth):
-    err = usage_error(capsys, ["perft", "start", depth])
-    assert err == (f"maxima-board perft: DEPTH must be a whole number from 0 to {MAX_PERFT_DEPTH}, "
-                   f"got '{depth}' (see maxima-board perft --help)\n")
+def test_perft_depth_above_the_maximum_is_refused(depth):
+    # a process with a time limit: accepting the depth would count for ever
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "perft", "start", depth], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"maxima-board perft: DEPTH must be a whole number from 0 to {MAX_PERFT_DEPTH}, "
+                           f"got '{depth}' (see maxima-board perft --help)\n")
 
 
 def test_perft_help_states_the_maximum_depth(capsys):

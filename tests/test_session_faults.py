@@ -50,7 +50,7 @@ def test_setup_mid_session_reports_the_abandoned_game_and_waits_for_the_set_up_b
     assert [e["game"] for e in of("new_game", evs)] == [1, 2]
 
 
-def test_fen_right_after_a_game_ended_or_before_any_move_abandons_nothing_with_moves():
+def test_fen_twice_reports_the_first_game_abandoned_with_no_moves():
     evs = events("fen start\nfen start\n")
     # the first fen line is the starting position; the second leaves game 1 with no moves
     assert of("abandoned", evs) == [{"type": "abandoned", "game": 1, "moves": []}]

@@ -243,6 +243,13 @@ def test_config_number_of_5000_digits_is_named(tmp_path):
     assert _config_error(path) == f"not valid TOML: a number has more than {sys.get_int_max_str_digits()} digits"
 
 
+def test_config_refuses_arabic_indic_digits(tmp_path):
+    """TOML reads ASCII digits only; the error names the file and the place."""
+    path = tmp_path / "board.toml"
+    path.write_text('hardware = "sim"\n[timings]\nsettle_ms = \u0663\u0660\u0660\n', encoding="utf-8")
+    assert _config_error(path) == "not valid TOML: Invalid value (at line 3, column 13)"
+
+
 def test_config_absurd_number_is_a_range_error(tmp_path):
     path = tmp_path / "board.toml"
     path.write_text('hardware = "sim"\n[timings]\nsettle_ms = 1000000000000000000000000000000\n')

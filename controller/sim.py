@@ -27,7 +27,7 @@ HELP = """\
 commands (one per line):
   lift SQ            take the piece off square SQ (e.g. lift d3)
   place SQ           put a piece on square SQ
-  wait MS            let MS milliseconds pass (real time passes too)
+  wait MS            let MS milliseconds pass, at most 86400000 (real time passes too)
   press BUTTON       ok | back | menu | new
   fen FEN|start      new game from FEN, the board set up for it
   setup [FEN|start]  new game from FEN, to be set up piece by piece

@@ -100,7 +100,12 @@ def test_sim_refuses_arabic_indic_wait_and_goes_on(tmp_path):
     assert "move 1 d3-d4 " in out
 
 
-def test_run_seconds_refuses_arabic_indic_digits(capsys):
+def test_run_seconds_refuses_arabic_indic_digits(capsys, monkeypatch, tmp_path):
+    # were it accepted, run would play the simulated board: keep it off the user's games
+    monkeypatch.setenv("MAXIMA_BOARD_DB", str(tmp_path / "games.db"))
+    monkeypatch.setenv("MAXIMA_BOARD_CONFIG", "")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     err = usage_error(capsys, ["run", "--seconds", "\u0663"])
     assert "--seconds N must be a number" in err
 

@@ -12,8 +12,19 @@ class UsageError(Exception):
     """Bad input to a command: printed as one line, exit code 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """Argument errors as one line (no usage block), exit code 2; the
+    subcommands' parsers are of this class too."""
+
+    def error(self, message: str):
+        head, _, rest = message.partition(": ")   # "argument DEPTH: DEPTH must be ..."
+        if head.startswith("argument ") and rest.startswith(head[len("argument "):] + " "):
+            message = rest
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="maxima-board", description="An electronic board for Maxima.")
+    parser = _Parser(prog="maxima-board", description="An electronic board for Maxima.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in (engine_cmds, game_cmds, board_cmds):
         module.register(sub)
@@ -29,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"maxima-board {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print(f"maxima-board {args.command}: interrupted", file=sys.stderr)
         return 130
 
 

@@ -247,6 +247,7 @@ class Controller:
             self._begin_setup(position, self._now)
         else:
             self._setup = None
+            self._raw = None   # the old board must not play the new game's first move: wait for a frame
             events += self._start_game(position, self._now)
         return events + self._update(now_ms)
 
@@ -408,7 +409,8 @@ class Controller:
     def _step_sync(self, now: int) -> list[dict]:
         sync = self._sync
         assert sync is not None
-        if self._raw == self._table.expected and sync.required & ~self._lifted == 0:
+        # A square to be lifted that a later take-back left empty needs no lift.
+        if self._raw == self._table.expected and sync.required & self._table.expected & ~self._lifted == 0:
             self._mode = "play"
             self._sync = None
             self._lifted = 0

@@ -250,7 +250,7 @@ def _sync_screen(v: View, lit: _Lit) -> tuple[str, str]:
     expected = v.table.expected
     missing = bits(expected & ~raw)
     extra = bits(raw & ~expected)
-    swap = bits(sync.required & ~v.lifted & raw)
+    swap = bits(sync.required & expected & ~v.lifted & raw)
     lit.add("error-missing", missing)
     lit.add("error-extra", extra + swap)
     if sync.reason == "takeback":

@@ -6,7 +6,7 @@ Script lines (``#`` starts a comment, blank lines are skipped):
     fen <FEN|start>     a new game from this position, board set up
     lift <sq>           the square becomes empty
     place <sq>          the square becomes occupied
-    wait <ms>           time passes
+    wait <ms>           time passes (0 to 86400000: at most 24 h)
     press <button>      ok | back | menu | new
     board <sq>...       the board shows exactly these squares
                         (``board empty``; ``board start``: the start position's)
@@ -15,6 +15,8 @@ Script lines (``#`` starts a comment, blank lines are skipped):
     clock CONTROL       the time control (90+30, 60d10, 40/90,30+30, none) of
                         the next new game; before any other line (but a
                         first ``fen``): of the first game
+    show                the board, its LEDs and the OLED (a ``show`` event)
+    help                ignored (it lists the commands in ``sim``)
 
 With a clock, ``move`` and ``final`` lines carry ``"clocks": {"white": ms,
 "black": ms}``, the time each side has left.
@@ -24,15 +26,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
-from engine import MAXIMA, START_FEN, FenError, Position
+from engine import MAXIMA, START_FEN, Position
 from hardware.interfaces import BUTTONS
 
 from .clock import TimeControlError, parse_time_control
 from .core import Controller
+from .numbers import shown, whole_number
+from .render import board_text
 from .settings import Settings
 from .store import GameStore
 
-COMMANDS = ("fen", "lift", "place", "wait", "press", "board", "setup", "link", "clock")
+COMMANDS = ("fen", "lift", "place", "wait", "press", "board", "setup", "link", "clock", "show", "help")
+MAX_WAIT_MS = 24 * 60 * 60 * 1000   # one wait: at most a day
 
 
 class ScriptError(ValueError):
@@ -59,7 +64,7 @@ def _fen(text: str, line: int) -> str:
     fen = START_FEN if text in ("", "start") else text
     try:
         Position(fen)
-    except FenError as exc:
+    except ValueError as exc:   # FenError, or any other refusal of the text
         raise ScriptError(f"line {line}: bad FEN: {exc}") from None
     return fen
 
@@ -75,14 +80,24 @@ def parse_line(text: str, line: int) -> Step | None:
     words = rest.split()
     if op not in COMMANDS:
         raise ScriptError(f"line {line}: unknown command {op!r} (expected one of {', '.join(COMMANDS)})")
+    if op == "help":
+        return None
+    if op == "show":
+        if words:
+            raise ScriptError(f"line {line}: show takes nothing after it")
+        return Step(line, op)
     if op in ("lift", "place"):
         if len(words) != 1:
             raise ScriptError(f"line {line}: {op} needs one square, e.g. '{op} e5'")
         return Step(line, op, _square(words[0], line))
     if op == "wait":
-        if len(words) != 1 or not words[0].isdigit():
+        if len(words) != 1:
             raise ScriptError(f"line {line}: wait needs a whole number of milliseconds, e.g. 'wait 500'")
-        return Step(line, op, int(words[0]))
+        try:
+            return Step(line, op, whole_number(words[0], 0, MAX_WAIT_MS))
+        except ValueError:
+            raise ScriptError(f"line {line}: wait needs a whole number of milliseconds from 0 to {MAX_WAIT_MS} "
+                              f"(24 h; digits 0-9), got {shown(words[0])}") from None
     if op == "press":
         if len(words) != 1 or words[0].lower() not in BUTTONS:
             raise ScriptError(f"line {line}: press needs a button: {', '.join(BUTTONS)}")
@@ -181,12 +196,27 @@ class Runner:
         return self.controller.on_button(self.now, button)
 
     def fen(self, fen: str) -> list[dict]:
-        events = self.controller.new_game(self.now, fen, setup=False)
+        """A new game from ``fen``; the board is set up for it at once."""
+        events = self._abandoned() + self.controller.new_game(self.now, fen, setup=False)
         self.board = set(self.controller.expected_squares)
         return events + self._frame()
 
     def setup(self, fen: str) -> list[dict]:
-        return self.controller.new_game(self.now, fen, setup=True)
+        """A new game from ``fen``, set up by hand from the board as it stands."""
+        return self._abandoned() + self.controller.new_game(self.now, fen, setup=True)
+
+    def _abandoned(self) -> list[dict]:
+        """The ``abandoned`` event when a new game leaves one unfinished
+        (it stays stored, unfinished, with its moves)."""
+        c = self.controller
+        if c.game_id is None or c.mode not in ("play", "sync"):
+            return []
+        return [{"type": "abandoned", "game": c.game_id, "moves": c.moves}]
+
+    def show(self, _: object = None) -> list[dict]:
+        """The ``show`` event: the board as text, as ``sim`` prints it."""
+        c = self.controller
+        return [{"type": "show", "text": board_text(c.position, self.board, c.leds, c.display)}]
 
     def link(self, up: bool) -> list[dict]:
         events = self.controller.set_link(up, self.now)

@@ -18,7 +18,6 @@ from engine import START_FEN
 
 from .clock import format_ms
 from .core import Controller
-from .render import board_text
 from .script import COMMANDS, Runner, ScriptError, parse_line
 from .settings import Settings
 from .store import GameStore, board_store
@@ -29,7 +28,7 @@ HELP = """\
 commands (one per line):
   lift SQ            take the piece off square SQ (e.g. lift d3)
   place SQ           put a piece on square SQ
-  wait MS            let MS milliseconds pass (real time passes too)
+  wait MS            let MS milliseconds pass, at most 86400000 (real time passes too)
   press BUTTON       ok | back | menu | new
   fen FEN|start      new game from FEN, the board set up for it
   setup [FEN|start]  new game from FEN, to be set up piece by piece
@@ -79,10 +78,6 @@ class Sim:
             self._print(HELP)
             return True
         self.tick()
-        if word == "show":
-            c = self.controller
-            self._print(board_text(c.position, self.runner.board, c.leds, c.display))
-            return True
         try:
             step = parse_line(text, line)
             if step is None:
@@ -93,7 +88,7 @@ class Sim:
             else:
                 self._emit(self.runner.do(step))
         except ScriptError as exc:
-            known = ", ".join(COMMANDS + ("show", "help", "quit"))
+            known = ", ".join(COMMANDS + ("quit",))
             hint = f" (commands: {known})" if "unknown command" in str(exc) else ""
             self._print(f"error {exc}{hint}")
         return True
@@ -113,11 +108,17 @@ class Sim:
                     self._print(_clocks(e["clocks"]))
             elif kind == "game_end":
                 self._print(f"game over {e['result']} ({e['reason']})")
+            elif kind == "abandoned":
+                n = len(e["moves"])
+                self._print(f"game {e['game']} left unfinished after {n} move{'' if n == 1 else 's'}; "
+                            f"it stays stored (maxima-board export {e['game']})")
             elif kind == "new_game":
                 clock = f", clock {e['time_control']}" if "time_control" in e else ""
                 self._print(f"game {e['game']} started from {e['fen']}{clock}")
             elif kind == "resumed":
                 self._print(f"game {e['game']} resumed after {len(e['moves'])} moves: {e['fen']}")
+            elif kind == "show":
+                self._print(e["text"])
             elif kind == "display":
                 self._print("oled " + " | ".join(e["lines"]))
             elif kind == "leds":
@@ -186,8 +187,15 @@ def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | No
     try:
         sim = Sim(settings, store, out)
         interactive = _isatty(source) and _isatty(out)
+        intro = (f"Simulated Maxima board; games are stored in {store.path}.\n"
+                 "Type 'help' for the commands, 'show' to see the board, 'quit' to leave.")
+        if interactive and source is sys.stdin and out is sys.stdout:
+            from .console import run_console
+
+            run_console(sim, out, intro + " Arrow keys recall earlier lines, Tab completes.")
+            return 0
         if interactive:
-            out.write("Simulated Maxima board. Type 'help' for the commands, 'show' to see the board.\n> ")
+            out.write(intro + "\n> ")
             out.flush()
         for n, text in enumerate(_lines(source, sim.tick), 1):
             if not sim.command(text, n):

@@ -84,7 +84,8 @@ def parse_move(text: str, geometry: Geometry) -> Move:
 # ASCII only: str.isdigit() also accepts '²' or '٣', which int() rejects or
 # reads into a FEN that no longer round-trips (M14).
 _DIGITS = "0123456789"
-_PLIES_RE = re.compile(r"0|[1-9][0-9]*")
+_PLIES_RE = re.compile(r"0|[1-9][0-9]{0,6}")
+MAX_PLIES = 1_000_000   # far beyond any game; a bigger half-move number is a typo
 
 
 def parse_fen(fen: str, variant: Variant) -> tuple[list[int], int, int]:
@@ -139,8 +140,10 @@ def parse_fen(fen: str, variant: Variant) -> tuple[list[int], int, int]:
             raise FenError(f"row for rank {rank} has {file} cells, expected {g.files}: {row!r}")
     if side not in ("w", "b"):
         raise FenError(f"side to move must be 'w' or 'b', got {side!r}")
-    if not _PLIES_RE.fullmatch(plies):
-        raise FenError(f"half-move number must be a whole number (digits 0-9, no leading zero), got {plies!r}")
+    if not _PLIES_RE.fullmatch(plies) or int(plies) > MAX_PLIES:
+        shown = repr(plies) if len(plies) <= 24 else f"{plies[:24]!r}... ({len(plies)} characters)"
+        raise FenError(f"half-move number must be a whole number from 0 to {MAX_PLIES} "
+                       f"(digits 0-9, no leading zero), got {shown}")
     return board, WHITE if side == "w" else BLACK, int(plies)
 
 

@@ -8,11 +8,13 @@ falls back to a default.
 The file is found by :func:`find_config`: ``--config PATH``, else
 ``$MAXIMA_BOARD_CONFIG``, else ``./maxima-board.toml``, else
 ``/etc/maxima-board/config.toml``; with none of them the board is simulated.
+The file is UTF-8 text; a byte-order mark at its start is accepted.
 """
 from __future__ import annotations
 
 import difflib
 import os
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -135,12 +137,21 @@ def find_config(explicit: str | None = None, environ: Mapping[str, str] | None =
         if given is not None:
             path = Path(given)
             if not path.is_file():
-                raise ConfigError(f"config {given}: file not found")
+                raise ConfigError(f"config {given}: {_not_a_file(path)}")
             return path
     for path in SEARCH_PATH if search is None else search:
         if path.is_file():
             return path
     return None
+
+
+def _not_a_file(path: Path) -> str:
+    """Why ``path``, which is not a regular file, cannot be the config."""
+    if path.is_dir():
+        return "is a directory, not a file"
+    if path.exists():
+        return "not a regular file"
+    return "file not found"
 
 
 def default_config(environ: Mapping[str, str] | None = None) -> Config:
@@ -153,13 +164,12 @@ def load_config(path: str | os.PathLike, environ: Mapping[str, str] | None = Non
     name = str(path)
     try:
         with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ConfigError(f"config {name}: file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config {name}: not valid TOML: {exc}") from None
+            raw = fh.read()
+    except (FileNotFoundError, IsADirectoryError):
+        raise ConfigError(f"config {name}: {_not_a_file(Path(path))}") from None
     except OSError as exc:
         raise ConfigError(f"config {name}: cannot read: {exc.strerror or exc}") from None
+    data = _toml(_text_of(raw, name), name)
     try:
         return _parse(data, Path(path), environ)
     except _KeyError as exc:
@@ -168,14 +178,36 @@ def load_config(path: str | os.PathLike, environ: Mapping[str, str] | None = Non
 
 def parse_config(text: str, name: str = "<string>", environ: Mapping[str, str] | None = None) -> Config:
     """Like :func:`load_config` for TOML text (used by tests)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config {name}: not valid TOML: {exc}") from None
+    data = _toml(text, name)
     try:
         return _parse(data, Path(name), environ)
     except _KeyError as exc:
         raise ConfigError(f"config {name}: {exc}") from None
+
+
+def _text_of(raw: bytes, name: str) -> str:
+    """The file's bytes as text: UTF-8, a leading byte-order mark accepted
+    (Windows editors write one)."""
+    if b"\0" in raw:
+        raise ConfigError(f"config {name}: a binary file, not TOML text")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ConfigError(f"config {name}: not UTF-8 text (byte 0x{raw[exc.start]:02x} "
+                          f"at line {line}, column {column})") from None
+
+
+def _toml(text: str, name: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config {name}: not valid TOML: {exc}") from None
+    except ValueError as exc:   # a number beyond int()'s digit limit, a date like 2024-02-30
+        limit = sys.get_int_max_str_digits()
+        why = f"a number has more than {limit} digits" if "digits" in str(exc) else str(exc)
+        raise ConfigError(f"config {name}: not valid TOML: {why}") from None
 
 
 # --------------------------------------------------------------------------

@@ -95,7 +95,7 @@ def test_analyze_bad_fen_gives_an_error_object_and_the_run_continues():
     bad_lines = [BAD_ROW, "not a fen", START.replace("/8/8/8/", "/8/8/\u00b2/"),
                  "xxx2xxx/8/8/8/8/8/8/8/8/8/xxx2xxx w 0"]
     done = run_cli("analyze", stdin="\n".join(bad_lines + ["start"]) + "\n")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr          # README: exit 1 when any line failed
     reports = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(reports) == len(bad_lines) + 1
     for line, report in zip(bad_lines, reports):

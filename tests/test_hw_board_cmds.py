@@ -124,7 +124,7 @@ def test_run_plays_a_scripted_game(tmp_path, monkeypatch, matrix, recorder, caps
 
     assert main(["run", "--config", str(_config(tmp_path)), "--seconds", "6"]) == 0
     assert capsys.readouterr().err == (f"maxima-board run: direct (MockFactory (already set)), "
-                                       f"config {tmp_path / 'board.toml'}\n")
+                                       f"config {tmp_path / 'board.toml'}, games in {tmp_path / 'games.db'}\n")
 
     store = GameStore(tmp_path / "games.db")
     (game,) = store.games()

@@ -15,6 +15,7 @@ from hardware.config import Config, ConfigError, default_config, find_config, lo
 from hardware.errors import HardwareError
 
 from .. import runner as runner_module
+from ..numbers import decimal_number
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,12 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _seconds(text: str) -> float:
     try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < 1e7:
-        raise argparse.ArgumentTypeError(f"N must be a positive number of seconds, got {text!r}")
-    return value
+        return decimal_number(text, 0, 1e7)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"--seconds N {exc}") from None
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -108,7 +106,8 @@ def _run(args: argparse.Namespace) -> int:
         controller = Controller(settings, store, now_ms=clock.now_ms())
         loop = runner_module.Runner(controller, hardware.source, hardware.leds, hardware.display,
                                     hardware.beeper, clock=clock, period_ms=config.loop_ms)
-        print(f"maxima-board run: {hardware.description}, config {config.path}", file=sys.stderr, flush=True)
+        print(f"maxima-board run: {hardware.description}, config {config.path}, games in {store.path}",
+              file=sys.stderr, flush=True)
         if config.hardware == "pico":
             _say_if_no_pico(config)
         stop = None

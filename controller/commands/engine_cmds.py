@@ -8,6 +8,10 @@ import sys
 from engine import FenError, Position
 from engine.analysis import analyze
 
+from ..numbers import argument
+
+MAX_PERFT_DEPTH = 8   # the start position has about 40**DEPTH leaves
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("moves", help="list the legal moves of a position, one per line")
@@ -16,18 +20,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("perft", help="count the leaves of the legal-move tree")
     p.add_argument("fen", metavar="FEN", help="a FEN, or the word 'start'")
-    p.add_argument("depth", metavar="DEPTH", type=_depth)
+    p.add_argument("depth", metavar="DEPTH", type=argument("DEPTH", 0, MAX_PERFT_DEPTH),
+                   help=f"0 to {MAX_PERFT_DEPTH}; each level takes about 40 times longer (Ctrl-C stops)")
     p.add_argument("--divide", action="store_true", help="also count per root move")
     p.set_defaults(func=_perft)
 
-    p = sub.add_parser("analyze", help="read FENs from standard input, print one JSON object each")
+    p = sub.add_parser("analyze", help="read FENs from standard input, print one JSON object each",
+                       description="One JSON object per FEN line; a line that is not a valid FEN gives "
+                                   "{\"fen\", \"error\"} and the run goes on. Exit code 1 when any line failed.")
     p.set_defaults(func=_analyze)
-
-
-def _depth(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"DEPTH must be a whole number, got {text!r}")
-    return int(text)
 
 
 def _position(fen: str) -> Position:
@@ -56,6 +57,7 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _analyze(args: argparse.Namespace) -> int:
+    failed = False
     for line in sys.stdin:
         fen = line.strip()
         if not fen:
@@ -64,5 +66,6 @@ def _analyze(args: argparse.Namespace) -> int:
             report = analyze(fen)
         except FenError as exc:
             report = {"fen": fen, "error": str(exc)}
+            failed = True
         print(json.dumps(report), flush=True)
-    return 0
+    return 1 if failed else 0

@@ -7,11 +7,14 @@ import sys
 
 from engine import START_FEN, FenError, Position
 
+from ..numbers import argument
 from ..record import export_text
 from ..script import ScriptError, parse_script, replay
 from ..settings import Settings
 from ..sim import run_sim
 from ..store import GameStore, default_db_path
+
+MAX_GAME = 2**63 - 1   # SQLite's largest INTEGER: game numbers are its row ids
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,16 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_games)
 
     p = sub.add_parser("export", help="print a stored game as a PGN-style record")
-    p.add_argument("game", metavar="GAME", nargs="?", type=_game_number,
+    p.add_argument("game", metavar="GAME", nargs="?", type=argument("GAME", 1, MAX_GAME),
                    help="game number (default: the newest game)")
     p.add_argument("--db", metavar="PATH", help="games database")
     p.set_defaults(func=_export)
-
-
-def _game_number(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"GAME must be a game number, got {text!r}")
-    return int(text)
 
 
 def _replay(args: argparse.Namespace) -> int:

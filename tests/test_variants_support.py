@@ -92,3 +92,58 @@ def king_square(position: Position, color: int) -> int:
         if letter == ("K" if color > 0 else "k"):
             return s
     raise AssertionError("no King")
+
+
+# ------------------------------------------------------------ colour mirror
+# Turning the board upside down (rank r -> last + first - r) and swapping the
+# colours of every piece and of the side to move maps every game of the family
+# onto itself (no rule of maxima.md, ultima.md or deckle.md favours a colour or
+# a side of the board except through "forward", which the mirror also turns).
+
+
+def _mirror_square(name: str, low: int, high: int) -> str:
+    return f"{name[0]}{low + high - int(name[1:])}"
+
+
+def mirror_fen(fen: str, low: int, high: int) -> str:
+    """The colour-mirrored FEN; ``low``/``high`` are the first and last rank numbers."""
+    fields = fen.split(" ")
+    fields[0] = "/".join(reversed(fields[0].split("/"))).swapcase().replace("X", "x")  # Maxima's holes
+    fields[1] = "b" if fields[1] == "w" else "w"
+    if len(fields) >= 6:                          # Deckle (D3)
+        if fields[2] != "-":
+            fields[2] = "".join(c for c in "KQkq" if c.swapcase() in fields[2])
+        if fields[3] != "-":
+            squares = [_mirror_square(s, low, high) for s in fields[3].split(",")]
+            fields[3] = ",".join(sorted(squares, key=lambda n: int(n[1:])))
+        if len(fields) == 7 and fields[6] != "-":
+            x, y = fields[6].split("<>")
+            fields[6] = f"{_mirror_square(x, low, high)}<>{_mirror_square(y, low, high)}"
+    return " ".join(fields)
+
+
+def mirror_move(text: str, low: int, high: int) -> str:
+    """The canonical string of the mirrored move (captures re-sorted by rank, then file)."""
+    def sq(name):
+        return _mirror_square(name, low, high)
+
+    if "<>" in text:
+        a, b = text.split("<>")
+        return f"{sq(a)}<>{sq(b)}"
+    promo = ""
+    if "=" in text:
+        text, promo = text.split("=")
+        promo = "=" + promo
+    caps = ""
+    if "x" in text:
+        text, caps = text.split("x")
+        names = sorted((sq(c) for c in caps.split(",")), key=lambda n: (int(n[1:]), n[0]))
+        caps = "x" + ",".join(names)
+    frm, to = text.split("-")
+    to = to if to == "S" else sq(to)
+    return f"{sq(frm)}-{to}{caps}{promo}"
+
+
+def rank_span(variant_name: str) -> tuple[int, int]:
+    ranks = variants.get(variant_name).geometry.ranks
+    return ranks[0], ranks[-1]

@@ -437,6 +437,11 @@ def test_D9_kings_and_pawns_never_capture_an_immobilizer_others_do():
     assert "e9-e5xe5" in moves_of(q, "e9")              # a rook from afar takes it
 
 
+def test_D9_passing_next_to_an_immobilizer_does_not_stop_a_slide():
+    p = at(deck({"f1": "K", "f10": "k", "a3": "R", "e4": "i"}), "immobilizer")
+    assert {"a3-d3", "a3-e3", "a3-f3", "a3-j3"} <= set(moves_of(p, "a3"))
+
+
 def test_D9_a_frozen_pawn_does_not_promote():
     p = at(deck({"f1": "K", "f10": "k", "c9": "P", "b10": "i"}), "immobilizer")
     assert moves_of(p, "c9") == ["c9-S"]

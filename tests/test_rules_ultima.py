@@ -524,6 +524,28 @@ def test_U14_allowed_positions(rules):
     assert at("7k/6W1/8/8/8/8/8/K7 b 0", rules).is_check()
 
 
+def test_U9_U11_U14_U15_a_withdrawer_freed_by_neutralization_gives_check_only_in_the_pure_set():
+    # Wg7 beside kh8, ig6 beside Wg7, Hf5 beside ig6: frozen in the standard set,
+    # free in the pure set (Hf5 neutralizes ig6), where g7-f6 would take kh8.
+    white_to_move = "7k/6W1/6i1/5H2/8/8/8/K7 w 0"
+    black_to_move = "7k/6W1/6i1/5H2/8/8/8/K7 b 0"
+    assert at(white_to_move, "ultima").fen() == white_to_move
+    with pytest.raises(FenError):
+        Position(white_to_move, variant="ultima-pure")
+    assert not at(black_to_move, "ultima").is_check()
+    assert at(black_to_move, "ultima-pure").is_check()
+
+
+def test_U10_U12_a_frozen_pawn_may_suicide_in_the_standard_set_pure_is_stalemate():
+    fen = ult({"a1": "K", "b2": "i", "c3": "P", "h8": "k"})
+    standard = at(fen, "ultima")
+    assert legal(standard) == ["c3-S"] and standard.outcome() is None
+    pure = at(fen, "ultima-pure")
+    assert legal(pure) == []
+    outcome = pure.outcome()
+    assert (outcome.result, outcome.reason, outcome.winner) == ("0-1", "stalemate", BLACK)
+
+
 # ------------------------------------------------------------------ U15 rule sets
 
 

@@ -47,6 +47,9 @@ class Rules:
         for t in types:
             self.types[t.code] = t
             self.prims[t.code] = t.moves
+        # Moving one of these may change what the other side attacks in ways
+        # the per-position shortcut does not track (the King itself, freezing).
+        self.always_test = frozenset(t.code for t in types if t.royal or t.freezer or t.freezes_freezer)
         royal = [t for t in types if t.royal]
         self.king_code = royal[0].code
         self.freezers = tuple(t.code for t in types if t.freezer)
@@ -119,6 +122,11 @@ class Rules:
 
     def distance(self, s: int, k: int) -> int:
         return self._lines[s].get(k, (-1, 0))[1]
+
+    def between(self, s: int, k: int) -> tuple:
+        """The squares strictly between ``s`` and ``k`` on their common line."""
+        d, n = self._lines[s][k]
+        return self.rays[s][d][:n - 1]
 
     def clear(self, b: list[int], s: int, k: int) -> bool:
         """Whether every square strictly between ``s`` and ``k`` (on one line) is empty."""
@@ -390,39 +398,94 @@ class Rules:
         return b[g1] * holder > 0 and b[g2] * holder > 0
 
     # -------------------------------------------------------- legality
-    def legal_moves(self, b: list[int], c: int, kings: list[int], state=None) -> list[Move]:
-        """The legal moves of ``c`` (M11/M12, U11, D5, D6, D7, D14)."""
+    def relevant_squares(self, b: list[int], c: int, kings: list[int]) -> set[int] | None:
+        """The squares a plain move of ``c`` must touch (start, end or a
+        capture) to possibly give the opponent a winning reply, or None when
+        every move needs the full test (in check, a palace square held by
+        the opponent, a piece whose dependencies are unknown).
+
+        When ``c`` is not in check now, a reply that captures its King after
+        ``c``'s move needs a changed square among the squares the attacker's
+        test reads (``Primitive.deps``); moves of the King, of freezers and
+        of Chameleons, and special moves are always tested fully."""
+        k = kings[c]
+        if k < 0:
+            return None
+        a = -c
+        if self.palace:
+            g1, g2 = self.goals[c]
+            if b[g1] * a > 0 or b[g2] * a > 0:
+                return None
+        if self.attacked(b, a, k, kings):
+            return None
+        z: set[int] = set()
+        prims = self.prims
+        for s, v in enumerate(b):
+            v *= a
+            if v <= 0:
+                continue
+            for p in prims[v]:
+                more = p.deps(self, b, a, s, k, kings)
+                if more is None:
+                    return None
+                z.update(more)
+        return z
+
+    def _filter(self, b: list[int], c: int, kings: list[int], moves: list[Move], count: bool, shortcut: bool):
+        out = []
+        n = 0
+        make, unmake = self.make, self.unmake
+        z = self.relevant_squares(b, c, kings) if shortcut else None
+        always = self.always_test
+        palace = self.palace
+        if palace:
+            og1, og2 = self.goals[c]
+            eg1, eg2 = self.goals[-c]
+            attacks = self.attacks
+        else:
+            attacked = self.attacked
+        for m in moves:
+            if z is not None and len(m) == 3 and b[m[0]] * c not in always:
+                to = m[1]
+                if to not in z and m[0] not in z and not (palace and (to == og1 or to == og2)):
+                    for x in m[2]:
+                        if x in z:
+                            break
+                    else:
+                        n += 1
+                        if not count:
+                            out.append(m)
+                        continue
+            undo = make(b, kings, m)
+            if palace:
+                ok = not (b[og1] * c > 0 and b[og2] * c > 0) and \
+                    ((b[eg1] * c > 0 and b[eg2] * c > 0) or not attacks(b, -c, kings))
+            else:
+                k = kings[c]
+                ok = k < 0 or not attacked(b, -c, k, kings)
+            unmake(b, kings, m, undo)
+            if ok:
+                n += 1
+                if not count:
+                    out.append(m)
+        return n if count else out
+
+    def _candidates(self, b: list[int], c: int, kings: list[int], state) -> list[Move]:
         moves = self.pseudo_moves(b, c, kings)
         if state is not None:
             moves += self.special_moves(b, c, kings, state)
             ban = state[2]
             if ban is not None:
                 moves = [m for m in moves if not (len(m) > 3 and m[3] == SWAP and m[0] == ban[0] and m[1] == ban[1])]
-        out = []
-        make, unmake = self.make, self.unmake
-        if self.palace:
-            og1, og2 = self.goals[c]
-            eg1, eg2 = self.goals[-c]
-            attacks = self.attacks
-            for m in moves:
-                undo = make(b, kings, m)
-                if b[og1] * c > 0 and b[og2] * c > 0:
-                    pass  # M11: own palace filled
-                elif (b[eg1] * c > 0 and b[eg2] * c > 0) or not attacks(b, -c, kings):
-                    out.append(m)
-                unmake(b, kings, m, undo)
-            return out
-        attacked = self.attacked
-        for m in moves:
-            undo = make(b, kings, m)
-            k = kings[c]
-            if k < 0 or not attacked(b, -c, k, kings):
-                out.append(m)
-            unmake(b, kings, m, undo)
-        return out
+        return moves
+
+    def legal_moves(self, b: list[int], c: int, kings: list[int], state=None, shortcut: bool = True) -> list[Move]:
+        """The legal moves of ``c`` (M11/M12, U11, D5, D6, D7, D14).
+        ``shortcut=False`` tests every move fully (the reference)."""
+        return self._filter(b, c, kings, self._candidates(b, c, kings, state), False, shortcut)
 
     def count_legal(self, b: list[int], c: int, kings: list[int], state=None) -> int:
-        return len(self.legal_moves(b, c, kings, state))
+        return self._filter(b, c, kings, self._candidates(b, c, kings, state), True, True)
 
     # ------------------------------------------------------ attacks
     def attacked(self, b: list[int], a: int, k: int, kings: list[int]) -> bool:

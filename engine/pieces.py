@@ -52,6 +52,13 @@ class Primitive:
         self.gen(R, b, a, s, kings, out.append)
         return any(m[1] == g for m in out)
 
+    def deps(self, R, b, a, s, k, kings):
+        """Squares whose change by the other side's move could let the piece
+        of colour ``a`` on ``s`` capture the piece on ``k`` with this
+        primitive (the piece itself staying put), or None when unknown: the
+        legality shortcut then tests every move fully."""
+        return None
+
     # Replacement captures of one victim type only (a Mimotaur imitating).
     def gen_replace(self, R, b, c, s, victim, app) -> None:
         raise NotImplementedError(f"{type(self).__name__} has no replacement pattern")
@@ -71,6 +78,10 @@ class Effect:
 
     def attacks(self, R, b, a, s, k, kings, dirs) -> bool:
         raise NotImplementedError
+
+    def deps(self, R, b, a, s, k, kings, dirs):
+        """See :meth:`Primitive.deps`."""
+        return None
 
 
 class Withdrawal(Effect):
@@ -93,6 +104,13 @@ class Withdrawal(Effect):
         t = R.step[s][d]
         return t >= 0 and b[t] == 0
 
+    def deps(self, R, b, a, s, k, kings, dirs):
+        d = R.direction(k, s)
+        if d < 0 or R.distance(k, s) != 1 or d not in dirs:
+            return ()
+        t = R.step[s][d]
+        return (t,) if t >= 0 else ()
+
 
 class Approach(Effect):
     """The enemy on the square after the end square, in the direction of travel (D11)."""
@@ -110,6 +128,12 @@ class Approach(Effect):
         if d < 0 or d not in dirs or R.distance(s, k) < 2:
             return False
         return R.clear(b, s, k)
+
+    def deps(self, R, b, a, s, k, kings, dirs):
+        d = R.direction(s, k)
+        if d < 0 or d not in dirs:
+            return ()
+        return R.between(s, k)
 
 
 class Custodian(Effect):
@@ -144,6 +168,23 @@ class Custodian(Effect):
             if d >= 0 and d in dirs and R.clear(b, s, t):
                 return True
         return False
+
+    def deps(self, R, b, a, s, k, kings, dirs):
+        # The anvil must already be the attacker's: the mover cannot put one there.
+        out = []
+        sk = R.step[k]
+        for e in ORTHOGONAL:
+            t = sk[e]
+            if t < 0:
+                continue
+            anvil = sk[OPPOSITE[e]]
+            if anvil < 0 or b[anvil] * a <= 0:
+                continue
+            d = R.direction(s, t)
+            if d >= 0 and d in dirs:
+                out.append(t)
+                out.extend(R.between(s, t))
+        return out
 
 
 class Coordination(Effect):
@@ -186,6 +227,27 @@ class Coordination(Effect):
                     return True
         return False
 
+    def deps(self, R, b, a, s, k, kings, dirs):
+        king = kings[a]
+        if king < 0 or king == k:
+            return ()
+        fo, ro = R.file_of, R.rank_of
+        if ro[king] == ro[k]:
+            line, target = fo, fo[k]
+        elif fo[king] == fo[k]:
+            line, target = ro, ro[k]
+        else:
+            return ()
+        out = []
+        rs = R.rays[s]
+        for d in dirs:
+            ray = rs[d]
+            for i, t in enumerate(ray):
+                if line[t] == target:
+                    out.extend(ray[:i + 1])
+                    break
+        return out
+
 
 # ------------------------------------------------------------------ movement
 @dataclass(frozen=True, eq=False)
@@ -208,6 +270,12 @@ class Leap(Primitive):
 
     def captures(self, R, b, a, s, k, kings):
         return self.replace and k in R.leap_sets(self)[s]
+
+    def deps(self, R, b, a, s, k, kings):
+        return ()
+
+    def replace_deps(self, R, b, a, s, k):
+        return ()
 
     def reaches(self, R, b, a, s, g, kings):
         return g in R.leap_sets(self)[s] and (b[g] == 0 or (self.replace and b[g] * a < 0))
@@ -271,6 +339,23 @@ class Slide(Primitive):
             if e.attacks(R, b, a, s, k, kings, dirs):
                 return True
         return False
+
+    def deps(self, R, b, a, s, k, kings):
+        out = []
+        if self.replace:
+            out.extend(self.replace_deps(R, b, a, s, k))
+        for e in self.effects:
+            more = e.deps(R, b, a, s, k, kings, self.dirs)
+            if more is None:
+                return None
+            out.extend(more)
+        return out
+
+    def replace_deps(self, R, b, a, s, k):
+        d = R.direction(s, k)
+        if d < 0 or d not in self.dirs:
+            return ()
+        return R.between(s, k)
 
     def reaches(self, R, b, a, s, g, kings):
         d = R.direction(s, g)
@@ -340,6 +425,12 @@ class LeapingSlide(Primitive):
                 return False
         return False
 
+    def deps(self, R, b, a, s, k, kings):
+        d = R.direction(s, k)
+        if d < 0 or d not in self.dirs:
+            return ()
+        return R.rays[s][d][:R.distance(s, k) + 1]
+
     def reaches(self, R, b, a, s, g, kings):
         if b[g] != 0:
             return False
@@ -386,6 +477,19 @@ class StepThenSlide(Primitive):
                         app((s, t, (t,)))
                     break
 
+    def deps(self, R, b, a, s, k, kings):
+        out = []
+        ss = R.step[s]
+        for d in DIAGONAL:
+            x = ss[d]
+            if x < 0 or x == k:
+                continue
+            for o in _BENT[d]:
+                if R.direction(x, k) == o:
+                    out.append(x)
+                    out.extend(R.between(x, k))
+        return out
+
 
 @dataclass(frozen=True, eq=False)
 class PawnMoves(Primitive):
@@ -412,6 +516,12 @@ class PawnMoves(Primitive):
 
     def captures(self, R, b, a, s, k, kings):
         return k in R.pawn_caps[a][s]
+
+    def deps(self, R, b, a, s, k, kings):
+        return ()
+
+    def replace_deps(self, R, b, a, s, k):
+        return ()
 
     def reaches(self, R, b, a, s, g, kings):
         out: list = []
@@ -485,6 +595,9 @@ class Imitation(Primitive):
             return k in R.neighbour_sets[s]
         return Primitive.captures(self, R, b, a, s, k, kings)
 
+    def deps(self, R, b, a, s, k, kings):
+        return () if -b[k] * a in R.imitation["step"] else None
+
 
 @dataclass(frozen=True, eq=False)
 class Swap(Primitive):
@@ -507,6 +620,9 @@ class Swap(Primitive):
     def captures(self, R, b, a, s, k, kings):
         return False
 
+    def deps(self, R, b, a, s, k, kings):
+        return ()
+
     def reaches(self, R, b, a, s, g, kings):
         return False
 
@@ -522,6 +638,9 @@ class MutualDestruction(Primitive):
 
     def captures(self, R, b, a, s, k, kings):
         return k in R.neighbour_sets[s]
+
+    def deps(self, R, b, a, s, k, kings):
+        return ()
 
     def reaches(self, R, b, a, s, g, kings):
         return False
@@ -544,6 +663,12 @@ class Mimic(Primitive):
             if p.replace_attacks(R, b, a, s, k):
                 return True
         return False
+
+    def deps(self, R, b, a, s, k, kings):
+        out = []
+        for p in R.mimic_of.get(-b[k] * a, ()):
+            out.extend(p.replace_deps(R, b, a, s, k))
+        return out
 
     def reaches(self, R, b, a, s, g, kings):
         return b[g] * a < 0 and self.captures(R, b, a, s, g, kings)

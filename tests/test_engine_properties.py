@@ -228,3 +228,20 @@ def test_D16_third_repetition_draws_in_deckle_but_only_counts_in_ultima_M13_U12(
         for move in ("a2-a3", "a7-a6", "a3-a2", "a6-a7"):
             q.push(move)
     assert q.repetitions() == 3 and q.outcome() is None
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_legality_shortcut_equals_the_full_test(variant):
+    """The per-position shortcut (moves that touch none of the squares the
+    opponent's attacks depend on skip the check test) keeps exactly the
+    moves that testing every move keeps (issue 8, speed)."""
+    skipped = 0
+    for p in positions(variant, 13, 25, 500):
+        rules = p._rules
+        fast = rules.legal_moves(p.board, p.turn, p.kings, p.state)
+        full = rules.legal_moves(p.board, p.turn, p.kings, p.state, shortcut=False)
+        assert fast == full, p.fen()
+        z = rules.relevant_squares(p.board, p.turn, p.kings)
+        if z is not None:
+            skipped += sum(1 for m in fast if m[0] not in z)
+    assert skipped > 0

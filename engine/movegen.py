@@ -49,7 +49,9 @@ class Rules:
             self.prims[t.code] = t.moves
         # Moving one of these may change what the other side attacks in ways
         # the per-position shortcut does not track (the King itself, freezing).
-        self.always_test = frozenset(t.code for t in types if t.royal or t.freezer or t.freezes_freezer)
+        self.always_test = frozenset(t.code for t in types if t.royal)
+        # Moving one of these away from an enemy piece may unfreeze it.
+        self.unfreezers = frozenset(t.code for t in types if t.freezer or t.freezes_freezer)
         royal = [t for t in types if t.royal]
         self.king_code = royal[0].code
         self.freezers = tuple(t.code for t in types if t.freezer)
@@ -407,7 +409,8 @@ class Rules:
         When ``c`` is not in check now, a reply that captures its King after
         ``c``'s move needs a changed square among the squares the attacker's
         test reads (``Primitive.deps``); moves of the King, of freezers and
-        of Chameleons, and special moves are always tested fully."""
+        of freezers and Chameleons leaving an enemy's side, and special moves
+        are always tested fully."""
         k = kings[c]
         if k < 0:
             return None
@@ -444,25 +447,38 @@ class Rules:
             attacks = self.attacks
         else:
             attacked = self.attacked
+        unfreezers = self.unfreezers
+        neighbours = self.neighbours
+        pieces = None
+        if z is not None or not palace:
+            pieces = [(s, self.prims[v * -c]) for s, v in enumerate(b) if v * c < 0]
         for m in moves:
-            if z is not None and len(m) == 3 and b[m[0]] * c not in always:
-                to = m[1]
-                if to not in z and m[0] not in z and not (palace and (to == og1 or to == og2)):
-                    for x in m[2]:
-                        if x in z:
-                            break
-                    else:
-                        n += 1
-                        if not count:
-                            out.append(m)
-                        continue
+            if z is not None and len(m) == 3:
+                frm = m[0]
+                v = b[frm] * c
+                if v in always:
+                    pass
+                elif v in unfreezers and any(b[x] * c < 0 for x in neighbours[frm]):
+                    pass
+                else:
+                    to = m[1]
+                    if to not in z and frm not in z and not (palace and (to == og1 or to == og2)):
+                        for x in m[2]:
+                            if x in z:
+                                break
+                        else:
+                            n += 1
+                            if not count:
+                                out.append(m)
+                            continue
             undo = make(b, kings, m)
             if palace:
                 ok = not (b[og1] * c > 0 and b[og2] * c > 0) and \
                     ((b[eg1] * c > 0 and b[eg2] * c > 0) or not attacks(b, -c, kings))
             else:
                 k = kings[c]
-                ok = k < 0 or not attacked(b, -c, k, kings)
+                # a swap moves an enemy piece: the list of enemy pieces is stale
+                ok = k < 0 or not attacked(b, -c, k, kings, None if len(m) > 3 and m[3] == SWAP else pieces)
             unmake(b, kings, m, undo)
             if ok:
                 n += 1
@@ -488,14 +504,17 @@ class Rules:
         return self._filter(b, c, kings, self._candidates(b, c, kings, state), True, True)
 
     # ------------------------------------------------------ attacks
-    def attacked(self, b: list[int], a: int, k: int, kings: list[int]) -> bool:
-        """Whether a mobile piece of colour ``a`` could remove the piece on ``k``."""
-        prims = self.prims
-        for s, v in enumerate(b):
-            v *= a
-            if v <= 0:
+    def attacked(self, b: list[int], a: int, k: int, kings: list[int], pieces=None) -> bool:
+        """Whether a mobile piece of colour ``a`` could remove the piece on
+        ``k``. ``pieces``: (square, primitives) of every piece of ``a`` that
+        may still stand there (stale entries are skipped), to avoid a scan."""
+        if pieces is None:
+            prims = self.prims
+            pieces = [(s, prims[v * a]) for s, v in enumerate(b) if v * a > 0]
+        for s, ps in pieces:
+            if b[s] * a <= 0:
                 continue
-            for p in prims[v]:
+            for p in ps:
                 if p.captures(self, b, a, s, k, kings):
                     if self.mobile(b, s, a):
                         return True

@@ -454,3 +454,120 @@ def test_U11_D5_engine_agrees_with_an_independent_reference_many(variant):
     positions = played_positions(variant, rng, 10, 120) + placed_positions(variant, rng, 400)
     for p in positions:
         compare(p)
+
+
+# ------------------------------------------- perft by the reference (captures at depth 1-2)
+
+
+def reference_divide(variant: str, fen: str, depth: int) -> dict[str, int]:
+    """divide(depth) computed by the reference alone: it plays its own moves
+    and writes the child FENs itself (placement and side; Deckle clocks,
+    castling, en passant and swap fields per D3)."""
+    ref = reference_for(variant)
+    out = {}
+    if isinstance(ref, Ultima):
+        B, c = ref.read(fen)
+        for m in ref.legal(B, c):
+            out[text(m)] = _ultima_perft(ref, after(B, m[1], m[2], m[3]), -c, depth - 1)
+    else:
+        fields = fen.split(" ")
+        B = read_rows(fields[0], 10)
+        c = 1 if fields[1] == "w" else -1
+        ep = [] if fields[3] == "-" else fields[3].split(",")
+        ban = fields[6] if len(fields) == 7 else "-"
+        for m in ref.legal(B, c, fields[2], ep, ban):
+            out[text(m)] = _deckle_perft(ref, B, c, fields[2], ep, ban, m, depth - 1)
+    return out
+
+
+def _ultima_perft(ref: Ultima, B: Board, c: int, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = ref.legal(B, c)
+    if depth == 1:
+        return len(moves)
+    return sum(_ultima_perft(ref, after(B, m[1], m[2], m[3]), -c, depth - 1) for m in moves)
+
+
+def _deckle_play(ref: Deckle, B: Board, c: int, castling: str, m):
+    """Board, castling rights, en-passant squares and swap ban after m (D6, D7, D14)."""
+    kind, s, t, caps, letter = m
+    home = 1 if c == 1 else B.ranks
+    if kind == "swap":
+        P = dict(B.pieces)
+        P[s], P[t] = B.pieces[t], B.pieces[s]
+        B2 = Board(B.files, B.ranks, P)
+        ban = f"{name(s)}<>{name(t)}" if B.pieces[t] == (-c, "s") else "-"   # D3: X = s now holds the side to move's Swapper
+    else:
+        B2 = after(B, s, t, caps, letter.lower() if letter else None)
+        ban = "-"
+        if B.pieces[s][1] == "k" and t is not None and abs(t[0] - s[0]) > 1:     # castling moves the Rook
+            rook, rook_to = ((9, home), (7, home)) if t[0] > s[0] else ((0, home), (3, home))
+            P = dict(B2.pieces)
+            P[rook_to] = P.pop(rook)
+            B2 = Board(B.files, B.ranks, P)
+    touched = {s, t} | set(caps)
+    last = B.ranks
+    for right, sq in (("K", (9, 1)), ("Q", (0, 1)), ("k", (9, last)), ("q", (0, last))):
+        king = (5, 1 if right.isupper() else last)
+        if sq in touched or king in touched:
+            castling = castling.replace(right, "")
+    ep = []
+    if kind == "move" and B.pieces[s][1] == "p" and abs(t[1] - s[1]) > 1:
+        ep = [name((s[0], r)) for r in sorted(range(min(s[1], t[1]) + 1, max(s[1], t[1])))]
+    return B2, castling or "-", ep, ban
+
+
+def _deckle_perft(ref: Deckle, B: Board, c: int, castling: str, ep, ban, m, depth: int) -> int:
+    B2, castling2, ep2, ban2 = _deckle_play(ref, B, c, castling, m)
+    if depth == 0:
+        return 1
+    moves = ref.legal(B2, -c, castling2, ep2, ban2)
+    if depth == 1:
+        return len(moves)
+    return sum(_deckle_perft(ref, B2, -c, castling2, ep2, ban2, m2, depth - 1) for m2 in moves)
+
+
+SMALL_CAPTURE_POSITIONS = [
+    ("ultima", "k7/1IK5/4w3/8/8/8/8/8 w 0"),                                       # U11 R6
+    ("ultima-pure", "6Ii/6PP/8/8/8/7K/8/k7 w 0"),                                   # U9 R4
+    ("ultima", "6Ii/6PP/8/8/8/7K/8/k7 w 0"),
+    ("advancer-chess", "10/10/4k5/4A5/10/10/10/10/10/4K5 b - - 0 1"),              # D11 R16
+    ("swapper-chess", "10/10/4k5/10/4S5/10/10/10/10/4K5 b - - 0 1 -"),             # D14 R21
+    ("coordinator-chess", "10/10/1k8/10/10/4C5/10/10/1K8/10 b - - 0 1"),           # D8 R10
+    ("long-leaper-chess", "5k4/10/10/10/10/4Pp4/3p6/10/10/5K4 b - e3,e4 0 1"),     # D7 R6
+    ("immobilizer-chess", "5k4/10/10/10/10/10/10/10/9i/R4K3R w KQ - 0 1"),         # D6 R3
+]
+
+
+LARGER_CAPTURE_POSITIONS = [
+    ("ultima", "7k/P7/p7/1pP1c3/8/lP6/HP6/wP2K3 w 0"),                 # U8 R1
+    ("ultima-pure", "7k/P7/p7/1pP1c3/8/lP6/HP6/wP2K3 w 0"),
+    ("ultima", "7k/8/3K4/3p2i1/P3lW2/3c4/3P4/8 w 0"),                   # U4 R12
+]
+DECKLE_CAPTURE_POSITIONS = [
+    ("pushme-pullyu-chess", "9k/10/10/10/10/3PPP4/3nU2r2/3PPP4/10/K9 w - - 0 1"),    # D12 R17
+    ("swapper-chess", "9k/10/10/10/10/10/7b2/2N1P4K/10/r3Sn4 w - - 0 1 -"),         # D14 R19
+    ("swapper-chess", "k9/10/10/10/1ppp6/1ps4S2/1ppp6/10/10/9K b - - 0 1 c5<>h5"),  # D14 R20
+    ("mimotaur-chess", "9k/10/10/6b3/3bn5/2p7/1n1M2r3/4p5/1m1q6/9K w - - 0 1"),      # D15 R22
+    ("withdrawer-chess", "3r1k4/2P7/10/10/10/10/10/10/10/5K4 w - - 0 1"),           # D7 R7
+    ("immobilizer-chess", "5k1r2/9b/10/10/10/10/10/10/10/R4K3R w KQ - 0 1"),       # D6 R2
+]
+
+
+@pytest.mark.parametrize("variant, fen", SMALL_CAPTURE_POSITIONS + LARGER_CAPTURE_POSITIONS
+                         + DECKLE_CAPTURE_POSITIONS)
+def test_U1_D4_divide_depth_2_equals_the_reference_where_captures_happen(variant, fen):
+    assert Position(fen, variant=variant).divide(2) == reference_divide(variant, fen, 2)
+
+
+@pytest.mark.parametrize("variant, fen", SMALL_CAPTURE_POSITIONS + DECKLE_CAPTURE_POSITIONS)
+def test_U1_D4_divide_depth_3_equals_the_reference_where_captures_happen(variant, fen):
+    """Depth 3 reaches captures, castling, en passant and swap bans of the reply's reply."""
+    assert Position(fen, variant=variant).divide(3) == reference_divide(variant, fen, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, fen", LARGER_CAPTURE_POSITIONS)
+def test_U1_U8_divide_depth_3_equals_the_reference_in_crowded_ultima_positions(variant, fen):
+    assert Position(fen, variant=variant).divide(3) == reference_divide(variant, fen, 3)

@@ -61,6 +61,15 @@ def test_D1_start_position_title_and_board(game, ranks):
     assert p.fen() == start_fen(game, ranks) and p.turn == WHITE
 
 
+@GAMES
+def test_D1_the_fens_row_count_says_which_board(game):
+    small = deck({"f1": "K", "f8": "k"}, game=game, ranks=8)
+    big = deck({"f1": "K", "f10": "k"}, game=game, ranks=10)
+    assert at(small, game, 10).variant.name == deckle_id(game, 8)
+    assert at(big, game, 8).variant.name == deckle_id(game, 10)
+    assert at(small, game, 10).fen() == small and at(big, game, 8).fen() == big
+
+
 def test_D1_variant_ids_in_order():
     expected = ["maxima", "ultima", "ultima-pure"]
     for game in DECKLE_GAMES:

@@ -556,6 +556,14 @@ def test_D14_a_swap_never_promotes_nor_makes_en_passant_and_a_pawn_swapped_home_
     assert moves_of(p, "e2") == ["e2-e3", "e2-e4", "e2-e5"]
 
 
+def test_D14_swaps_with_either_king():
+    p = at(deck({"e1": "K", "e4": "S", "e8": "k"}, game="swapper"), "swapper")
+    ms = moves_of(p, "e4")
+    assert "e4<>e8" in ms and "e4<>e1" in ms
+    p.push("e4<>e8")
+    assert p.piece_at("e4").letter == "k" and p.piece_at("e8").letter == "S"
+
+
 # ------------------------------------------------------------------ D15 Mimotaur
 
 
@@ -663,6 +671,18 @@ def test_D16_repetition_counts_an_en_passant_field_a_move_depends_on():
     _knight_cycle_black_first(p)
     _knight_cycle_black_first(p)
     assert p.outcome() is None               # only the second time without the en-passant right
+    _knight_cycle_black_first(p)
+    assert p.outcome().reason == "repetition"
+
+
+def test_D16_repetition_counts_a_swap_back_ban_a_move_depends_on():
+    p = at(deck({"j1": "K", "b1": "N", "c5": "S", "h5": "s", "a10": "k", "b10": "n"}, game="swapper"), "swapper")
+    p.push("c5<>h5")
+    assert p.fen().endswith(" c5<>h5")          # Black's c5<>h5 would be legal without the ban
+    for _ in range(2):
+        _knight_cycle_black_first(p)
+    assert p.fen().endswith(" -")
+    assert p.outcome() is None                  # the ban-free position stands only twice
     _knight_cycle_black_first(p)
     assert p.outcome().reason == "repetition"
 

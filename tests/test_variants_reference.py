@@ -451,7 +451,7 @@ def test_U11_D5_engine_agrees_with_an_independent_reference(variant):
 @pytest.mark.parametrize("variant", OTHER_IDS)
 def test_U11_D5_engine_agrees_with_an_independent_reference_many(variant):
     rng = random.Random(f"reference-many:{variant}")
-    positions = played_positions(variant, rng, 10, 120) + placed_positions(variant, rng, 400)
+    positions = played_positions(variant, rng, 4, 100) + placed_positions(variant, rng, 120)
     for p in positions:
         compare(p)
 

@@ -571,3 +571,12 @@ def test_U1_D4_divide_depth_3_equals_the_reference_where_captures_happen(variant
 @pytest.mark.parametrize("variant, fen", LARGER_CAPTURE_POSITIONS)
 def test_U1_U8_divide_depth_3_equals_the_reference_in_crowded_ultima_positions(variant, fen):
     assert Position(fen, variant=variant).divide(3) == reference_divide(variant, fen, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["coordinator-chess-10x8", "immobilizer-chess-10x8", "long-leaper-chess-10x8"])
+def test_D1_perft_depth_4_from_the_start_equals_the_reference(variant):
+    """Depth 4 sees automatic captures from the start; deckle.md gives no count,
+    so the independent reference counts (about 90 s each)."""
+    p = Position("start", variant=variant)
+    assert p.divide(4) == reference_divide(variant, p.fen(), 4)

@@ -284,18 +284,18 @@ def _more_than_a_king(position: Position, side: int) -> bool:
     return any(piece.color == side and piece.code != KING for _, piece in position.pieces())
 
 
-# Can ``side`` still win in ``position``? By the game's name (Variant.name);
+# Can ``side`` still win in ``position``? By the game family (Variant.family);
 # a game not listed uses the bare-King rule.
 CAN_WIN: dict[str, Callable[[Position, int], bool]] = {
-    "Maxima": _more_than_a_king,
-    "Ultima": _more_than_a_king,
-    "Deckle": _more_than_a_king,
+    "maxima": _more_than_a_king,
+    "ultima": _more_than_a_king,
+    "deckle": _more_than_a_king,
 }
 
 
 def can_win(position: Position, side: int) -> bool:
     """Whether ``side`` has the material to win at all."""
-    return CAN_WIN.get(position.variant.name, _more_than_a_king)(position, side)
+    return CAN_WIN.get(position.variant.family, _more_than_a_king)(position, side)
 
 
 def flag_result(position: Position, flagged: int) -> str:
@@ -303,5 +303,5 @@ def flag_result(position: Position, flagged: int) -> str:
     unless it cannot win at all (a bare King): then a draw."""
     winner = -flagged
     if not can_win(position, winner):
-        return "1/2"
+        return position.variant.draw_result
     return "1-0" if winner == WHITE else "0-1"

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 from .position import Position
+from .variants.base import Variant
 
 
-def analyze(fen: str) -> dict:
+def analyze(fen: str, variant: "Variant | str" = "maxima") -> dict:
     """Legal moves, check, outcome and immobilized pieces of ``fen`` (or the
-    word ``start``). Raises FenError for a bad FEN."""
-    position = Position(fen)
+    word ``start``) in ``variant``. Raises FenError for a bad FEN and
+    ValueError for an unknown variant."""
+    position = Position(fen, variant)
     outcome = position.outcome()
     names = position.geometry.names
     return {

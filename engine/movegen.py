@@ -1,507 +1,576 @@
-"""Move generation and winning-reply detection on a bare board.
+"""Move generation, immobilization, check and legality for any variant.
 
-The board is a list of ints (0 empty, +code White, -code Black). ``kings`` is
-a 3-list indexed by colour (``kings[1]`` White, ``kings[-1]`` Black) holding
-the King's square or -1. A move is the tuple ``(from, to, captures)``; ``to``
-is -1 for a suicide. Captures are in no particular order here.
+The board is a list of ints (0 empty, +code White, -code Black, codes from
+:mod:`engine.pieces`). ``kings`` is a 3-list indexed by colour (``kings[1]``
+White, ``kings[-1]`` Black) holding the King's square or -1. A raw move is
+``(from, to, captures)`` or ``(from, to, captures, kind, arg)`` with a kind of
+:mod:`engine.pieces` (CASTLE, SWAP, PROMOTE, EN_PASSANT); ``to`` is -1 for a
+suicide or a mutual destruction. Captures are in no particular order here.
+
+The control flow below knows no piece: it asks each primitive of each piece
+type (``PieceType.moves``) for moves and look-back attacks, and reads the
+variant's rule switches. Deckle's games carry a state tuple
+``(castling bits, en-passant squares, swap-back ban)`` besides the board.
 """
 from __future__ import annotations
 
-from .geometry import DIAGONAL, NE, NW, OPPOSITE, ORTHOGONAL, SE, SW, N, E, S, W
-from .variant import (CHAMELEON, COORDINATOR, GUARD, IMMOBILIZER, KING, LEAPER, MAGE, PAWN,
-                      WITHDRAWER, Variant)
+from .geometry import ALL_DIRECTIONS, OPPOSITE
+from .pieces import CASTLE, EN_PASSANT, PROMOTE, SWAP
 
-# After its diagonal step a Mage may slide along either orthogonal component.
-_MAGE_SLIDES = {NE: (N, E), SE: (S, E), SW: (S, W), NW: (N, W)}
-# A Mage that ends a slide travelling in orthogonal direction o started one
-# diagonal step back from its first slide square: these are the ways back.
-_MAGE_ORIGINS = {o: tuple(OPPOSITE[d] for d in DIAGONAL if o in _MAGE_SLIDES[d]) for o in ORTHOGONAL}
-_SLIDERS = frozenset((WITHDRAWER, COORDINATOR, LEAPER, CHAMELEON, IMMOBILIZER))
-_CHAMELEON_STEP_VICTIMS = frozenset((KING, GUARD, MAGE))
+Move = tuple  # raw move, see the module docstring
 
-Move = tuple  # (from, to, captures)
+# Castling bits of the state tuple (D3 field 3 order).
+WK, WQ, BK, BQ = 1, 2, 4, 8
 
 
 class Rules:
-    """Move generation for one variant; all tables are the variant's."""
+    """Move generation for one variant; every table is the variant's."""
 
-    def __init__(self, variant: Variant):
+    def __init__(self, variant):
         g = variant.geometry
         self.variant = variant
         self.size = g.size
         self.rays = g.rays
         self.step = g.step
         self.neighbours = g.neighbours
+        self.neighbour_sets = tuple(frozenset(n) for n in g.neighbours)
         self.file_of = tuple(g.file_of)
         self.rank_of = tuple(g.rank_of)
         self.grid = g.grid
         self.min_rank = g.min_rank
-        self.king_moves = variant.king_moves
-        self.king_move_sets = tuple(frozenset(t) for t in variant.king_moves)
+        self.palace = variant.check == "palace"
         self.goals = {1: variant.white_goals, -1: variant.black_goals}
+        types = variant.types
+        top = max(t.code for t in types)
+        self.types = [None] * (top + 1)
+        self.prims: list[tuple] = [()] * (top + 1)
+        for t in types:
+            self.types[t.code] = t
+            self.prims[t.code] = t.moves
+        # Moving one of these may change what the other side attacks in ways
+        # the per-position shortcut does not track (the King itself, freezing).
+        self.always_test = frozenset(t.code for t in types if t.royal)
+        # Moving one of these away from an enemy piece may unfreeze it.
+        self.unfreezers = frozenset(t.code for t in types if t.freezer or t.freezes_freezer)
+        royal = [t for t in types if t.royal]
+        self.king_code = royal[0].code
+        self.freezers = tuple(t.code for t in types if t.freezer)
+        self.freezes_freezer = frozenset(t.code for t in types if t.freezes_freezer)
+        self.neutralizers = frozenset(t.code for t in types if t.freezes_freezer or t.freezer)
+        self.never_frozen = frozenset(t.code for t in types if t.never_frozen)
+        self.freezer_set = frozenset(self.freezers)
+        self.pure = variant.immobilization == "pure"
+        im = {"step": set(), "custodian": 0, "withdrawal": 0, "coordination": 0, "leaping": 0}
+        for t in types:
+            if t.imitated_as == "step":
+                im["step"].add(t.code)
+            elif t.imitated_as:
+                im[t.imitated_as] = t.code
+        im["step"] = frozenset(im["step"])
+        self.imitation = im
+        self.mimic_patterns = tuple((t.code, t.mimic) for t in types if t.mimic)
+        self.mimic_of = dict(self.mimic_patterns)
+        pawns = [t for t in types if t.pawn]
+        self.pawn_code = pawns[0].code if pawns else -1
+        self.promotion_codes = tuple(variant.type_of(letter).code for letter in variant.promotion)
+        self._leaps: dict[int, tuple] = {}
+        self._leap_sets: dict[int, tuple] = {}
+        # direction and distance from s to every square on one of its lines
+        self._lines = []
+        for s in range(self.size):
+            table = {}
+            for d in ALL_DIRECTIONS:
+                for i, t in enumerate(self.rays[s][d]):
+                    table[t] = (d, i + 1)
+            self._lines.append(table)
+        self._pawn_tables(g)
 
-    # ------------------------------------------------------------------ helpers
+    def _pawn_tables(self, g) -> None:
+        first, last = g.ranks[0], g.ranks[-1]
+        self.end_rank = tuple(r in (first, last) for r in self.rank_of)
+        self.pawn_step = [None, [], []]
+        self.pawn_caps = [None, [], []]
+        self.second_rank = [None, [], []]
+        self.last_rank = [None, [], []]
+        for c, fwd in ((1, 1), (-1, -1)):
+            second = first + 1 if c == 1 else last - 1
+            final = last if c == 1 else first
+            for s in range(self.size):
+                f, r = self.file_of[s], self.rank_of[s]
+                self.pawn_step[c].append(g.at(f, r + fwd))
+                self.pawn_caps[c].append(tuple(x for x in (g.at(f - 1, r + fwd), g.at(f + 1, r + fwd)) if x >= 0))
+                self.second_rank[c].append(r == second)
+                self.last_rank[c].append(r == final)
+
+    # ---------------------------------------------------------------- tables
+    def leaps(self, prim) -> tuple:
+        table = self._leaps.get(id(prim))
+        if table is None:
+            table = self.variant.geometry.leaps(prim.vectors, wrap_files=prim.wrap)
+            self._leaps[id(prim)] = table
+            self._leap_sets[id(prim)] = tuple(frozenset(t) for t in table)
+        return table
+
+    def leap_sets(self, prim) -> tuple:
+        sets = self._leap_sets.get(id(prim))
+        if sets is None:
+            self.leaps(prim)
+            sets = self._leap_sets[id(prim)]
+        return sets
+
+    def direction(self, s: int, k: int) -> int:
+        """The direction from ``s`` to ``k`` when they share a line, else -1."""
+        return self._lines[s].get(k, (-1, 0))[0]
+
+    def distance(self, s: int, k: int) -> int:
+        return self._lines[s].get(k, (-1, 0))[1]
+
+    def between(self, s: int, k: int) -> tuple:
+        """The squares strictly between ``s`` and ``k`` on their common line."""
+        d, n = self._lines[s][k]
+        return self.rays[s][d][:n - 1]
+
+    def clear(self, b: list[int], s: int, k: int) -> bool:
+        """Whether every square strictly between ``s`` and ``k`` (on one line) is empty."""
+        d, n = self._lines[s][k]
+        for t in self.rays[s][d][:n - 1]:
+            if b[t]:
+                return False
+        return True
+
+    def add_pawn_move(self, c: int, s: int, t: int, caps: tuple, app) -> None:
+        if self.last_rank[c][t]:
+            for code in self.promotion_codes:
+                app((s, t, caps, PROMOTE, code))
+        else:
+            app((s, t, caps))
+
+    # ---------------------------------------------------------- immobilization
+    def mobile(self, b: list[int], x: int, a: int) -> bool:
+        """Whether the piece of colour ``a`` on ``x`` may move (M9, U9, D9)."""
+        if not self.freezers:
+            return True
+        code = b[x] * a
+        if code in self.never_frozen:
+            return True
+        nb = self.neighbours[x]
+        if code in self.freezer_set:
+            for n in nb:
+                if -b[n] * a in self.freezes_freezer:
+                    return False
+        for n in nb:
+            e = -b[n] * a
+            if e in self.freezer_set:
+                if not self.pure:
+                    return False
+                neutralized = False
+                for m in self.neighbours[n]:
+                    if m != x and b[m] * a in self.neutralizers:
+                        neutralized = True
+                        break
+                if not neutralized:
+                    return False
+        return True
+
     def frozen_squares(self, b: list[int], c: int) -> set[int]:
         """The squares of colour ``c``'s immobilized pieces."""
         out: set[int] = set()
-        neighbours = self.neighbours
-        enemy_imm = -c * IMMOBILIZER
-        if enemy_imm in b:
-            start = 0
-            cnt = b.count(enemy_imm)
-            for _ in range(cnt):
-                x = b.index(enemy_imm, start)
-                start = x + 1
-                for n in neighbours[x]:
-                    v = b[n] * c
-                    if v > 0 and v != MAGE:
-                        out.add(n)
-        own_imm = c * IMMOBILIZER
-        enemy_cham = -c * CHAMELEON
-        if own_imm in b and enemy_cham in b:
-            for x, v in enumerate(b):
-                if v == own_imm and x not in out:
-                    for n in neighbours[x]:
-                        if b[n] == enemy_cham:
-                            out.add(x)
-                            break
+        if not self.freezers:
+            return out
+        mobile = self.mobile
+        for code in self.freezers:
+            enemy = -c * code
+            if enemy in b:
+                for x, v in enumerate(b):
+                    if v == enemy:
+                        for n in self.neighbours[x]:
+                            if b[n] * c > 0 and n not in out and not mobile(b, n, c):
+                                out.add(n)
+            own = c * code
+            if self.freezes_freezer and own in b:
+                for x, v in enumerate(b):
+                    if v == own and x not in out and not mobile(b, x, c):
+                        out.add(x)
         return out
 
-    def _coordinator_captures(self, b: list[int], c: int, t: int, king: int, victim: int | None) -> tuple[int, ...]:
-        """Squares captured by coordination when a piece of ``c`` stops on ``t``.
-
-        ``victim`` restricts the captured pieces to one type (Chameleon)."""
-        if king < 0:
-            return ()
-        fo, ro = self.file_of, self.rank_of
-        kf, kr = fo[king], ro[king]
-        tf, tr = fo[t], ro[t]
-        if tf == kf or tr == kr:
-            return ()
-        grid, low = self.grid, self.min_rank
-        out = ()
-        for sq in (grid[tf][kr - low], grid[kf][tr - low]):
-            if sq >= 0:
-                v = b[sq] * c
-                if v < 0 and (victim is None or v == -victim):
-                    out += (sq,)
-        return out
-
-    def _pincers(self, b: list[int], c: int, t: int, victim: int | None) -> tuple[int, ...]:
-        """Enemy pieces pinned between ``t`` and a friendly piece beyond (M4)."""
-        step = self.step
-        out = ()
-        st = step[t]
-        for e in ORTHOGONAL:
-            a = st[e]
-            if a < 0:
-                continue
-            v = b[a] * c
-            if v < 0 and (victim is None or v == -victim):
-                beyond = step[a][e]
-                if beyond >= 0 and b[beyond] * c > 0:
-                    out += (a,)
-        return out
-
-    # ----------------------------------------------------------- generation
+    # ---------------------------------------------------------- generation
     def pseudo_moves(self, b: list[int], c: int, kings: list[int]) -> list[Move]:
         """Every move of colour ``c`` allowed by movement and capture rules,
-        ignoring M11 and M12. Immobilized pieces other than the King get their
-        suicide (M10)."""
+        with suicides of immobilized pieces where the variant has them; no
+        King safety, castling, en passant or swap-back ban."""
         out: list[Move] = []
         app = out.append
-        rays, step, neighbours = self.rays, self.step, self.neighbours
-        frozen = self.frozen_squares(b, c)
-        king = kings[c]
-        for s in range(self.size):
-            v = b[s] * c
+        frozen = self.frozen_squares(b, c) if self.freezers else ()
+        suicide = self.variant.suicide
+        king = self.king_code
+        prims = self.prims
+        for s, v in enumerate(b):
+            v *= c
             if v <= 0:
                 continue
-            if s in frozen:
-                if v != KING:
+            if frozen and s in frozen:
+                if suicide and v != king:
                     app((s, -1, ()))
                 continue
-            if v == PAWN:
-                rs = rays[s]
-                for d in ORTHOGONAL:
-                    for t in rs[d]:
-                        if b[t]:
-                            break
-                        app((s, t, self._pincers(b, c, t, None)))
-            elif v == KING or v == GUARD:
-                for t in (self.king_moves[s] if v == KING else neighbours[s]):
-                    w = b[t] * c
-                    if w == 0:
-                        app((s, t, ()))
-                    elif w < 0:
-                        app((s, t, (t,)))
-            elif v == IMMOBILIZER:
-                for ray in rays[s]:
-                    for t in ray:
-                        if b[t]:
-                            break
-                        app((s, t, ()))
-            elif v == LEAPER:
-                for ray in rays[s]:
-                    caps = ()
-                    n = len(ray)
-                    i = 0
-                    while i < n:
-                        t = ray[i]
-                        w = b[t] * c
-                        if w == 0:
-                            app((s, t, caps))
-                            i += 1
-                        elif w < 0 and i + 1 < n and b[ray[i + 1]] == 0:
-                            caps += (t,)
-                            i += 1
-                        else:
-                            break
-            elif v == WITHDRAWER:
-                rs, ss = rays[s], step[s]
-                for d in range(8):
-                    back = ss[OPPOSITE[d]]
-                    cap = (back,) if back >= 0 and b[back] * c < 0 else ()
-                    for t in rs[d]:
-                        if b[t]:
-                            break
-                        app((s, t, cap))
-            elif v == COORDINATOR:
-                for ray in rays[s]:
-                    for t in ray:
-                        if b[t]:
-                            break
-                        app((s, t, self._coordinator_captures(b, c, t, king, None)))
-            elif v == MAGE:
-                ss = step[s]
-                for d in DIAGONAL:
-                    x = ss[d]
-                    if x < 0:
-                        continue
-                    w = b[x] * c
-                    if w < 0:
-                        app((s, x, (x,)))
-                        continue
-                    if w > 0:
-                        continue
-                    app((s, x, ()))
-                    rx = rays[x]
-                    for o in _MAGE_SLIDES[d]:
-                        for t in rx[o]:
-                            w = b[t] * c
-                            if w == 0:
-                                app((s, t, ()))
-                                continue
-                            if w < 0:
-                                app((s, t, (t,)))
-                            break
-            elif v == CHAMELEON:
-                self._chameleon_moves(b, c, s, king, app)
+            for p in prims[v]:
+                p.gen(self, b, c, s, kings, app)
         return out
 
-    def _chameleon_moves(self, b: list[int], c: int, s: int, king: int, app) -> None:
-        step = self.step
-        for t in self.neighbours[s]:
-            if b[t] * c < 0 and -b[t] * c in _CHAMELEON_STEP_VICTIMS:
-                app((s, t, (t,)))
-        enemy_leaper = -c * LEAPER
-        enemy_withdrawer = -c * WITHDRAWER
-        rs, ss = self.rays[s], step[s]
-        for d in range(8):
-            ray = rs[d]
-            back = ss[OPPOSITE[d]]
-            base = (back,) if back >= 0 and b[back] == enemy_withdrawer else ()
-            orthogonal = d < 4
-            n = len(ray)
-            i = 0
-            while i < n:
-                t = ray[i]
-                w = b[t]
-                if w == 0:
-                    caps = base + self._coordinator_captures(b, c, t, king, COORDINATOR)
-                    if orthogonal:
-                        caps += self._pincers(b, c, t, PAWN)
-                    app((s, t, caps))
-                    i += 1
-                elif w == enemy_leaper and i + 1 < n and b[ray[i + 1]] == 0:
-                    base += (t,)
-                    i += 1
-                else:
+    def special_moves(self, b: list[int], c: int, kings: list[int], state) -> list[Move]:
+        """Castling (D6) and en passant (D7) of colour ``c`` in ``state``."""
+        out: list[Move] = []
+        castling, ep, _ban = state
+        if ep and self.pawn_code > 0:
+            pawn = c * self.pawn_code
+            victim = self.ep_victim(ep, -c)
+            frozen = None
+            for e in ep:
+                for s in self.pawn_caps[-c][e]:
+                    if b[s] == pawn:
+                        if frozen is None:
+                            frozen = self.frozen_squares(b, c)
+                        if s not in frozen and b[e] == 0:
+                            out.append((s, e, (victim,), EN_PASSANT, None))
+        if castling and self.variant.castling:
+            out.extend(self._castles(b, c, kings, castling))
+        return out
+
+    def ep_victim(self, ep: tuple, mover: int) -> int:
+        """The square of the Pawn of ``mover`` whose advance crossed ``ep``."""
+        return self.pawn_step[mover][max(ep) if mover == 1 else min(ep)]
+
+    def castle_squares(self, c: int):
+        """For colour ``c``: ((bit, king_from, king_to, rook_from, rook_to,
+        must_be_empty, must_not_be_attacked), ...) for king and queen side."""
+        g = self.variant.geometry
+        rank = g.ranks[0] if c == 1 else g.ranks[-1]
+        at = lambda f: g.at(f, rank)  # noqa: E731
+        kbit, qbit = (WK, WQ) if c == 1 else (BK, BQ)
+        return ((kbit, at(5), at(8), at(9), at(7), (at(6), at(7), at(8)), (at(6), at(7), at(8))),
+                (qbit, at(5), at(2), at(0), at(3), (at(1), at(2), at(3), at(4)), (at(4), at(3), at(2))))
+
+    def _castles(self, b, c, kings, castling):
+        king = c * self.king_code
+        rook = c * self.variant.type_of("r").code
+        out = []
+        for bit, kf, kt, rf, rt, empty, safe in self.castle_squares(c):
+            if not castling & bit or b[kf] != king or b[rf] != rook:
+                continue
+            if any(b[x] for x in empty):
+                continue
+            if not self.mobile(b, kf, c) or not self.mobile(b, rf, c):
+                continue
+            if self.attacked(b, -c, kf, kings):
+                continue
+            ok = True
+            b[kf] = 0
+            for x in safe:
+                b[x] = king
+                kings[c] = x
+                hit = self.attacked(b, -c, x, kings)
+                b[x] = 0
+                if hit:
+                    ok = False
                     break
+            b[kf] = king
+            kings[c] = kf
+            if ok:
+                out.append((kf, kt, (), CASTLE, (rf, rt)))
+        return out
 
     # ------------------------------------------------------ making moves
-    @staticmethod
-    def make(b: list[int], kings: list[int], m: Move) -> tuple:
+    def make(self, b: list[int], kings: list[int], m: Move) -> tuple:
         """Play ``m`` on the bare board; returns what ``unmake`` needs."""
-        frm, to, caps = m
+        frm, to, caps = m[0], m[1], m[2]
         p = b[frm]
+        rk = self.king_code
         taken = tuple(b[x] for x in caps)
         for x, v in zip(caps, taken):
             b[x] = 0
-            if v == KING or v == -KING:
+            if v == rk or v == -rk:
                 kings[1 if v > 0 else -1] = -1
+        other = 0
+        if len(m) > 3:
+            kind = m[3]
+            if kind == SWAP:
+                other = b[to]
+                b[to], b[frm] = p, other
+                if other == rk or other == -rk:
+                    kings[1 if other > 0 else -1] = frm
+                if p == rk or p == -rk:
+                    kings[1 if p > 0 else -1] = to
+                return p, taken, other
+            b[frm] = 0
+            if kind == PROMOTE:
+                b[to] = m[4] if p > 0 else -m[4]
+                return p, taken, 0
+            b[to] = p
+            if kind == CASTLE:
+                rf, rt = m[4]
+                b[rt], b[rf] = b[rf], 0
+            if p == rk or p == -rk:
+                kings[1 if p > 0 else -1] = to
+            return p, taken, 0
         b[frm] = 0
         if to >= 0:
             b[to] = p
-            if p == KING or p == -KING:
+            if p == rk or p == -rk:
                 kings[1 if p > 0 else -1] = to
-        elif p == KING or p == -KING:
+        elif p == rk or p == -rk:
             kings[1 if p > 0 else -1] = -1
-        return p, taken
+        return p, taken, 0
 
-    @staticmethod
-    def unmake(b: list[int], kings: list[int], m: Move, undo: tuple) -> None:
-        frm, to, caps = m
-        p, taken = undo
-        if to >= 0:
-            b[to] = 0
-        b[frm] = p
-        if p == KING or p == -KING:
+    def unmake(self, b: list[int], kings: list[int], m: Move, undo: tuple) -> None:
+        frm, to, caps = m[0], m[1], m[2]
+        p, taken, other = undo
+        rk = self.king_code
+        if len(m) > 3:
+            kind = m[3]
+            if kind == SWAP:
+                b[frm], b[to] = p, other
+                if other == rk or other == -rk:
+                    kings[1 if other > 0 else -1] = to
+            else:
+                b[to] = 0
+                b[frm] = p
+                if kind == CASTLE:
+                    rf, rt = m[4]
+                    b[rf], b[rt] = b[rt], 0
+        else:
+            if to >= 0:
+                b[to] = 0
+            b[frm] = p
+        if p == rk or p == -rk:
             kings[1 if p > 0 else -1] = frm
         for x, v in zip(caps, taken):
             b[x] = v
-            if v == KING or v == -KING:
+            if v == rk or v == -rk:
                 kings[1 if v > 0 else -1] = x
+
+    def next_state(self, b: list[int], m: Move, state):
+        """The state after ``m`` (not yet played): castling rights lost by
+        touching a home square (D6), the squares an initial advance crossed
+        (D7), the swap-back ban (D14)."""
+        if state is None:
+            return None
+        castling, _ep, _ban = state
+        frm, to, caps = m[0], m[1], m[2]
+        kind = m[3] if len(m) > 3 else 0
+        if castling:
+            touched = {frm, to, *caps}
+            if kind == CASTLE:
+                touched.update(m[4])
+            for bit, sq in self.castle_homes:
+                if castling & bit and sq in touched:
+                    castling &= ~bit
+        ep = ()
+        ban = None
+        p = b[frm]
+        if kind == SWAP:
+            if b[to] == -p:
+                ban = (frm, to)
+        elif abs(p) == self.pawn_code and to >= 0 and kind == 0:
+            c = 1 if p > 0 else -1
+            x = self.pawn_step[c][frm]
+            crossed = []
+            while x != to and x >= 0 and len(crossed) < 3:
+                crossed.append(x)
+                x = self.pawn_step[c][x]
+            if crossed and x == to:
+                ep = tuple(sorted(crossed))
+        return castling, ep, ban
+
+    @property
+    def castle_homes(self):
+        homes = self.__dict__.get("_castle_homes")
+        if homes is None:
+            homes = []
+            for c in (1, -1):
+                for bit, kf, _kt, rf, _rt, _e, _s in self.castle_squares(c):
+                    homes += [(bit, kf), (bit, rf)]
+            self._castle_homes = homes = tuple(homes)
+        return homes
 
     def palace_held(self, b: list[int], owner: int, holder: int) -> bool:
         """Whether both goal squares of ``owner`` hold pieces of ``holder``."""
-        g1, g2 = self.goals[owner]
+        goals = self.goals[owner]
+        if not goals:
+            return False
+        g1, g2 = goals
         return b[g1] * holder > 0 and b[g2] * holder > 0
 
-    def legal_moves(self, b: list[int], c: int, kings: list[int]) -> list[Move]:
-        """The moves of ``c`` legal under M11 and M12."""
-        out = []
-        og1, og2 = self.goals[c]
-        eg1, eg2 = self.goals[-c]
-        make, unmake, attacks = self.make, self.unmake, self.attacks
-        for m in self.pseudo_moves(b, c, kings):
-            undo = make(b, kings, m)
-            if b[og1] * c > 0 and b[og2] * c > 0:
-                pass  # M11: own palace filled
-            elif (b[eg1] * c > 0 and b[eg2] * c > 0) or not attacks(b, -c, kings):
-                out.append(m)
-            unmake(b, kings, m, undo)
-        return out
+    # -------------------------------------------------------- legality
+    def relevant_squares(self, b: list[int], c: int, kings: list[int]) -> set[int] | None:
+        """The squares a plain move of ``c`` must touch (start, end or a
+        capture) to possibly give the opponent a winning reply, or None when
+        every move needs the full test (in check, a palace square held by
+        the opponent, a piece whose dependencies are unknown).
 
-    def count_legal(self, b: list[int], c: int, kings: list[int]) -> int:
-        n = 0
-        og1, og2 = self.goals[c]
-        eg1, eg2 = self.goals[-c]
-        make, unmake, attacks = self.make, self.unmake, self.attacks
-        for m in self.pseudo_moves(b, c, kings):
-            undo = make(b, kings, m)
-            if b[og1] * c > 0 and b[og2] * c > 0:
-                pass
-            elif (b[eg1] * c > 0 and b[eg2] * c > 0) or not attacks(b, -c, kings):
-                n += 1
-            unmake(b, kings, m, undo)
-        return n
-
-    # ------------------------------------------------------ winning replies
-    def winning_reply_moves(self, b: list[int], a: int, kings: list[int]) -> list[Move]:
-        """Every move of ``a`` that wins at once (M12), found by generating all
-        of ``a``'s moves: the reference that ``attacks`` must agree with."""
-        d = -a
-        k = kings[d]
-        ag1, ag2 = self.goals[a]
-        dg1, dg2 = self.goals[d]
-        out = []
-        for m in self.pseudo_moves(b, a, kings):
-            if k >= 0 and k in m[2]:
-                out.append(m)
+        When ``c`` is not in check now, a reply that captures its King after
+        ``c``'s move needs a changed square among the squares the attacker's
+        test reads (``Primitive.deps``); moves of the King, of freezers and
+        of freezers and Chameleons leaving an enemy's side, and special moves
+        are always tested fully."""
+        k = kings[c]
+        if k < 0:
+            return None
+        a = -c
+        if self.palace:
+            g1, g2 = self.goals[c]
+            if b[g1] * a > 0 or b[g2] * a > 0:
+                return None
+        if self.attacked(b, a, k, kings):
+            return None
+        z: set[int] = set()
+        prims = self.prims
+        for s, v in enumerate(b):
+            v *= a
+            if v <= 0:
                 continue
-            undo = self.make(b, kings, m)
-            if not (b[ag1] * a > 0 and b[ag2] * a > 0) and b[dg1] * a > 0 and b[dg2] * a > 0:
-                out.append(m)
-            self.unmake(b, kings, m, undo)
-        return out
+            for p in prims[v]:
+                more = p.deps(self, b, a, s, k, kings)
+                if more is None:
+                    return None
+                z.update(more)
+        return z
+
+    def _filter(self, b: list[int], c: int, kings: list[int], moves: list[Move], count: bool, shortcut: bool):
+        out = []
+        n = 0
+        make, unmake = self.make, self.unmake
+        z = self.relevant_squares(b, c, kings) if shortcut else None
+        always = self.always_test
+        palace = self.palace
+        if palace:
+            og1, og2 = self.goals[c]
+            eg1, eg2 = self.goals[-c]
+            attacks = self.attacks
+        else:
+            attacked = self.attacked
+        unfreezers = self.unfreezers
+        neighbours = self.neighbours
+        pieces = None
+        if z is not None or not palace:
+            pieces = [(s, self.prims[v * -c]) for s, v in enumerate(b) if v * c < 0]
+        for m in moves:
+            if z is not None and len(m) == 3:
+                frm = m[0]
+                v = b[frm] * c
+                if v in always:
+                    pass
+                elif v in unfreezers and any(b[x] * c < 0 for x in neighbours[frm]):
+                    pass
+                else:
+                    to = m[1]
+                    if to not in z and frm not in z and not (palace and (to == og1 or to == og2)):
+                        for x in m[2]:
+                            if x in z:
+                                break
+                        else:
+                            n += 1
+                            if not count:
+                                out.append(m)
+                            continue
+            undo = make(b, kings, m)
+            if palace:
+                ok = not (b[og1] * c > 0 and b[og2] * c > 0) and \
+                    ((b[eg1] * c > 0 and b[eg2] * c > 0) or not attacks(b, -c, kings))
+            else:
+                k = kings[c]
+                # a swap moves an enemy piece: the list of enemy pieces is stale
+                ok = k < 0 or not attacked(b, -c, k, kings, None if len(m) > 3 and m[3] == SWAP else pieces)
+            unmake(b, kings, m, undo)
+            if ok:
+                n += 1
+                if not count:
+                    out.append(m)
+        return n if count else out
+
+    def _candidates(self, b: list[int], c: int, kings: list[int], state) -> list[Move]:
+        moves = self.pseudo_moves(b, c, kings)
+        if state is not None:
+            moves += self.special_moves(b, c, kings, state)
+            ban = state[2]
+            if ban is not None:
+                moves = [m for m in moves if not (len(m) > 3 and m[3] == SWAP and m[0] == ban[0] and m[1] == ban[1])]
+        return moves
+
+    def legal_moves(self, b: list[int], c: int, kings: list[int], state=None, shortcut: bool = True) -> list[Move]:
+        """The legal moves of ``c`` (M11/M12, U11, D5, D6, D7, D14).
+        ``shortcut=False`` tests every move fully (the reference)."""
+        return self._filter(b, c, kings, self._candidates(b, c, kings, state), False, shortcut)
+
+    def count_legal(self, b: list[int], c: int, kings: list[int], state=None) -> int:
+        return self._filter(b, c, kings, self._candidates(b, c, kings, state), True, True)
+
+    # ------------------------------------------------------ attacks
+    def attacked(self, b: list[int], a: int, k: int, kings: list[int], pieces=None) -> bool:
+        """Whether a mobile piece of colour ``a`` could remove the piece on
+        ``k``. ``pieces``: (square, primitives) of every piece of ``a`` that
+        may still stand there (stale entries are skipped), to avoid a scan."""
+        if pieces is None:
+            prims = self.prims
+            pieces = [(s, prims[v * a]) for s, v in enumerate(b) if v * a > 0]
+        for s, ps in pieces:
+            if b[s] * a <= 0:
+                continue
+            for p in ps:
+                if p.captures(self, b, a, s, k, kings):
+                    if self.mobile(b, s, a):
+                        return True
+                    break
+        return False
 
     def attacks(self, b: list[int], a: int, kings: list[int]) -> bool:
-        """Whether colour ``a`` has a winning reply (M12): a move capturing
-        the enemy King or completing the invasion of the enemy palace. Looks
-        back from the King and the palace squares, one capture method at a time."""
+        """Whether colour ``a`` has a winning reply: it could capture the
+        enemy King (U11, D5) or, in Maxima, also complete the invasion of the
+        enemy palace (M12)."""
         d = -a
         k = kings[d]
-        if k >= 0 and self._king_attacked(b, a, k, kings[a]):
+        if k >= 0 and self.attacked(b, a, k, kings):
             return True
+        if not self.palace:
+            return False
         g1, g2 = self.goals[d]
         h1, h2 = b[g1] * a > 0, b[g2] * a > 0
         if h1 and h2:
             return bool(self.winning_reply_moves(b, a, kings))
         if h1:
-            return self._reaches(b, a, g2, g1)
+            return self._reaches(b, a, g2, g1, kings)
         if h2:
-            return self._reaches(b, a, g1, g2)
+            return self._reaches(b, a, g1, g2, kings)
         return False
 
-    def _mobile(self, b: list[int], x: int, a: int, p: int) -> bool:
-        if p == MAGE:
-            return True
-        enemy_imm = -a * IMMOBILIZER
-        nb = self.neighbours[x]
-        for n in nb:
-            if b[n] == enemy_imm:
-                return False
-        if p == IMMOBILIZER:
-            enemy_cham = -a * CHAMELEON
-            for n in nb:
-                if b[n] == enemy_cham:
-                    return False
-        return True
-
-    def _king_attacked(self, b: list[int], a: int, k: int, ak: int) -> bool:
-        step, rays = self.step, self.rays
-        mobile = self._mobile
-        # King leap
-        if ak >= 0 and ak in self.king_move_sets[k] and mobile(b, ak, a, KING):
-            return True
-        sk = step[k]
-        rk = rays[k]
-        for dr in range(8):
-            n = sk[dr]
-            if n < 0:
+    def _reaches(self, b, a, g, exclude, kings) -> bool:
+        prims = self.prims
+        for s, v in enumerate(b):
+            v *= a
+            if v <= 0 or s == exclude:
                 continue
-            p = b[n] * a
-            if p <= 0:
-                continue
-            if p == GUARD or p == CHAMELEON:
-                if mobile(b, n, a, p):
-                    return True
-            elif p == MAGE:
-                if dr >= 4:
-                    return True
-            elif p == WITHDRAWER:
-                beyond = step[n][dr]
-                if beyond >= 0 and b[beyond] == 0 and mobile(b, n, a, p):
-                    return True
-        for u in range(8):
-            # Long Leaper travelling in direction u jumps k and lands beyond it.
-            land = sk[u]
-            if land < 0 or b[land] != 0:
-                continue
-            last_empty = False
-            for x in rk[OPPOSITE[u]]:
-                v = b[x] * a
-                if v == 0:
-                    last_empty = True
-                elif v > 0:
-                    if v == LEAPER and mobile(b, x, a, v):
+            for p in prims[v]:
+                if p.reaches(self, b, a, s, g, kings):
+                    if self.mobile(b, s, a):
                         return True
                     break
-                elif last_empty:
-                    last_empty = False
-                else:
-                    break
-        a_mage = a * MAGE
-        for o in ORTHOGONAL:
-            # Mage sliding in direction o ends on k.
-            for x in rk[OPPOSITE[o]]:
-                if b[x] != 0:
-                    break
-                sx = step[x]
-                for back in _MAGE_ORIGINS[o]:
-                    m = sx[back]
-                    if m >= 0 and b[m] == a_mage:
-                        return True
-        a_pawn = a * PAWN
-        for dr in ORTHOGONAL:
-            t = sk[dr]
-            if t < 0 or b[t] != 0:
-                continue
-            anvil = sk[OPPOSITE[dr]]
-            if anvil < 0 or b[anvil] * a <= 0:
-                continue
-            rt = rays[t]
-            toward_king = OPPOSITE[dr]
-            for e in ORTHOGONAL:
-                if e == toward_king:
-                    continue
-                for x in rt[e]:
-                    v = b[x]
-                    if v:
-                        if v == a_pawn and mobile(b, x, a, PAWN):
-                            return True
-                        break
-        if ak >= 0:
-            fo, ro = self.file_of, self.rank_of
-            same_rank = ro[ak] == ro[k]
-            same_file = fo[ak] == fo[k]
-            if same_rank or same_file:
-                a_coord = a * COORDINATOR
-                if a_coord in b:
-                    line_of = fo if same_rank else ro
-                    target = line_of[k]
-                    for cs, v in enumerate(b):
-                        if v != a_coord or not mobile(b, cs, a, COORDINATOR):
-                            continue
-                        for ray in rays[cs]:
-                            for t in ray:
-                                if b[t]:
-                                    break
-                                if line_of[t] == target:
-                                    return True
         return False
 
-    def _reaches(self, b: list[int], a: int, g: int, exclude: int) -> bool:
-        """Whether a mobile piece of ``a`` other than the one on ``exclude``
-        has a move that ends on ``g``."""
-        step, rays = self.step, self.rays
-        mobile = self._mobile
-        target = b[g] * a  # 0 empty, < 0 an enemy piece to replace
-        for x in self.king_moves[g]:
-            if b[x] == a * KING and x != exclude and mobile(b, x, a, KING):
-                return True
-        sg = step[g]
-        for dr in range(8):
-            n = sg[dr]
-            if n < 0 or n == exclude:
+    def winning_reply_moves(self, b: list[int], a: int, kings: list[int]) -> list[Move]:
+        """Every move of ``a`` that captures the enemy King or (Maxima) wins
+        by invasion, found by generating all of ``a``'s moves: the reference
+        that ``attacks`` must agree with."""
+        d = -a
+        k = kings[d]
+        out = []
+        for m in self.pseudo_moves(b, a, kings):
+            if k >= 0 and k in m[2]:
+                out.append(m)
                 continue
-            p = b[n] * a
-            if p == GUARD:
-                if mobile(b, n, a, p):
-                    return True
-            elif p == MAGE:
-                if dr >= 4:
-                    return True
-            elif p == CHAMELEON and target < 0 and -target in _CHAMELEON_STEP_VICTIMS:
-                if mobile(b, n, a, p):
-                    return True
-        rg = rays[g]
-        a_mage = a * MAGE
-        for o in ORTHOGONAL:
-            for x in rg[OPPOSITE[o]]:
-                if b[x] != 0:
-                    break
-                sx = step[x]
-                for back in _MAGE_ORIGINS[o]:
-                    m = sx[back]
-                    if m >= 0 and m != exclude and b[m] == a_mage:
-                        return True
-        if target < 0:
-            return False
-        enemy_leaper = -a * LEAPER
-        for dr in range(8):
-            last_empty = True
-            only_leapers = True
-            jumped = False
-            for x in rg[dr]:
-                v = b[x] * a
-                if v == 0:
-                    last_empty = True
-                    continue
-                if v < 0:
-                    if not last_empty:
-                        break
-                    last_empty = False
-                    jumped = True
-                    if b[x] != enemy_leaper:
-                        only_leapers = False
-                    continue
-                if x == exclude:
-                    break
-                if v == LEAPER or (not jumped and (v in _SLIDERS or (v == PAWN and dr < 4))) \
-                        or (v == CHAMELEON and only_leapers):
-                    if mobile(b, x, a, v):
-                        return True
-                break
-        return False
+            if not self.palace:
+                continue
+            ag1, ag2 = self.goals[a]
+            dg1, dg2 = self.goals[d]
+            undo = self.make(b, kings, m)
+            if not (b[ag1] * a > 0 and b[ag2] * a > 0) and b[dg1] * a > 0 and b[dg2] * a > 0:
+                out.append(m)
+            self.unmake(b, kings, m, undo)
+        return out

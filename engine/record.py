@@ -7,17 +7,21 @@
     1. Pd3-d5 Pe7-e5 2. Nc2-c6xc7 *
 
 Moves carry a piece letter (upper case, as in chess notation) before the
-canonical form of M14. ``FEN`` is a tag only when the game does not start
-from the start position.
+canonical form of M14 / U13 / D17. ``Variant`` names the game as people write
+it ("Maxima", "Ultima (pure)", "Swapper Chess 10x8"); a record without it is
+Maxima. ``FEN`` follows it, only when the game does not start from its start
+position. A record replays only under its own variant.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
+from . import variants
 from .notation import FenError, MoveError
 from .position import Position
-from .variant import LETTER_CODES, MAXIMA
+from .variants.base import Variant
+from .variants.maxima import MAXIMA
 
 TAG_ORDER = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
@@ -38,8 +42,20 @@ class GameRecord:
     letters: list[str | None] = field(default_factory=list, repr=False)
 
     @property
+    def variant(self) -> Variant:
+        """The game named by the ``Variant`` tag (Maxima when there is none)."""
+        title = self.tags.get("Variant", "").strip()
+        if not title:
+            return MAXIMA
+        for v in variants.all_variants():
+            if title in (v.title, v.name):
+                return v
+        known = ", ".join(v.title for v in variants.all_variants())
+        raise RecordError(f"Variant tag: unknown game {title!r} (known: {known})")
+
+    @property
     def start_fen(self) -> str:
-        return self.tags.get("FEN", MAXIMA.start_fen)
+        return self.tags.get("FEN", self.variant.start_fen)
 
     @property
     def result(self) -> str:
@@ -53,17 +69,26 @@ class GameRecord:
             start.pop()
         record = cls({name: "" for name in TAG_ORDER}, [str(m) for m in position.move_stack])
         record.tags.update({"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "-",
-                            "White": "?", "Black": "?", "Result": "*", "Variant": MAXIMA.name})
+                            "White": "?", "Black": "?", "Result": "*", "Variant": position.variant.title})
         record.tags.update(tags)
-        if start.fen() != MAXIMA.start_fen:
+        if start.fen() != position.variant.start_fen:
             record.tags["FEN"] = start.fen()
         return record
 
-    def replay(self) -> Position:
+    def replay(self, variant: "Variant | str | None" = None) -> Position:
         """The position after every move, checked move by move under our
-        rules; RecordError names the first move that is not legal here."""
+        rules; RecordError names the first move that is not legal here. With
+        ``variant``, a record of another game is refused (RecordError)."""
+        own = self.variant
+        if variant is not None:
+            try:
+                wanted = variants.get(variant)
+            except ValueError as exc:
+                raise RecordError(str(exc)) from None
+            if wanted is not own:
+                raise RecordError(f"this record is a game of {own.title}, not {wanted.title}")
         try:
-            position = Position(self.start_fen)
+            position = Position(self.start_fen, own)
         except FenError as exc:
             raise RecordError(f"FEN tag: {exc}") from None
         for i, text in enumerate(self.moves):
@@ -76,13 +101,14 @@ class GameRecord:
             letter = self.letters[i] if i < len(self.letters) else None
             actual = position.piece_letter(move).upper()
             if letter is not None and letter != actual:
+                origin = position.geometry.names[move.from_square]
                 raise RecordError(f"move {number}{dots} {letter}{text}: the piece on "
-                                  f"{text[:text.index('-')]} is {actual}, not {letter}")
+                                  f"{origin} is {actual}, not {letter}")
             position.push(move)
         return position
 
     def to_text(self) -> str:
-        position = Position(self.start_fen)
+        position = Position(self.start_fen, self.variant)
         lines = []
         names = [n for n in TAG_ORDER] + sorted(k for k in self.tags if k not in TAG_ORDER)
         for name in names:
@@ -127,7 +153,8 @@ class GameRecord:
             if number:
                 token = number.group(1)
             letter = None
-            if token[:1].isupper() and token[:1].lower() in LETTER_CODES and not token[1:2].isdigit():
+            # squares are lower case, so a leading capital is a piece letter
+            if token[:1].isalpha() and token[:1].isupper() and token[1:2].islower():
                 letter, token = token[0], token[1:]
             record.moves.append(token)
             record.letters.append(letter)

@@ -223,7 +223,7 @@ def test_who_can_win_is_a_rule_per_game(monkeypatch):
     position = Position(BLACK_BARE)
     assert flag_result(position, WHITE) == "1/2" and flag_result(position, BLACK) == "1-0"
     assert flag_result(Position(), WHITE) == "0-1"
-    monkeypatch.setitem(clock_module.CAN_WIN, "Maxima", lambda pos, side: False)
+    monkeypatch.setitem(clock_module.CAN_WIN, "maxima", lambda pos, side: False)
     assert flag_result(Position(), WHITE) == "1/2"
 
 

@@ -123,3 +123,105 @@ def test_impossible_position_is_rejected_by_moves_with_the_reason(capsys):
     assert main(["moves", in_check]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "check" in err
+
+
+# ------------------------------------------------- --variant and `variants` (issue 8)
+
+ULTIMA_START = "clhwkhli/pppppppp/8/8/8/8/PPPPPPPP/ILHKWHLC w 0"
+SWAPPER_10X8_START = "rnsbqkbsnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNSBQKBSNR w KQkq - 0 1 -"
+
+
+def test_variants_lists_every_game_one_line_each_in_order():
+    from engine import variants
+    done = run_cli("variants")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == variants.names()
+    assert len(lines) == 19
+    for line, name in zip(lines, variants.names()):
+        assert variants.get(name).title in line
+    assert any("Ultima (pure)" in line for line in lines)
+    assert any(line.startswith("swapper-chess-10x8 ") and "Swapper Chess 10x8" in line for line in lines)
+
+
+def test_moves_with_variant_uses_that_games_start_and_rules():
+    done = run_cli("moves", "start", "--variant", "ultima")
+    assert done.returncode == 0, done.stderr
+    expected = sorted(f"{f}2-{f}{r}" for f in "abcdefgh" for r in range(3, 7))    # U2: 32 Pawn slides
+    assert done.stdout.splitlines() == expected
+
+
+def test_moves_with_variant_reads_that_games_fen(capsys):
+    # deckle.md R19: the Swapper e1.
+    fen = "9k/10/10/10/10/10/7b2/2N1P4K/10/r3Sn4 w - - 0 1 -"
+    assert main(["moves", fen, "--variant", "swapper-chess"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [m for m in lines if m.startswith("e1")] == [
+        "e1-Sxf1", "e1-b1", "e1-c1", "e1-d1", "e1-d2", "e1-e2", "e1-f2", "e1-g3", "e1<>a1", "e1<>c3",
+        "e1<>f1", "e1<>h4"]
+
+
+@pytest.mark.parametrize("variant, depth, leaves", [
+    ("ultima", 2, 944), ("ultima-pure", 2, 944), ("swapper-chess-10x8", 2, 784),
+    ("long-leaper-chess", 1, 34), ("maxima", 1, 41)])
+def test_perft_with_variant_prints_the_rules_files_count(capsys, variant, depth, leaves):
+    assert main(["perft", "start", str(depth), "--variant", variant]) == 0
+    assert capsys.readouterr().out == f"{leaves}\n"
+
+
+def test_perft_divide_with_variant(capsys):
+    assert main(["perft", SWAPPER_10X8_START, "1", "--divide", "--variant", "swapper-chess-10x8"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "total 28"
+    assert len(lines) == 29
+
+
+def test_analyze_with_variant_keeps_its_keys_and_reports_the_games_results():
+    mate = "k9/1Q8/2K7/10/10/10/10/10/10/10 b - - 0 1"           # D16 checkmate
+    stalemate = "k9/2Q7/10/10/10/10/10/10/10/5K4 b - - 0 1"       # D16 stalemate: a draw
+    bare = "5k4/10/10/10/10/10/10/10/10/5K4 w - - 0 1"             # D16 insufficient material
+    fifty = "5k4/10/10/10/10/10/10/10/10/R4K4 w - - 100 80"        # D16 fifty moves
+    done = run_cli("analyze", "--variant", "coordinator-chess", stdin=f"{mate}\n{stalemate}\n{bare}\n{fifty}\nstart\n")
+    assert done.returncode == 0, done.stderr
+    reports = [json.loads(line) for line in done.stdout.splitlines()]
+    for report in reports:
+        assert set(report) == {"fen", "moves", "check", "result", "reason", "immobilized"}
+    assert [(r["result"], r["reason"]) for r in reports] == [
+        ("1-0", "checkmate"), ("1/2-1/2", "stalemate"), ("1/2-1/2", "insufficient material"),
+        ("1/2-1/2", "fifty moves"), ("*", None)]
+    assert len(reports[-1]["moves"]) == 34
+
+
+def test_analyze_ultima_stalemate_is_a_win():
+    frozen_king = "7k/8/8/8/8/8/1i6/K7 w 0"                       # U10, U12
+    done = run_cli("analyze", "--variant", "ultima-pure", stdin=f"{frozen_king}\n")
+    report = json.loads(done.stdout)
+    assert (report["result"], report["reason"], report["moves"]) == ("0-1", "stalemate", [])
+    assert report["immobilized"] == ["a1"]
+
+
+def test_analyze_fen_of_another_game_gives_an_error_object():
+    done = run_cli("analyze", "--variant", "ultima", stdin=f"{START}\n{SWAPPER_10X8_START}\n")
+    assert done.returncode == 1, done.stderr   # a line failed (README: exit 1)
+    reports = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [set(r) for r in reports] == [{"fen", "error"}, {"fen", "error"}]
+
+
+@pytest.mark.parametrize("args", [("moves", "start", "--variant", "chess"),
+                                  ("perft", "start", "1", "--variant", "Ultima"),
+                                  ("analyze", "--variant", "swapper-chess-8x10")])
+def test_unknown_variant_is_a_one_line_error_naming_it_and_the_known_names(args):
+    done = run_cli(*args, stdin="start\n")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1
+    assert repr(args[-1]) in lines[0] or args[-1] in lines[0]
+    for known in ("maxima", "ultima-pure", "mimotaur-chess-10x8"):
+        assert known in lines[0]
+
+
+def test_fen_of_another_game_is_a_one_line_error_exit_2():
+    done = run_cli("moves", ULTIMA_START, "--variant", "coordinator-chess")
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1 and "FEN" in done.stderr

@@ -1,21 +1,26 @@
-"""Engine commands: ``moves``, ``perft``, ``analyze``."""
+"""Engine commands: ``moves``, ``perft``, ``analyze``, ``variants``.
+
+Every command that reads a position takes ``--variant NAME`` (default
+``maxima``); ``maxima-board variants`` lists the names."""
 from __future__ import annotations
 
 import argparse
 import json
 import sys
 
-from engine import FenError, Position
+from engine import FenError, Position, variants
 from engine.analysis import analyze
 
 from ..numbers import argument
 
 MAX_PERFT_DEPTH = 8   # the start position has about 40**DEPTH leaves
+VARIANT_HELP = "the game (default: maxima; see 'maxima-board variants')"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("moves", help="list the legal moves of a position, one per line")
     p.add_argument("fen", metavar="FEN", help="a FEN, or the word 'start'")
+    p.add_argument("--variant", metavar="NAME", default="maxima", help=VARIANT_HELP)
     p.set_defaults(func=_moves)
 
     p = sub.add_parser("perft", help="count the leaves of the legal-move tree")
@@ -23,29 +28,40 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("depth", metavar="DEPTH", type=argument("DEPTH", 0, MAX_PERFT_DEPTH),
                    help=f"0 to {MAX_PERFT_DEPTH}; each level takes about 40 times longer (Ctrl-C stops)")
     p.add_argument("--divide", action="store_true", help="also count per root move")
+    p.add_argument("--variant", metavar="NAME", default="maxima", help=VARIANT_HELP)
     p.set_defaults(func=_perft)
 
     p = sub.add_parser("analyze", help="read FENs from standard input, print one JSON object each",
                        description="One JSON object per FEN line; a line that is not a valid FEN gives "
                                    "{\"fen\", \"error\"} and the run goes on. Exit code 1 when any line failed.")
+    p.add_argument("--variant", metavar="NAME", default="maxima", help=VARIANT_HELP)
     p.set_defaults(func=_analyze)
 
+    p = sub.add_parser("variants", help="list the games, one line each: name, title, summary")
+    p.set_defaults(func=_variants)
 
-def _position(fen: str) -> Position:
+
+def _variant(name: str):
+    """The Variant called ``name``; ValueError (exit 2) naming the known ones."""
+    return variants.get(name)
+
+
+def _position(fen: str, variant: str) -> Position:
+    v = _variant(variant)
     try:
-        return Position(fen)
+        return Position(fen, variant=v)
     except FenError as exc:
         raise FenError(f"bad FEN: {exc}") from None
 
 
 def _moves(args: argparse.Namespace) -> int:
-    for move in _position(args.fen).legal_moves:
+    for move in _position(args.fen, args.variant).legal_moves:
         print(move)
     return 0
 
 
 def _perft(args: argparse.Namespace) -> int:
-    position = _position(args.fen)
+    position = _position(args.fen, args.variant)
     if args.divide:
         counts = position.divide(args.depth) if args.depth > 0 else {}
         for move, n in counts.items():
@@ -58,14 +74,24 @@ def _perft(args: argparse.Namespace) -> int:
 
 def _analyze(args: argparse.Namespace) -> int:
     failed = False
+    v = _variant(args.variant)
     for line in sys.stdin:
         fen = line.strip()
         if not fen:
             continue
         try:
-            report = analyze(fen)
+            report = analyze(fen, v)
         except FenError as exc:
             report = {"fen": fen, "error": str(exc)}
             failed = True
         print(json.dumps(report), flush=True)
     return 1 if failed else 0
+
+
+def _variants(args: argparse.Namespace) -> int:
+    listed = [variants.get(name) for name in variants.names()]
+    width = max(len(v.name) for v in listed)
+    title_width = max(len(v.title) for v in listed)
+    for v in listed:
+        print(f"{v.name:<{width}}  {v.title:<{title_width}}  {v.summary}")
+    return 0

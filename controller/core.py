@@ -109,6 +109,7 @@ class Controller:
         self._error_key: tuple | None = None
         self._failure: str | None = None
         self._pending: list[dict] = []
+        self.web_pin: str | None = None   # the web page's PIN: MENU offers to show it
         self._position = Position(fen) if fen is not None else Position()
         self._refresh()
         if self.store.message:
@@ -581,7 +582,8 @@ class Controller:
             return self._take_back(now)
         if button == "menu":
             side = self._position.turn
-            self._menu = ([("resign", side), ("resign", -side), ("draw", 0), ("new", 0)], 0)
+            self._menu = ([("resign", side), ("resign", -side), ("draw", 0), ("new", 0)]
+                          + ([("pin", 0)] if self.web_pin else []), 0)
         elif button == "new":
             self._menu = ([("new", 0)], 0)
         return []
@@ -600,6 +602,9 @@ class Controller:
                 return self._end("0-1" if side == WHITE else "1-0", "resignation", now)
             if action == "draw":
                 return self._end("1/2", "agreement", now)
+            if action == "pin":
+                self._note = (f"Web PIN: {self.web_pin}", now + 3 * NOTE_MS)
+                return []
             return self._next_game(now)
         return []
 

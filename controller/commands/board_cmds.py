@@ -81,13 +81,20 @@ def _run(args: argparse.Namespace) -> int:
     if config.hardware == "sim":
         from controller.sim import run_sim
 
-        return int(run_sim(settings, sys.stdin, sys.stdout) or 0)
+        if config.path is None:     # no config file: the plain simulator
+            return int(run_sim(settings, sys.stdin, sys.stdout) or 0)
+        services = _club(config, settings)
+        try:
+            return int(run_sim(settings, sys.stdin, sys.stdout, feed=services.feed,
+                               on_start=lambda sim: services.attach(sim.controller)) or 0)
+        finally:
+            services.close()
     try:
         hardware = _hardware(config, "run")
     except _Failed as exc:
         print(exc, file=sys.stderr)
         return 1
-    store = None
+    store = services = None
     try:
         from controller.core import Controller
         from controller.store import GameStore, default_db_path
@@ -95,8 +102,10 @@ def _run(args: argparse.Namespace) -> int:
         clock = runner_module.SystemClock()
         store = GameStore(settings.db_path or default_db_path())
         controller = Controller(settings, store, now_ms=clock.now_ms())
+        services = _club(config, settings)
+        services.attach(controller)
         loop = runner_module.Runner(controller, hardware.source, hardware.leds, hardware.display,
-                                    hardware.beeper, clock=clock, period_ms=config.loop_ms)
+                                    hardware.beeper, clock=clock, period_ms=config.loop_ms, feed=services.feed)
         print(f"maxima-board run: {hardware.description}, config {config.path}", file=sys.stderr, flush=True)
         stop = None
         if args.seconds is not None:
@@ -105,10 +114,22 @@ def _run(args: argparse.Namespace) -> int:
         with _stop_on_sigterm(loop.request_stop):
             loop.run(stop)
     finally:
+        if services is not None:
+            services.close()
         hardware.close()
         if store is not None:
             store.close()
     return 0
+
+
+def _club(config: Config, settings):
+    """The web page and the broadcast of ``[web]`` and ``[broadcast]``."""
+    from controller.club import start_club
+    from controller.store import default_db_path
+
+    web, cast = config.web, config.broadcast
+    return start_club(settings.db_path or default_db_path(), web_bind=web.bind if web.enabled else None,
+                      web_port=web.port, broker=cast.broker, club=cast.club, table=cast.table)
 
 
 def _diag(args: argparse.Namespace) -> int:

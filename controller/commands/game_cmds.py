@@ -8,6 +8,7 @@ import sys
 
 from engine import START_FEN, FenError, Position
 
+from . import club_cmds
 from ..record import export_text
 from ..script import ScriptError, parse_script, replay
 from ..settings import Settings
@@ -19,6 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="run a board script headless and print JSON Lines (controller.md)")
     p.add_argument("script", metavar="SCRIPT", help="the script file, or - for standard input")
     p.add_argument("--fen", metavar="FEN", help="start from this position (default: the start position)")
+    club_cmds.broadcast_options(p)
+    p.add_argument("--realtime", action="store_true", help="with --broadcast: waits take real time")
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("sim", help="play on a simulated board typed in this terminal")
@@ -60,6 +63,11 @@ def _replay(args: argparse.Namespace) -> int:
         raise ScriptError(f"{args.script}: not a text file ({exc.reason})") from None
     except OSError as exc:
         raise OSError(f"cannot read {args.script}: {exc.strerror or exc}") from None
+    if args.broadcast:
+        from broadcast.replay import broadcast_replay
+
+        return broadcast_replay(steps, Settings(), fen, sys.stdout, broker=args.broadcast, club=args.club,
+                                table=args.table, realtime=args.realtime)
     store = GameStore(":memory:")
     out = sys.stdout
     try:

@@ -36,9 +36,10 @@ class BoardPublisher:
         self._cond = threading.Condition()
         self._latest: dict[str, bytes] = {}
         self._pending: dict[str, None] = {}           # topics to (re)publish, in order
-        self._inflight: list[tuple[str, bytes, mqtt.MQTTMessageInfo]] = []
+        self._inflight: dict[int, str] = {}          # message id → topic, until the broker acknowledges
+        self._acked: set[int] = set()
         self._connected = False
-        self._resync: list[mqtt.MQTTMessageInfo] | None = None
+        self._resync: set[int] | None = None
         self._resync_since = 0.0
         self._closing = False
         self._offline = False                           # close() has begun: stay "offline"
@@ -51,6 +52,7 @@ class BoardPublisher:
         client.max_inflight_messages_set(50)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
         self._client = client
         client.connect_async(host, port, keepalive)
         client.loop_start()
@@ -115,7 +117,7 @@ class BoardPublisher:
             self._connected = True
             self.connects += 1
             # paho resends what was in flight; republish everything after it.
-            self._resync = [info for _, _, info in self._inflight]
+            self._resync = set(self._inflight)
             self._resync_since = time.monotonic()
             if not self._offline:
                 self._latest[f"{self.base}/status"] = status_payload(True)
@@ -126,9 +128,16 @@ class BoardPublisher:
             self._connected = False
             self._cond.notify_all()
 
+    def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
+        with self._cond:
+            self._acked.add(mid)
+            self._cond.notify_all()
+
     # -- the sender thread ----------------------------------------------------
     def _reap(self) -> None:
-        self._inflight = [entry for entry in self._inflight if not entry[2].is_published()]
+        for mid in self._acked & self._inflight.keys():
+            del self._inflight[mid]
+            self._acked.discard(mid)
 
     def _send_loop(self) -> None:
         while True:
@@ -140,7 +149,7 @@ class BoardPublisher:
                 if not self._connected:
                     continue
                 if self._resync is not None:
-                    waiting = [i for i in self._resync if not i.is_published()]
+                    waiting = self._resync & self._inflight.keys()
                     if waiting and time.monotonic() - self._resync_since < RESYNC_WAIT_S:
                         self._resync = waiting
                         continue
@@ -149,9 +158,8 @@ class BoardPublisher:
                         self._pending[topic] = None
                 batch = [(topic, self._latest[topic]) for topic in self._pending]
                 self._pending.clear()
-            sent = []
-            for topic, payload in batch:
-                info = self._client.publish(topic, payload, qos=1, retain=True)
-                sent.append((topic, payload, info))
+            sent = {}
+            for topic, payload in batch:   # a message not sent now stays with paho, which resends it
+                sent[self._client.publish(topic, payload, qos=1, retain=True).mid] = topic
             with self._cond:
-                self._inflight += sent
+                self._inflight.update(sent)

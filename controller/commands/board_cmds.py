@@ -83,10 +83,15 @@ def _run(args: argparse.Namespace) -> int:
 
         if config.path is None:     # no config file: the plain simulator
             return int(run_sim(settings, sys.stdin, sys.stdout) or 0)
+        from .club_cmds import interrupt_on_sigterm
+
         services = _club(config, settings)
         try:
-            return int(run_sim(settings, sys.stdin, sys.stdout, feed=services.feed,
-                               on_start=lambda sim: services.attach(sim.controller)) or 0)
+            with interrupt_on_sigterm():
+                return int(run_sim(settings, sys.stdin, sys.stdout, feed=services.feed,
+                                   on_start=lambda sim: services.attach(sim.controller)) or 0)
+        except KeyboardInterrupt:
+            return 0
         finally:
             services.close()
     try:

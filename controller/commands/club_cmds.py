@@ -42,7 +42,7 @@ def _port(text: str) -> int:
 
 
 @contextmanager
-def _interrupt_on_sigterm():
+def interrupt_on_sigterm():
     def stop(*_):
         raise KeyboardInterrupt
     try:
@@ -67,7 +67,7 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"maxima-board serve: http://{args.bind}:{services.server.port}/  web PIN {services.pin}",
           file=sys.stderr, flush=True)
     try:
-        with _interrupt_on_sigterm():
+        with interrupt_on_sigterm():
             run_sim(settings, sys.stdin, sys.stdout, feed=services.feed,
                     on_start=lambda sim: services.attach(sim.controller))
     except KeyboardInterrupt:
@@ -89,7 +89,7 @@ def _dashboard(args: argparse.Namespace) -> int:
     print(f"maxima-board dashboard: http://{args.bind}:{server.port}/ (club {tables.club}, broker {args.broker})",
           file=sys.stderr, flush=True)
     try:
-        with _interrupt_on_sigterm():
+        with interrupt_on_sigterm():
             while True:
                 time.sleep(3600)
     except KeyboardInterrupt:

@@ -49,11 +49,20 @@ def clocks_of(controller: Any) -> dict | None:
             "running": running if running in ("white", "black") else None}
 
 
-def move_labels(position: Position) -> tuple[str, list[str]]:
+def move_labels(position: Position, known: tuple[list[str], str, list[str]] | None = None
+                ) -> tuple[str, list[str]]:
     """The start FEN of the game ``position`` went through, and its moves
-    with the piece letter in front (``Pd3-d5``), as in the game record."""
+    with the piece letter in front (``Pd3-d5``), as in the game record.
+    ``known``: (moves, start FEN, labels) of an earlier position of the same
+    game; only the moves since are labelled again."""
+    moves = [str(m) for m in position.move_stack]
     copy = position.copy()
-    labels = []
+    labels: list[str] = []
+    if known is not None and len(known[0]) <= len(moves) and moves[:len(known[0])] == known[0]:
+        for _ in range(len(moves) - len(known[0])):
+            move = copy.pop()
+            labels.append(copy.piece_letter(move).upper() + str(move))
+        return known[1], known[2] + labels[::-1]
     while copy.move_stack:
         move = copy.pop()
         labels.append(copy.piece_letter(move).upper() + str(move))
@@ -61,10 +70,12 @@ def move_labels(position: Position) -> tuple[str, list[str]]:
     return copy.fen(), labels
 
 
-def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int = 0) -> dict:
-    """What the board shows now, as a JSON-able dict (module docstring)."""
+def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int = 0,
+                   known: tuple[list[str], str, list[str]] | None = None) -> dict:
+    """What the board shows now, as a JSON-able dict (module docstring);
+    ``known`` as for :func:`move_labels`."""
     position = controller.position
-    start_fen, sans = move_labels(position)
+    start_fen, sans = move_labels(position, known)
     last = None
     if position.move_stack:
         move = position.move_stack[-1]
@@ -153,7 +164,10 @@ class BoardFeed:
     def update(self, controller: Any) -> dict:
         """Take a snapshot now and hand it to the listeners."""
         self._seq += 1
-        snapshot = board_snapshot(controller, self._game_tags(controller), self._seq)
+        known = None
+        if self._latest is not None and controller.game_id is not None and self._latest["game"] == controller.game_id:
+            known = (self._latest["moves"], self._latest["start_fen"], self._latest["sans"])
+        snapshot = board_snapshot(controller, self._game_tags(controller), self._seq, known)
         with self._cond:
             self._latest = snapshot
             self._cond.notify_all()

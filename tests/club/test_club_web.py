@@ -258,3 +258,21 @@ def test_svg_draws_every_piece_by_type_and_colour():
     assert 'data-square="e5" data-led="remove"' in svg
     with pytest.raises(ValueError):
         board_svg("xx/yy w 0")
+
+
+def test_feed_labels_moves_incrementally_and_after_a_takeback():
+    from controller.script import Runner
+    from controller.feed import move_labels
+    runner = Runner(Settings())
+    feed = BoardFeed()
+    for line in ("d3 d4", "c7 c5", "e3 e5"):
+        a, b = line.split()
+        runner.lift(a), runner.place(b), runner.wait(400)
+        feed.update(runner.controller)
+    assert feed.latest["sans"] == ["Pd3-d4", "Pc7-c5", "Pe3-e5"]
+    runner.press("back")
+    runner.lift("e5"), runner.place("e3"), runner.wait(400)
+    runner.lift("f3"), runner.place("f4"), runner.wait(400)
+    feed.update(runner.controller)
+    assert feed.latest["sans"] == ["Pd3-d4", "Pc7-c5", "Pf3-f4"]
+    assert (feed.latest["start_fen"], feed.latest["sans"]) == move_labels(runner.controller.position)

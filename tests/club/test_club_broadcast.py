@@ -242,8 +242,29 @@ def test_dashboard_shows_a_move_live_in_the_browser(broker, dashboard, browser):
         runner.lift("e3"), runner.place("e5")
         feed.update(runner.controller)
         runner.wait(400)
+        runner.controller.clocks = {"white": 600_000, "black": 65_000, "running": "black"}
         feed.update(runner.controller)
         wait_for(lambda: "Pe3-e5" in card.text, what="the move on the card")
+        assert "10:00 – 1:0" in card.text        # the clocks, Black's running
         assert browser.execute_script("return window.notReloaded === true;")
     finally:
         publisher.close()
+
+
+def test_serve_broadcasts_the_board_it_serves(broker, tmp_path):
+    listener = Listener(broker, "maxima-board/served/3/state")
+    process = subprocess.Popen(MAXIMA_BOARD + ["serve", "--port", "0", "--bind", "127.0.0.1",
+                                              "--db", str(tmp_path / "g.db"), "--broadcast", broker.address,
+                                              "--club", "served", "--table", "3"],
+                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               text=True)
+    try:
+        process.stdin.write("lift d3\nplace d4\nwait 400\n")
+        process.stdin.flush()
+        state = wait_for(lambda: (lambda s: s if s and s["moves"] else None)(
+            listener.get("maxima-board/served/3/state")), what="the served board's move")
+        assert state["moves"] == ["d3-d4"] and state["game"] == 1
+    finally:
+        process.terminate()
+        assert process.wait(10) == 0
+        listener.close()

@@ -90,3 +90,28 @@ def test_new_game_from_the_form_needs_the_right_pin(browser, served):
     type_on_board(process, "press ok")        # the pieces stand: OK starts the game
     wait_for(lambda: "White to move" in text(browser, "status"), what="the game to start")
     wait_for(lambda: "Ann Arbiter – Bob Board" in text(browser, "games"), what="the game in the list")
+
+
+def test_page_shows_the_leds_in_words_and_clocks_when_the_board_has_them(browser, tmp_path):
+    """A controller with clocks (the shape the clock's controller state
+    has): the page shows both and counts the running one down."""
+    from .test_club_web import LiveBoard
+
+    board = LiveBoard(tmp_path)
+    try:
+        browser.get(board.url)
+        wait_for(lambda: "White to move" in text(browser, "status"), what="the board's state")
+        assert not browser.find_element("id", "clocks").is_displayed()
+        board.feed.submit(lambda c, now: setattr(c, "clocks", {"white": 5_400_000, "black": 3_723_000,
+                                                              "running": "black"}))
+        board.play("lift d3", "place d4", "wait 400")
+        wait_for(lambda: browser.find_element("id", "clocks").is_displayed(), what="the clocks")
+        assert text(browser, "clock-white") == "White 1:30:00"
+        first = text(browser, "clock-black")
+        assert first.startswith("Black 1:02:0")
+        assert "running" in browser.find_element("id", "clock-black").get_attribute("class")
+        wait_for(lambda: text(browser, "clock-black") != first, timeout=5, what="the running clock to tick")
+        assert text(browser, "clock-white") == "White 1:30:00"
+        wait_for(lambda: "last move to: d4" in text(browser, "lit"), what="the LEDs in words")
+    finally:
+        board.close()

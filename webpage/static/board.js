@@ -5,6 +5,12 @@ let receivedAt = 0;
 let gamesKey = "";
 
 const $ = (id) => document.getElementById(id);
+// What each LED state asks of the players (the colours are the board picture's).
+const LED_WORDS = {
+  "last-from": "last move from", "last-to": "last move to", "remove": "take off", "error-extra": "should be empty",
+  "error-missing": "piece missing", "check": "check", "immobilized": "immobilized", "setup-missing": "place a piece",
+  "hint": "possible move", "engine-from": "computer moves from", "engine-to": "computer moves to",
+};
 
 function fmtClock(ms) {
   ms = Math.max(0, ms);
@@ -39,6 +45,16 @@ function render(s) {
     : (s.turn === "white" ? "White to move" : "Black to move");
   $("status").textContent = [s.game ? "Game " + s.game : "", where, what].filter(Boolean).join(" · ");
   $("oled").textContent = (s.display || []).join("\n");
+  const lit = $("lit");
+  lit.textContent = "";
+  const byState = {};
+  for (const [sq, st] of Object.entries(s.leds || {})) (byState[st] = byState[st] || []).push(sq);
+  for (const [st, squares] of Object.entries(byState)) {
+    const li = document.createElement("li");
+    li.dataset.led = st;
+    li.textContent = `${LED_WORDS[st] || st}: ${squares.sort().join(", ")}`;
+    lit.appendChild(li);
+  }
   const moves = $("moves");
   moves.textContent = "";
   for (let i = 0; i < s.sans.length; i += 2) {

@@ -366,7 +366,7 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
                "hints": _boolean, "takeback_by_restore": _boolean},
     "game": {"event": _text, "site": _text, "white": _text, "black": _text, "round": _text},
     "database": {"path": _text},
-    "web": {"enabled": _boolean, "port": _integer(1, 65535), "bind": _text},
+    "web": {"enabled": _boolean, "port": _integer(0, 65535), "bind": _text},   # port 0: any free port
     "broadcast": {"broker": lambda v: _club_value("parse_broker", _text(v)),
                   "club": lambda v: _club_value("topic_word", v, "club"),
                   "table": lambda v: _club_value("topic_word", v, "table")},

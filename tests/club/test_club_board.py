@@ -16,6 +16,7 @@ import pytest
 from controller.feed import BoardFeed, Command, NewGame
 from engine import START_FEN
 from hardware.config import ConfigError, parse_config
+from tests.test_hw_board_cmds import matrix  # noqa: F401  (the MockFactory reed matrix fixture)
 from tests.test_hw_runner import Board
 
 from .conftest import MAXIMA_BOARD, free_port, wait_for
@@ -129,3 +130,32 @@ def test_club_commands_report_bad_input_in_one_line(tmp_path):
     assert r.stderr.strip().count("\n") == 0
     r = run_cli("serve", "--port", "70000")
     assert r.returncode == 2 and "PORT must be a number" in r.stderr
+
+
+def test_run_on_a_board_serves_and_broadcasts_its_game(tmp_path, monkeypatch, matrix, broker, capsys):
+    """``run`` on the direct topology (gpiozero MockFactory, scripted switches,
+    fake clock) with [web] on loopback and [broadcast]: the game reaches the broker."""
+    from controller import runner as runner_module
+    from controller.cli import main
+    from engine import Position
+    from tests.test_hw_board_cmds import CONFIG, Scripted, _script_game
+
+    from .test_club_broadcast import Listener
+
+    start = Position()
+    matrix.set_squares(n for n in start.geometry.names if start.piece_at(start.geometry.index[n]))
+    monkeypatch.setattr(runner_module, "SystemClock", Scripted(matrix, _script_game()).clock)
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "board.toml"
+    config.write_text(CONFIG.replace("[web]\nenabled = false\n", "") + '[web]\nport = 0\nbind = "127.0.0.1"\n'
+                      f'[broadcast]\nbroker = "{broker.address}"\nclub = "hw"\ntable = "4"\n')
+    assert main(["run", "--config", str(config), "--seconds", "6"]) == 0
+    err = capsys.readouterr().err
+    assert re.search(r"web page on http://127\.0\.0\.1:\d+/", err) and "broadcasting to" in err
+    assert (tmp_path / "web-pin").exists()
+    listener = Listener(broker, "maxima-board/hw/4/state")
+    try:
+        state = wait_for(lambda: listener.get("maxima-board/hw/4/state"), what="the board's state")
+        assert state["moves"] == ["f3-f6", "e7-e5", "e2-h5xe5"]
+    finally:
+        listener.close()

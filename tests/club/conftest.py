@@ -44,9 +44,17 @@ def wait_port(port: int, timeout: float = 10.0) -> None:
 
 
 def wait_for(predicate, timeout: float = 15.0, what: str = "condition"):
+    """The first true value of ``predicate()``, polled every 50 ms. A page
+    element replaced while it was read (the live pages redraw) counts as
+    not yet."""
     end = time.monotonic() + timeout
     while True:
-        value = predicate()
+        try:
+            value = predicate()
+        except Exception as exc:
+            if type(exc).__name__ != "StaleElementReferenceException":
+                raise
+            value = None
         if value:
             return value
         if time.monotonic() > end:

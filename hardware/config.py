@@ -97,9 +97,10 @@ class PicoConfig:
 @dataclass(frozen=True)
 class WebConfig:
     """The board's web page (``run``); 0.0.0.0: every address of the Pi,
-    answering only the local network."""
+    answering only the local network. ``enabled`` None: on for a board
+    (direct, pico), off for the simulated board (``serve`` has it)."""
 
-    enabled: bool = True
+    enabled: bool | None = None
     port: int = 8080
     bind: str = "0.0.0.0"
 

@@ -133,7 +133,8 @@ def _club(config: Config, settings):
     from controller.store import default_db_path
 
     web, cast = config.web, config.broadcast
-    return start_club(settings.db_path or default_db_path(), web_bind=web.bind if web.enabled else None,
+    on = web.enabled if web.enabled is not None else config.hardware != "sim"
+    return start_club(settings.db_path or default_db_path(), web_bind=web.bind if on else None,
                       web_port=web.port, broker=cast.broker, club=cast.club, table=cast.table)
 
 

@@ -67,13 +67,13 @@ def test_a_failing_web_command_is_answered_and_the_board_goes_on(board):
 
 
 def test_web_and_broadcast_config():
-    config = parse_config('hardware = "sim"\n[web]\nport = 8099\nbind = "127.0.0.1"\n'
+    config = parse_config('hardware = "sim"\n[web]\nenabled = true\nport = 8099\nbind = "127.0.0.1"\n'
                           '[broadcast]\nbroker = "192.168.1.10:1883"\nclub = "Hastings"\ntable = 12\n')
     assert (config.web.enabled, config.web.port, config.web.bind) == (True, 8099, "127.0.0.1")
     assert (config.broadcast.broker, config.broadcast.club, config.broadcast.table) == \
         ("192.168.1.10:1883", "Hastings", "12")
     default = parse_config('hardware = "direct"\n')
-    assert default.web.enabled and default.web.port == 8080 and default.broadcast.broker is None
+    assert default.web.enabled is None and default.web.port == 8080 and default.broadcast.broker is None
     for text, message in (('[web]\nport = 70000', "[web] port"),
                           ('[web]\nenable = true', "[web] enable: unknown key"),
                           ('[broadcast]\nbroker = "host:port"', "[broadcast] broker"),
@@ -87,7 +87,8 @@ def test_web_and_broadcast_config():
 def test_run_serves_the_web_page_from_the_config(tmp_path):
     port = free_port()
     cfg = tmp_path / "board.toml"
-    cfg.write_text(f'hardware = "sim"\n[web]\nport = {port}\nbind = "127.0.0.1"\n[database]\npath = "g.db"\n')
+    cfg.write_text(f'hardware = "sim"\n[web]\nenabled = true\nport = {port}\nbind = "127.0.0.1"\n'
+                   '[database]\npath = "g.db"\n')
     process = subprocess.Popen(MAXIMA_BOARD + ["run", "--config", str(cfg)], stdin=subprocess.PIPE,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
@@ -159,3 +160,17 @@ def test_run_on_a_board_serves_and_broadcasts_its_game(tmp_path, monkeypatch, ma
         assert state["moves"] == ["f3-f6", "e7-e5", "e2-h5xe5"]
     finally:
         listener.close()
+
+
+def test_run_with_the_simulated_board_serves_no_page_unless_asked(tmp_path, monkeypatch, capsys):
+    import io
+
+    from controller.cli import main
+
+    cfg = tmp_path / "sim.toml"
+    cfg.write_text('hardware = "sim"\n[database]\npath = "g.db"\n')
+    monkeypatch.setattr("sys.stdin", io.StringIO("lift d3\nplace d4\nwait 400\nquit\n"))
+    assert main(["run", "--config", str(cfg)]) == 0
+    captured = capsys.readouterr()
+    assert "move 1 d3-d4" in captured.out and "web page" not in captured.err
+    assert not (tmp_path / "web-pin").exists()

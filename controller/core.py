@@ -119,6 +119,7 @@ class Controller:
         self._pending: list[dict] = []
         self._control = parse_time_control(settings.time_control)   # for the next new game
         self._clock: Clock | None = None                            # the game's clocks
+        self.web_pin: str | None = None   # the web page's PIN: MENU offers to show it
         self._position = Position(fen) if fen is not None else Position()
         self._refresh()
         if self.store.message:
@@ -174,6 +175,13 @@ class Controller:
     def clocks(self) -> dict[str, int] | None:
         """``{"white": ms, "black": ms}`` left now; None without a clock."""
         return self._clock.readings(self._now) if self._clock is not None else None
+
+    @property
+    def clock_running(self) -> str | None:
+        """``"white"`` or ``"black"``: whose clock runs now; None when none does."""
+        if self._clock is None or not self._clock.running:
+            return None
+        return "white" if self._clock.turn == WHITE else "black"
 
     def set_time_control(self, text: str) -> None:
         """The time control of the games started from now on (``"none"``
@@ -669,7 +677,8 @@ class Controller:
             return self._take_back(now)
         if button == "menu":
             side = self._position.turn
-            self._menu = ([("resign", side), ("resign", -side), ("draw", 0), ("new", 0)], 0)
+            self._menu = ([("resign", side), ("resign", -side), ("draw", 0), ("new", 0)]
+                          + ([("pin", 0)] if self.web_pin else []), 0)
         elif button == "new":
             self._menu = ([("new", 0)], 0)
         return []
@@ -688,6 +697,9 @@ class Controller:
                 return self._end("0-1" if side == WHITE else "1-0", "resignation", now)
             if action == "draw":
                 return self._end("1/2", "agreement", now)
+            if action == "pin":
+                self._note = (f"Web PIN: {self.web_pin}", now + 3 * NOTE_MS)
+                return []
             return self._next_game(now)
         return []
 

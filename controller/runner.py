@@ -122,8 +122,9 @@ class Runner:
 
     def __init__(self, controller, source: SensorSource, leds: LedSink, display: Display,
                  beeper=None, *, clock: Clock | None = None, period_ms: int = 10,
-                 notifier: Notifier | None = None, log: TextIO | None = None):
+                 notifier: Notifier | None = None, log: TextIO | None = None, feed=None):
         self.controller = controller
+        self.feed = feed                      # controller.feed.BoardFeed: web page, broadcast
         self.source = source
         self.leds = leds
         self.display = display
@@ -146,6 +147,7 @@ class Runner:
     # -- one pass -------------------------------------------------------------
     def step(self, now_ms: int) -> None:
         """Read, decide, show: one pass of the loop at ``now_ms``."""
+        seen = len(self.events)
         state = self.source.read(now_ms)
         link = getattr(self.source, "link_ok", None)
         if link is not None:
@@ -164,7 +166,11 @@ class Runner:
             self._buttons = state.buttons
             for button in sorted(pressed):
                 self._handle(self.controller.on_button(now_ms, button))
+        if self.feed is not None:             # commands from the web page, like buttons
+            self._handle(self.feed.pump(self.controller, now_ms))
         self._handle(self.controller.on_tick(now_ms))
+        if self.feed is not None and (len(self.events) != seen or self.feed.latest is None):
+            self.feed.update(self.controller)
         leds = dict(self.controller.leds)
         self._led_guard.call(now_ms, lambda: self.leds.show(leds, now_ms))
         lines = list(self.controller.display)

@@ -44,8 +44,9 @@ class Sim:
     """One simulated board session writing to ``output``."""
 
     def __init__(self, settings: Settings, store: GameStore, output: TextIO,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, feed=None):
         self.out = output
+        self.feed = feed       # controller.feed.BoardFeed: the web page, the broadcast
         self._clock = clock
         self._t0 = clock()
         self._waited = 0
@@ -57,6 +58,7 @@ class Sim:
         controller = Controller(settings, store, fen=fen, now_ms=0)
         self.runner = Runner.attach(controller, set(controller.expected_squares), 0)
         self._emit(self.runner.events)
+        self._serve_feed(True)
 
     @property
     def controller(self) -> Controller:
@@ -67,7 +69,20 @@ class Sim:
 
     def tick(self) -> None:
         """Let the real time that has passed reach the controller."""
-        self._emit(self.runner.advance_to(self.now()))
+        events = self.runner.advance_to(self.now())
+        self._emit(events)
+        self._serve_feed(bool(events))
+
+    def _serve_feed(self, changed: bool) -> None:
+        """Run the web page's commands; pass on what changed."""
+        if self.feed is None:
+            return
+        events = self.feed.pump(self.controller, self.runner.now)
+        if any(e["type"] == "new_game" for e in events) and self.controller.mode == "play":
+            events += self.runner.set_board(self.controller.expected_squares)   # hands set it up
+        self._emit(events)
+        if changed or events:
+            self.feed.update(self.controller)
 
     def command(self, text: str, line: int) -> bool:
         """Carry out one typed line; False when the session should end."""
@@ -87,6 +102,7 @@ class Sim:
                 self._emit(self.runner.advance_to(self.now()))
             else:
                 self._emit(self.runner.do(step))
+            self._serve_feed(True)
         except ScriptError as exc:
             known = ", ".join(COMMANDS + ("quit",))
             hint = f" (commands: {known})" if "unknown command" in str(exc) else ""
@@ -177,15 +193,19 @@ def _lines(source: TextIO, tick: Callable[[], None]) -> Iterator[str]:
 
 
 def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | None = None,
-            label: str | None = None) -> int:
+            label: str | None = None, feed=None, on_start: Callable[[Sim], None] | None = None) -> int:
     """Run a simulated board session until ``quit`` or end of input; the
     games database is ``settings.db_path`` (default: ``default_db_path()``),
-    held with the board lock for the session (``label`` names it in errors)."""
+    held with the board lock for the session (``label`` names it in errors).
+    With a ``feed`` (the web page) the board goes on after the end of input,
+    until interrupted; ``on_start`` is called once the board is up."""
     source = input if input is not None else sys.stdin
     out = output if output is not None else sys.stdout
     store = board_store(settings.db_path, label)
     try:
-        sim = Sim(settings, store, out)
+        sim = Sim(settings, store, out, feed=feed)
+        if on_start is not None:
+            on_start(sim)
         interactive = _isatty(source) and _isatty(out)
         intro = (f"Simulated Maxima board; games are stored in {store.path}.\n"
                  "Type 'help' for the commands, 'show' to see the board, 'quit' to leave.")
@@ -203,6 +223,10 @@ def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | No
             if interactive:
                 out.write("> ")
                 out.flush()
+        else:
+            while feed is not None:
+                time.sleep(TICK_S)
+                sim.tick()
     finally:
         store.close()
     return 0

@@ -97,6 +97,26 @@ class PicoConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The board's web page (``run``); 0.0.0.0: every address of the Pi,
+    answering only the local network. ``enabled`` None: on for a board
+    (direct, pico), off for the simulated board (``serve`` has it)."""
+
+    enabled: bool | None = None
+    port: int = 8080
+    bind: str = "0.0.0.0"
+
+
+@dataclass(frozen=True)
+class BroadcastConfig:
+    """Publishing the game to an MQTT broker; off while ``broker`` is None."""
+
+    broker: str | None = None
+    club: str = "club"
+    table: str = "1"
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the board reads from its configuration file."""
 
@@ -107,6 +127,8 @@ class Config:
     oled: OledConfig = field(default_factory=OledConfig)
     buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
     pico: PicoConfig = field(default_factory=PicoConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    broadcast: BroadcastConfig = field(default_factory=BroadcastConfig)
     debounce_ms: int = 30
     loop_ms: int = 10
     # Values for controller.settings.Settings (only the keys the file sets,
@@ -385,7 +407,19 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "game": {"event": _text, "site": _text, "white": _text, "black": _text, "round": _text},
     "database": {"path": _text},
     "clock": {"control": _time_control},
+    "web": {"enabled": _boolean, "port": _integer(0, 65535), "bind": _text},   # port 0: any free port
+    "broadcast": {"broker": lambda v: _club_value("parse_broker", _text(v)),
+                  "club": lambda v: _club_value("topic_word", v, "club"),
+                  "table": lambda v: _club_value("topic_word", v, "table")},
 }
+
+
+def _club_value(name: str, *args: Any) -> Any:
+    """A [broadcast] value checked by broadcast.topics (ValueError says why)."""
+    from broadcast import topics
+
+    value = getattr(topics, name)(*args)
+    return args[0] if name == "parse_broker" else value
 _TOP = ("hardware",)
 
 
@@ -428,6 +462,8 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     oled = OledConfig(**sections["oled"])
     buzzer = BuzzerConfig(**sections["buzzer"])
     pico = PicoConfig(**sections["pico"])
+    web = WebConfig(**sections["web"])
+    broadcast = BroadcastConfig(**sections["broadcast"])
     if hardware == "direct":
         _check_pin_use(matrix, leds, oled, buzzer)
     elif hardware == "pico":
@@ -453,7 +489,7 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     values = _db_from_env(values, environ)
     _check_settings(values)
     return Config(path=str(path), hardware=hardware, matrix=matrix, leds=leds, oled=oled,
-                  buzzer=buzzer, pico=pico, debounce_ms=debounce_ms, loop_ms=loop_ms,
+                  buzzer=buzzer, pico=pico, web=web, broadcast=broadcast, debounce_ms=debounce_ms, loop_ms=loop_ms,
                   settings_values=values)
 
 

@@ -27,6 +27,8 @@ interface = "noop"
 driver = "dummy"
 [database]
 path = "games.db"
+[web]
+enabled = false
 """
 
 

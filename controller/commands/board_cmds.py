@@ -91,21 +91,35 @@ def _run(args: argparse.Namespace) -> int:
     if config.hardware == "sim":
         from controller.sim import run_sim
 
-        return int(run_sim(settings, sys.stdin, sys.stdout) or 0)
+        if config.path is None:     # no config file: the plain simulator
+            return int(run_sim(settings, sys.stdin, sys.stdout) or 0)
+        from .club_cmds import interrupt_on_sigterm
+
+        services = _club(config, settings)
+        try:
+            with interrupt_on_sigterm():
+                return int(run_sim(settings, sys.stdin, sys.stdout, feed=services.feed,
+                                   on_start=lambda sim: services.attach(sim.controller)) or 0)
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            services.close()
     try:
         hardware = _hardware(config, "run")
     except _Failed as exc:
         print(exc, file=sys.stderr)
         return 1
-    store = None
+    store = services = None
     try:
         from controller.core import Controller
 
         clock = runner_module.SystemClock()
         store = _open_store(settings.db_path, hardware.display)
         controller = Controller(settings, store, now_ms=clock.now_ms())
+        services = _club(config, settings)
+        services.attach(controller)
         loop = runner_module.Runner(controller, hardware.source, hardware.leds, hardware.display,
-                                    hardware.beeper, clock=clock, period_ms=config.loop_ms)
+                                    hardware.beeper, clock=clock, period_ms=config.loop_ms, feed=services.feed)
         print(f"maxima-board run: {hardware.description}, config {config.path}, games in {store.path}",
               file=sys.stderr, flush=True)
         if config.hardware == "pico":
@@ -117,6 +131,8 @@ def _run(args: argparse.Namespace) -> int:
         with _stop_on_sigterm(loop.request_stop):
             loop.run(stop)
     finally:
+        if services is not None:
+            services.close()
         hardware.close()
         if store is not None:
             store.close()
@@ -139,6 +155,17 @@ def _open_store(db_path: str | None, display):
         except Exception:   # a failing display must not hide the database error
             pass
         raise
+
+
+def _club(config: Config, settings):
+    """The web page and the broadcast of ``[web]`` and ``[broadcast]``."""
+    from controller.club import start_club
+    from controller.store import default_db_path
+
+    web, cast = config.web, config.broadcast
+    on = web.enabled if web.enabled is not None else config.hardware != "sim"
+    return start_club(settings.db_path or default_db_path(), web_bind=web.bind if on else None,
+                      web_port=web.port, broker=cast.broker, club=cast.club, table=cast.table)
 
 
 def _diag(args: argparse.Namespace) -> int:

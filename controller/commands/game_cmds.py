@@ -8,6 +8,7 @@ import sys
 from engine import START_FEN, FenError, Position
 
 from ..numbers import argument
+from . import club_cmds
 from ..record import export_text
 from ..script import ScriptError, parse_script, replay
 from ..settings import Settings
@@ -23,6 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fen", metavar="FEN", help="start from this position (default: the start position)")
     p.add_argument("--clock", metavar="CONTROL", default="none",
                    help="time control: 90+30, 60d10, 40/90,30+30 or none (default)")
+    club_cmds.broadcast_options(p)
+    p.add_argument("--realtime", action="store_true", help="with --broadcast: waits take real time")
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("sim", help="play on a simulated board typed in this terminal")
@@ -61,6 +64,11 @@ def _replay(args: argparse.Namespace) -> int:
         raise ScriptError(f"{args.script}: not a text file ({exc.reason})") from None
     except OSError as exc:
         raise OSError(f"cannot read {args.script}: {exc.strerror or exc}") from None
+    if args.broadcast:
+        from broadcast.replay import broadcast_replay
+
+        return broadcast_replay(steps, Settings(), fen, sys.stdout, broker=args.broadcast, club=args.club,
+                                table=args.table, realtime=args.realtime)
     store = GameStore(":memory:")
     out = sys.stdout
     try:

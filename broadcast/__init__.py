@@ -1,0 +1,2 @@
+"""Broadcast: every board publishes its game to an MQTT broker; the club
+dashboard shows every table live."""

@@ -1,0 +1,209 @@
+"""The board as seen from outside the controller loop: a JSON-able snapshot
+for the web page and the broadcast, and an inbox of commands they send back.
+
+The controller stays single-threaded. The loop that owns it (the board's
+runner, the simulated board) calls :meth:`BoardFeed.pump` on every pass,
+which runs the commands other threads queued with :meth:`BoardFeed.submit`
+exactly like button presses, and :meth:`BoardFeed.update` after anything
+happened, which builds a fresh snapshot and hands it to the listeners.
+Other threads only ever read snapshots (``latest``, ``wait_newer``).
+
+A snapshot (``board_snapshot``) holds: ``game`` (number), ``tags`` (Event,
+Site, Date, Round, White, Black), ``start_fen``, ``fen``, ``turn``
+(``"white"``/``"black"``), ``moves`` (canonical) and ``sans`` (with the
+piece letter, as in the record), ``last`` (``{"from", "to"}`` or None),
+``leds``, ``display``, ``mode``, ``result``, ``reason``, ``link_ok``,
+``clocks`` (``{"white": ms, "black": ms, "running": "white"|"black"|None}``
+when the controller has a clock, else None), ``seq`` (increasing per
+feed) and ``at`` (wall time in ms when it was taken).
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from engine import WHITE, Position
+
+Listener = Callable[[dict], None]
+
+
+def clocks_of(controller: Any) -> dict | None:
+    """The controller's clocks as ``{"white": ms, "black": ms, "running":
+    "white"|"black"|None}``, or None when it has none. Accepts a ``clocks``
+    attribute that is such a dict, or a method or object giving one."""
+    clocks = getattr(controller, "clocks", None)
+    if callable(clocks):
+        clocks = clocks()
+    if clocks is not None and not isinstance(clocks, dict):
+        for name in ("snapshot", "as_dict", "to_dict"):
+            if hasattr(clocks, name):
+                clocks = getattr(clocks, name)()
+                break
+    if not isinstance(clocks, dict) or "white" not in clocks or "black" not in clocks:
+        return None
+    running = clocks.get("running", getattr(controller, "clock_running", None))
+    return {"white": int(clocks["white"]), "black": int(clocks["black"]),
+            "running": running if running in ("white", "black") else None}
+
+
+def move_labels(position: Position, known: tuple[list[str], str, list[str]] | None = None
+                ) -> tuple[str, list[str]]:
+    """The start FEN of the game ``position`` went through, and its moves
+    with the piece letter in front (``Pd3-d5``), as in the game record.
+    ``known``: (moves, start FEN, labels) of an earlier position of the same
+    game; only the moves since are labelled again."""
+    moves = [str(m) for m in position.move_stack]
+    copy = position.copy()
+    labels: list[str] = []
+    if known is not None and len(known[0]) <= len(moves) and moves[:len(known[0])] == known[0]:
+        for _ in range(len(moves) - len(known[0])):
+            move = copy.pop()
+            labels.append(copy.piece_letter(move).upper() + str(move))
+        return known[1], known[2] + labels[::-1]
+    while copy.move_stack:
+        move = copy.pop()
+        labels.append(copy.piece_letter(move).upper() + str(move))
+    labels.reverse()
+    return copy.fen(), labels
+
+
+def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int = 0,
+                   known: tuple[list[str], str, list[str]] | None = None) -> dict:
+    """What the board shows now, as a JSON-able dict (module docstring);
+    ``known`` as for :func:`move_labels`."""
+    position = controller.position
+    start_fen, sans = move_labels(position, known)
+    last = None
+    if position.move_stack:
+        move = position.move_stack[-1]
+        names = position.geometry.names
+        last = {"from": names[move.from_square],
+                "to": names[move.to_square] if move.to_square is not None else None}
+    return {
+        "game": controller.game_id, "tags": dict(tags or {}), "start_fen": start_fen,
+        "fen": position.fen(), "turn": "white" if position.turn == WHITE else "black",
+        "moves": [str(m) for m in position.move_stack], "sans": sans, "last": last,
+        "leds": controller.leds, "display": controller.display, "mode": controller.mode,
+        "result": controller.result, "reason": controller.reason,
+        "link_ok": getattr(controller, "_link_ok", True), "clocks": clocks_of(controller),
+        "seq": seq, "at": int(time.time() * 1000),
+    }
+
+
+@dataclass
+class Command:
+    """Something another thread asks the controller loop to do. ``run`` is
+    called in the loop's thread with the controller and the time; its
+    return value (events, or data for a query) is handed back."""
+
+    run: Callable[[Any, int], Any]
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: str | None = None
+
+    def wait(self, timeout: float) -> bool:
+        return self.done.wait(timeout)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Start a new game from ``fen`` with these tags (``white``, ``black``,
+    ``event``, ``site``, ``round``) and time control (``""``: keep the
+    board's). With ``setup`` the players set the pieces up and confirm on
+    the board; without, the board is taken to be set up already."""
+
+    fen: str
+    tags: dict[str, str]
+    time_control: str = ""
+    setup: bool = True
+
+    def __call__(self, controller: Any, now_ms: int) -> list[dict]:
+        settings = controller.settings
+        changes = {k: v for k, v in self.tags.items() if hasattr(settings, k)}
+        if self.time_control:
+            controller.set_time_control(self.time_control)   # TimeControlError (ValueError) says why
+            changes["time_control"] = self.time_control
+        controller.settings = replace(settings, **changes)
+        return controller.new_game(now_ms, self.fen, setup=self.setup)
+
+
+class BoardFeed:
+    """Snapshots out, commands in (module docstring)."""
+
+    def __init__(self) -> None:
+        self.inbox: queue.SimpleQueue[Command] = queue.SimpleQueue()
+        self.listeners: list[Listener] = []
+        self._cond = threading.Condition()
+        self._latest: dict | None = None
+        self._seq = 0
+        self._tags: tuple[int | None, dict[str, str]] = (None, {})
+
+    # -- the loop's side ------------------------------------------------------
+    def pump(self, controller: Any, now_ms: int) -> list[dict]:
+        """Run every queued command; return the controller events they made."""
+        events: list[dict] = []
+        while True:
+            try:
+                command = self.inbox.get_nowait()
+            except queue.Empty:
+                return events
+            try:
+                result = command.run(controller, now_ms)
+                command.result = result
+                if isinstance(result, list) and all(isinstance(e, dict) and "type" in e for e in result):
+                    events += result
+            except Exception as exc:   # a bad request must never stop the board
+                command.error = str(exc) or type(exc).__name__
+            finally:
+                command.done.set()
+
+    def update(self, controller: Any) -> dict:
+        """Take a snapshot now and hand it to the listeners."""
+        self._seq += 1
+        known = None
+        if self._latest is not None and controller.game_id is not None and self._latest["game"] == controller.game_id:
+            known = (self._latest["moves"], self._latest["start_fen"], self._latest["sans"])
+        snapshot = board_snapshot(controller, self._game_tags(controller), self._seq, known)
+        with self._cond:
+            self._latest = snapshot
+            self._cond.notify_all()
+        for listener in list(self.listeners):
+            listener(snapshot)
+        return snapshot
+
+    def _game_tags(self, controller: Any) -> dict[str, str]:
+        game_id = controller.game_id
+        if game_id is None:
+            s = controller.settings
+            return {"Event": s.event, "Site": s.site, "Round": s.round, "White": s.white, "Black": s.black}
+        if self._tags[0] != game_id:
+            row = controller.store.game(game_id)
+            self._tags = (game_id, {"Event": row.event, "Site": row.site, "Date": row.date,
+                                    "Round": row.round, "White": row.white, "Black": row.black})
+        return dict(self._tags[1])
+
+    # -- other threads' side --------------------------------------------------
+    @property
+    def latest(self) -> dict | None:
+        with self._cond:
+            return self._latest
+
+    def wait_newer(self, seq: int, timeout: float) -> dict | None:
+        """The newest snapshot once its ``seq`` is above ``seq``; None if
+        none came within ``timeout`` seconds."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._latest is not None and self._latest["seq"] > seq, timeout)
+            latest = self._latest
+        return latest if latest is not None and latest["seq"] > seq else None
+
+    def submit(self, run: Callable[[Any, int], Any], timeout: float = 5.0) -> Command:
+        """Queue ``run`` for the loop and wait up to ``timeout`` seconds for
+        it; ``TimeoutError`` if the loop did not get to it."""
+        command = Command(run)
+        self.inbox.put(command)
+        if not command.wait(timeout):
+            raise TimeoutError("the board did not answer in time")
+        return command

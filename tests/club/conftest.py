@@ -1,0 +1,150 @@
+"""Fixtures of the club tests: a real Mosquitto broker on a free loopback
+port, headless Chromium driven by Selenium (Debian's chromium and
+chromedriver, no downloads), and games to play on simulated boards.
+
+Where the machine has no Mosquitto or no Chromium (``./run-tests`` installs
+them when it runs as root on Debian), the tests that need them are skipped
+with a message saying what is missing.
+"""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import Position
+
+CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+CHROMEDRIVER = ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver")
+MAXIMA_BOARD = [sys.executable, "-m", "controller.cli"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port}")
+
+
+def wait_for(predicate, timeout: float = 15.0, what: str = "condition"):
+    """The first true value of ``predicate()``, polled every 50 ms. A page
+    element replaced while it was read (the live pages redraw) counts as
+    not yet."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            value = predicate()
+        except Exception as exc:
+            if type(exc).__name__ != "StaleElementReferenceException":
+                raise
+            value = None
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+class Broker:
+    """Mosquitto with a generated configuration, on 127.0.0.1:``port``."""
+
+    def __init__(self, binary: str, directory: Path):
+        self.binary = binary
+        self.port = free_port()
+        self.conf = directory / "mosquitto.conf"
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                             f"log_dest file {directory / 'mosquitto.log'}\n")
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([self.binary, "-c", str(self.conf)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_port(self.port)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+
+@pytest.fixture(scope="session")
+def broker(tmp_path_factory):
+    binary = shutil.which("mosquitto") or next((p for p in ("/usr/sbin/mosquitto",) if os.path.exists(p)), None)
+    if binary is None:
+        pytest.skip("mosquitto is not installed (./run-tests installs it as root: apt-get install mosquitto)")
+    b = Broker(binary, tmp_path_factory.mktemp("mosquitto"))
+    b.start()
+    yield b
+    b.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    chromium = next((p for p in CHROMIUM if os.path.exists(p)), None)
+    driver_path = next((p for p in CHROMEDRIVER if os.path.exists(p)), None)
+    if chromium is None or driver_path is None:
+        pytest.skip("chromium and chromium-driver are not installed "
+                    "(./run-tests installs them as root: apt-get install chromium chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=420,900", "--no-first-run", "--disable-extensions"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def quiet_game(seed: int, plies: int) -> list[str]:
+    """A random game of ``plies`` legal moves without captures that does
+    not end the game (canonical moves)."""
+    rng = random.Random(seed)
+    position = Position()
+    moves = []
+    for _ in range(plies):
+        options = [m for m in position.legal_moves if m.kind == "move" and not m.captures]
+        rng.shuffle(options)
+        for move in options:
+            position.push(move)
+            if position.outcome() is None:
+                moves.append(str(move))
+                break
+            position.pop()
+        else:
+            break
+    return moves
+
+
+def script_of(moves: list[str], wait_ms: int = 400) -> str:
+    """The board script that plays ``moves`` (no captures)."""
+    lines = []
+    for move in moves:
+        a, b = move.split("-")
+        lines += [f"lift {a}", f"place {b}", f"wait {wait_ms}"]
+    return "\n".join(lines) + "\n"

@@ -401,7 +401,7 @@ class Rules:
 
     # -------------------------------------------------------- legality
     def relevant_squares(self, b: list[int], c: int, kings: list[int]) -> set[int] | None:
-        """The squares a plain move of ``c`` must touch (start, end or a
+        """The squares a plain move of ``c`` must empty (its start square or a
         capture) to possibly give the opponent a winning reply, or None when
         every move needs the full test (in check, a palace square held by
         the opponent, a piece whose dependencies are unknown).
@@ -449,9 +449,7 @@ class Rules:
             attacked = self.attacked
         unfreezers = self.unfreezers
         neighbours = self.neighbours
-        pieces = None
-        if z is not None or not palace:
-            pieces = [(s, self.prims[v * -c]) for s, v in enumerate(b) if v * c < 0]
+        pieces = [(s, self.prims[v * -c]) for s, v in enumerate(b) if v * c < 0]
         for m in moves:
             if z is not None and len(m) == 3:
                 frm = m[0]
@@ -461,8 +459,9 @@ class Rules:
                 elif v in unfreezers and any(b[x] * c < 0 for x in neighbours[frm]):
                     pass
                 else:
+                    # filling a square only blocks: what matters is what the move empties
                     to = m[1]
-                    if to not in z and frm not in z and not (palace and (to == og1 or to == og2)):
+                    if frm not in z and not (palace and (to == og1 or to == og2)):
                         for x in m[2]:
                             if x in z:
                                 break
@@ -471,14 +470,15 @@ class Rules:
                             if not count:
                                 out.append(m)
                             continue
+            # a swap moves an enemy piece: the list of enemy pieces is stale
+            enemy = None if len(m) > 3 and m[3] == SWAP else pieces
             undo = make(b, kings, m)
             if palace:
                 ok = not (b[og1] * c > 0 and b[og2] * c > 0) and \
-                    ((b[eg1] * c > 0 and b[eg2] * c > 0) or not attacks(b, -c, kings))
+                    ((b[eg1] * c > 0 and b[eg2] * c > 0) or not attacks(b, -c, kings, enemy))
             else:
                 k = kings[c]
-                # a swap moves an enemy piece: the list of enemy pieces is stale
-                ok = k < 0 or not attacked(b, -c, k, kings, None if len(m) > 3 and m[3] == SWAP else pieces)
+                ok = k < 0 or not attacked(b, -c, k, kings, enemy)
             unmake(b, kings, m, undo)
             if ok:
                 n += 1
@@ -521,13 +521,13 @@ class Rules:
                     break
         return False
 
-    def attacks(self, b: list[int], a: int, kings: list[int]) -> bool:
+    def attacks(self, b: list[int], a: int, kings: list[int], pieces=None) -> bool:
         """Whether colour ``a`` has a winning reply: it could capture the
         enemy King (U11, D5) or, in Maxima, also complete the invasion of the
-        enemy palace (M12)."""
+        enemy palace (M12). ``pieces`` as for :meth:`attacked`."""
         d = -a
         k = kings[d]
-        if k >= 0 and self.attacked(b, a, k, kings):
+        if k >= 0 and self.attacked(b, a, k, kings, pieces):
             return True
         if not self.palace:
             return False

@@ -84,6 +84,12 @@ class Rules:
                     table[t] = (d, i + 1)
             self._lines.append(table)
         self._pawn_tables(g)
+        # (castling bit, home square of its King or Rook) for D6's lost rights
+        self.castle_homes: tuple = ()
+        if variant.castling:
+            self.castle_homes = tuple((bit, sq) for c in (1, -1)
+                                      for bit, kf, _kt, rf, _rt, _e, _s in self.castle_squares(c)
+                                      for sq in (kf, rf))
 
     def _pawn_tables(self, g) -> None:
         first, last = g.ranks[0], g.ranks[-1]
@@ -379,17 +385,6 @@ class Rules:
             if crossed and x == to:
                 ep = tuple(sorted(crossed))
         return castling, ep, ban
-
-    @property
-    def castle_homes(self):
-        homes = self.__dict__.get("_castle_homes")
-        if homes is None:
-            homes = []
-            for c in (1, -1):
-                for bit, kf, _kt, rf, _rt, _e, _s in self.castle_squares(c):
-                    homes += [(bit, kf), (bit, rf)]
-            self._castle_homes = homes = tuple(homes)
-        return homes
 
     def palace_held(self, b: list[int], owner: int, holder: int) -> bool:
         """Whether both goal squares of ``owner`` hold pieces of ``holder``."""

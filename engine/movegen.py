@@ -496,6 +496,7 @@ class Rules:
         return self._filter(b, c, kings, self._candidates(b, c, kings, state), False, shortcut)
 
     def count_legal(self, b: list[int], c: int, kings: list[int], state=None) -> int:
+        """The number of legal moves of ``c`` (perft leaves), without building the list."""
         return self._filter(b, c, kings, self._candidates(b, c, kings, state), True, True)
 
     # ------------------------------------------------------ attacks

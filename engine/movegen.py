@@ -84,6 +84,12 @@ class Rules:
                     table[t] = (d, i + 1)
             self._lines.append(table)
         self._pawn_tables(g)
+        # (castling bit, home square of its King or Rook) for D6's lost rights
+        self.castle_homes: tuple = ()
+        if variant.castling:
+            self.castle_homes = tuple((bit, sq) for c in (1, -1)
+                                      for bit, kf, _kt, rf, _rt, _e, _s in self.castle_squares(c)
+                                      for sq in (kf, rf))
 
     def _pawn_tables(self, g) -> None:
         first, last = g.ranks[0], g.ranks[-1]
@@ -380,17 +386,6 @@ class Rules:
                 ep = tuple(sorted(crossed))
         return castling, ep, ban
 
-    @property
-    def castle_homes(self):
-        homes = self.__dict__.get("_castle_homes")
-        if homes is None:
-            homes = []
-            for c in (1, -1):
-                for bit, kf, _kt, rf, _rt, _e, _s in self.castle_squares(c):
-                    homes += [(bit, kf), (bit, rf)]
-            self._castle_homes = homes = tuple(homes)
-        return homes
-
     def palace_held(self, b: list[int], owner: int, holder: int) -> bool:
         """Whether both goal squares of ``owner`` hold pieces of ``holder``."""
         goals = self.goals[owner]
@@ -401,7 +396,7 @@ class Rules:
 
     # -------------------------------------------------------- legality
     def relevant_squares(self, b: list[int], c: int, kings: list[int]) -> set[int] | None:
-        """The squares a plain move of ``c`` must touch (start, end or a
+        """The squares a plain move of ``c`` must empty (its start square or a
         capture) to possibly give the opponent a winning reply, or None when
         every move needs the full test (in check, a palace square held by
         the opponent, a piece whose dependencies are unknown).
@@ -449,9 +444,7 @@ class Rules:
             attacked = self.attacked
         unfreezers = self.unfreezers
         neighbours = self.neighbours
-        pieces = None
-        if z is not None or not palace:
-            pieces = [(s, self.prims[v * -c]) for s, v in enumerate(b) if v * c < 0]
+        pieces = [(s, self.prims[v * -c]) for s, v in enumerate(b) if v * c < 0]
         for m in moves:
             if z is not None and len(m) == 3:
                 frm = m[0]
@@ -461,8 +454,9 @@ class Rules:
                 elif v in unfreezers and any(b[x] * c < 0 for x in neighbours[frm]):
                     pass
                 else:
+                    # filling a square only blocks: what matters is what the move empties
                     to = m[1]
-                    if to not in z and frm not in z and not (palace and (to == og1 or to == og2)):
+                    if frm not in z and not (palace and (to == og1 or to == og2)):
                         for x in m[2]:
                             if x in z:
                                 break
@@ -471,14 +465,15 @@ class Rules:
                             if not count:
                                 out.append(m)
                             continue
+            # a swap moves an enemy piece: the list of enemy pieces is stale
+            enemy = None if len(m) > 3 and m[3] == SWAP else pieces
             undo = make(b, kings, m)
             if palace:
                 ok = not (b[og1] * c > 0 and b[og2] * c > 0) and \
-                    ((b[eg1] * c > 0 and b[eg2] * c > 0) or not attacks(b, -c, kings))
+                    ((b[eg1] * c > 0 and b[eg2] * c > 0) or not attacks(b, -c, kings, enemy))
             else:
                 k = kings[c]
-                # a swap moves an enemy piece: the list of enemy pieces is stale
-                ok = k < 0 or not attacked(b, -c, k, kings, None if len(m) > 3 and m[3] == SWAP else pieces)
+                ok = k < 0 or not attacked(b, -c, k, kings, enemy)
             unmake(b, kings, m, undo)
             if ok:
                 n += 1
@@ -501,6 +496,7 @@ class Rules:
         return self._filter(b, c, kings, self._candidates(b, c, kings, state), False, shortcut)
 
     def count_legal(self, b: list[int], c: int, kings: list[int], state=None) -> int:
+        """The number of legal moves of ``c`` (perft leaves), without building the list."""
         return self._filter(b, c, kings, self._candidates(b, c, kings, state), True, True)
 
     # ------------------------------------------------------ attacks
@@ -521,13 +517,13 @@ class Rules:
                     break
         return False
 
-    def attacks(self, b: list[int], a: int, kings: list[int]) -> bool:
+    def attacks(self, b: list[int], a: int, kings: list[int], pieces=None) -> bool:
         """Whether colour ``a`` has a winning reply: it could capture the
         enemy King (U11, D5) or, in Maxima, also complete the invasion of the
-        enemy palace (M12)."""
+        enemy palace (M12). ``pieces`` as for :meth:`attacked`."""
         d = -a
         k = kings[d]
-        if k >= 0 and self.attacked(b, a, k, kings):
+        if k >= 0 and self.attacked(b, a, k, kings, pieces):
             return True
         if not self.palace:
             return False

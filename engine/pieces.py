@@ -244,7 +244,8 @@ class Coordination(Effect):
             ray = rs[d]
             for i, t in enumerate(ray):
                 if line[t] == target:
-                    out.extend(ray[:i + 1])
+                    if t != k:  # the victim's own square is never reached
+                        out.extend(ray[:i + 1])
                     break
         return out
 
@@ -476,6 +477,21 @@ class StepThenSlide(Primitive):
                     if w < 0:
                         app((s, t, (t,)))
                     break
+
+    def captures(self, R, b, a, s, k, kings):
+        ss = R.step[s]
+        for d in DIAGONAL:
+            x = ss[d]
+            if x < 0:
+                continue
+            if x == k:
+                return True
+            if b[x]:
+                continue
+            o = R.direction(x, k)
+            if o >= 0 and o in _BENT[d] and R.clear(b, x, k):
+                return True
+        return False
 
     def deps(self, R, b, a, s, k, kings):
         out = []

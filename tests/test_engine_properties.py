@@ -245,3 +245,25 @@ def test_legality_shortcut_equals_the_full_test(variant):
         if z is not None:
             skipped += sum(1 for m in fast if m[0] not in z)
     assert skipped > 0
+
+
+FEN_ALPHABET = "0123456789xX/ kKpPqQnNbBrRcCiIwWlLaAuUsSmMhH-,<>w\u00b2"
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_M15_U14_D18_any_text_is_either_rejected_or_round_trips(variant):
+    """Random edits of real FENs: Position reads the text exactly as written
+    or raises FenError naming the fault, never anything else."""
+    rng = random.Random(14)
+    base = [p.fen() for p in positions(variant, 14, 6, 0)]
+    for _ in range(300):
+        text = rng.choice(base)
+        for _ in range(rng.randint(1, 3)):
+            at, kind, ch = rng.randint(0, len(text)), rng.randint(0, 2), rng.choice(FEN_ALPHABET)
+            text = (text[:at] + ch + text[at:], text[:at] + ch + text[at + 1:], text[:at] + text[at + 1:])[kind]
+        try:
+            q = Position(text, variant, validate=rng.random() < 0.5)
+        except FenError as exc:
+            assert str(exc)
+            continue
+        assert q.fen() == " ".join(text.split())

@@ -163,16 +163,11 @@ class Placement:
         return inside, frozenset(s for s in board_squares if s not in game_of)
 
     def to_board(self, leds: Mapping[str, str]) -> dict[str, str]:
-        """An LED plan in game square names as board square names; names
-        that are already board squares outside the game are kept."""
-        out: dict[str, str] = {}
-        for square, state in leds.items():
-            name = self.board_of.get(square)
-            if name is None and square in self.outside:
-                name = square
-            if name is not None:
-                out[name] = state
-        return out
+        """An LED plan in game square names as board square names (names
+        that are not the game's are dropped: the board squares outside the
+        game are the caller's, see controller.board_view)."""
+        board_of = self.board_of
+        return {board_of[sq]: state for sq, state in leds.items() if sq in board_of}
 
 
 def parse_offset(value: object) -> tuple[str, object]:

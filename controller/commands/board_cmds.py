@@ -103,7 +103,7 @@ def _run(args: argparse.Namespace) -> int:
 
         clock = runner_module.SystemClock()
         store = _open_store(settings.db_path, hardware.display)
-        controller = Controller(settings, store, now_ms=clock.now_ms())
+        controller = _on_board(Controller(settings, store, now_ms=clock.now_ms()), settings, config)
         loop = runner_module.Runner(controller, hardware.source, hardware.leds, hardware.display,
                                     hardware.beeper, clock=clock, period_ms=config.loop_ms)
         print(f"maxima-board run: {hardware.description}, config {config.path}, games in {store.path}",
@@ -121,6 +121,20 @@ def _run(args: argparse.Namespace) -> int:
         if store is not None:
             store.close()
     return 0
+
+
+def _on_board(controller, settings, config: Config):
+    """The controller seen through the configured board (hardware/boards.py):
+    the game placed on it, board squares translated both ways."""
+    from hardware.boards import PlacementError
+
+    from ..board_view import BoardView
+
+    try:
+        return BoardView(controller, settings.board_kind, settings.board_offset)
+    except PlacementError as exc:
+        key = "[board] offset" if settings.board_offset else "[board] kind"
+        raise ConfigError(f"config {config.path}: {key}: {exc}") from None
 
 
 def _open_store(db_path: str | None, display):
@@ -143,7 +157,6 @@ def _open_store(db_path: str | None, display):
 
 def _diag(args: argparse.Namespace) -> int:
     from hardware.diag import run_diag
-    from hardware.matrix_map import MatrixMap
 
     config = _config(args)
     if config.hardware == "sim":
@@ -159,7 +172,7 @@ def _diag(args: argparse.Namespace) -> int:
     stopped = []
     try:
         with _stop_on_sigterm(lambda: stopped.append(True)):
-            run_diag(hardware.source, hardware.leds, hardware.display, MatrixMap(dict(config.matrix.layout)),
+            run_diag(hardware.source, hardware.leds, hardware.display, config.matrix_map(),
                      sys.stdout, clock.now_ms, clock.sleep_ms, seconds=args.seconds,
                      period_ms=config.loop_ms, stop=lambda: bool(stopped))
     finally:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
-from hardware.boards import BoardKind, Placement, board_kind, place
+from hardware.boards import BoardKind, Placement, PlacementError, board_kind, place
 
 EXTRA = "error-extra"
 
@@ -59,6 +59,7 @@ class BoardView:
         self.offset = offset
         self._outside: frozenset[str] = frozenset()
         self._placement: Placement | None = None
+        self.problem: str | None = None      # the current game does not fit (kept: the last placement)
         self.placement          # fail now, not at the first frame
 
     @property
@@ -66,8 +67,14 @@ class BoardView:
         """Where the controller's current game stands on the board."""
         variant = self.controller.position.variant
         p = self._placement
-        if p is None or p.variant is not variant:
-            p = self._placement = place(variant, self.board, self.offset or None)
+        if p is None or (p.variant is not variant and self.problem != variant.name):
+            try:
+                p = self._placement = place(variant, self.board, self.offset or None)
+                self.problem = None
+            except PlacementError:
+                if p is None:
+                    raise
+                self.problem = variant.name     # a running board never stops: keep the old placement
         return p
 
     @property

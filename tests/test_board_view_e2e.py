@@ -284,3 +284,33 @@ def test_diag_on_the_ten_by_ten_board_names_positions_and_lights_them():
     assert sim.leds()[99] == led_code("setup-missing") and sum(1 for c in sim.leds() if c) == 1
     link.close()
     sim.close()
+
+
+def test_the_placement_follows_the_game_the_controller_plays():
+    """A game chosen on the board moves to its own place at once; a game that
+    does not fit keeps the last placement instead of stopping the board."""
+    double = GameDouble("ultima")
+    view = BoardView(double, "10x10")
+    assert view.placement.board_of["a1"] == "b2"
+    double.position = Position("start", "swapper-chess-10x8")
+    view.on_frame(0, {"a2", "a1"})
+    assert view.placement.board_of["a1"] == "a2" and double.frames[-1] == ({"a1"}, {"a1"})
+    double.position = Position("start", "maxima")
+    assert view.placement.variant.name == "swapper-chess-10x8" and view.problem == "maxima"
+
+
+def test_run_refuses_a_game_that_does_not_fit_the_board(tmp_path):
+    import os
+    import subprocess
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    cfg = tmp_path / "board.toml"
+    cfg.write_text('hardware = "pico"\n[board]\nkind = "10x10"\n[pico]\ndevice = "/dev/no-such-pico"\n'
+                   '[oled]\ndriver = "none"\n')
+    env = dict(os.environ, PYTHONPATH=str(root), MAXIMA_BOARD_DB=str(tmp_path / "games.db"))
+    env.pop("NOTIFY_SOCKET", None)
+    proc = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg), "--seconds", "1"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1] == (
+        f"maxima-board run: config {cfg}: [board] kind: Maxima needs the Maxima board; this is the 10×10 board")

@@ -252,8 +252,10 @@ def test_wrong_firmware_is_one_line_on_the_oled_and_in_the_log(caplog):
     problem = "Board has 11×10 switches, config says maxima (10×8)"
     assert link.link_problem == problem and not link.link_ok
     assert [r.getMessage() for r in caplog.records].count(problem) >= 1
-    shown = " ".join(controller.display)
-    assert "Wrong board" in shown and problem in " ".join(shown.split())
+    from hardware.oled import layout
+    rows = layout(controller.display)               # what the 128×64 panel shows, row by row
+    assert rows[0] == "Wrong board"
+    assert problem in " ".join(" ".join(rows[1:]).split())
     assert device.image.getbbox() is not None          # something was drawn
     link.close()
     sim.close()

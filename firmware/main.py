@@ -24,7 +24,7 @@ from mbfirmware import E_EXCEPTION, Firmware
 from mbleds import Animator
 from mbscan import Scanner
 
-FW_VERSION = "0.1.0"
+FW_VERSION = "0.2.0"          # 0.2.0: H announces the matrix size (rows x cols)
 SIO_GPIO_IN = 0xD0000004        # RP2040 SIO: GPIO_IN, one bit per GPIO
 MAX_READ = 256                  # bytes taken from USB per loop iteration
 MAX_FAILURES = 50               # consecutive failing iterations before the watchdog may bite

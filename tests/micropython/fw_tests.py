@@ -367,7 +367,7 @@ def test_main_run_with_fake_hardware():
     fw = main.run(io, cfg, "missing", wdt, iterations=40)
     machine.set_reset_cause(machine.PWRON_RESET)
     bodies = io.out.bodies()
-    eq(bodies[0][:8], b"H 0.1.0 ")
+    eq(bodies[0][:8], b"H 0.2.0 ")
     check(b"E 1 watchdog-reset" in bodies, bodies)
     check(b"E 4 config missing" in bodies, bodies)
     f = mbproto.parse(io.out.bodies(b"F")[0])

@@ -60,6 +60,7 @@ class BoardView:
         self._outside: frozenset[str] = frozenset()
         self._placement: Placement | None = None
         self.problem: str | None = None      # the current game does not fit (kept: the last placement)
+        self._told = takes_outside(controller.on_frame)   # the controller hears of outside pieces
         self.placement          # fail now, not at the first frame
 
     @property
@@ -85,7 +86,9 @@ class BoardView:
     def on_frame(self, now_ms: int, squares: frozenset[str] | set[str]) -> list[dict]:
         """A frame of occupied *board* squares."""
         inside, self._outside = self.placement.to_game(squares)
-        return call_on_frame(self.controller, now_ms, inside, self._outside)
+        if self._told:
+            return self.controller.on_frame(now_ms, inside, outside=self._outside)
+        return self.controller.on_frame(now_ms, inside)
 
     @property
     def leds(self) -> dict[str, str]:
@@ -98,7 +101,7 @@ class BoardView:
     @property
     def display(self) -> list[str]:
         lines = list(self.controller.display)
-        if self._outside and not takes_outside(self.controller.on_frame):
+        if self._outside and not self._told:
             # a controller that is not told about them cannot name them
             names = " ".join(sorted(self._outside, key=lambda n: (int(n[1:]), n[0])))
             lines = lines[:4] + [f"Off board: {names}"[:21]]

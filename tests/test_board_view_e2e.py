@@ -316,3 +316,34 @@ def test_run_refuses_a_game_that_does_not_fit_the_board(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1] == (
         f"maxima-board run: config {cfg}: [board] kind: Maxima needs the Maxima board; this is the 10×10 board")
+
+
+def test_diag_command_with_a_ten_by_ten_config(tmp_path, monkeypatch, capsys):
+    """``maxima-board diag`` with ``[board] kind = "10x10"``: the config's
+    11×10 map reaches the Pico link (110-switch frames) and the printout."""
+    from controller.cli import main
+
+    sim = SimPico(SimMatrix(11, 10))
+    script = [(300, {99}), (500, {99, 100}), (700, set())]
+    state = {"t": 0}
+
+    def on_sleep(now: int) -> None:
+        while state["t"] < now:
+            state["t"] += 2
+            while script and script[0][0] <= state["t"]:
+                sim.matrix.set(script.pop(0)[1])
+            sim.step(state["t"])
+
+    monkeypatch.setattr(runner_mod, "SystemClock", lambda: runner_mod.FakeClock(0, on_sleep))
+    path = tmp_path / "pico.toml"
+    path.write_text(f'hardware = "pico"\n[board]\nkind = "10x10"\n[pico]\ndevice = "{sim.path}"\n'
+                    '[oled]\ndriver = "dummy"\n')
+    try:
+        assert main(["diag", "--config", str(path), "--seconds", "2"]) == 0
+    finally:
+        sim.close()
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:7] == ["link connecting", "link up", "closed  R9 C9  j10", "closed  R10 C0  button ok",
+                        "opened  R9 C9  j10", "opened  R10 C0  button ok"]
+    stats = [line for line in out if line.startswith("link lines_ok=")]
+    assert stats and "dropped_malformed=0" in stats[-1] and "dropped_crc=0" in stats[-1]

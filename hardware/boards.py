@@ -128,11 +128,10 @@ def _need(variant: Variant) -> str:
     """Which board a game that does not fit needs, in words."""
     if variant.name == "maxima":
         return "Maxima needs the Maxima board"
-    g = variant.geometry
-    size = f"{g.files}×{len(g.ranks)}"
-    who = "Deckle's" if variant.family == "deckle" else f"{variant.title}:"
-    return f"{who} {size} games need the 10×10 board" if variant.family == "deckle" else \
-        f"{who} a {size} game needs a larger board"
+    if variant.family == "deckle":
+        g = variant.geometry
+        return f"Deckle's {g.files}×{len(g.ranks)} games need the 10×10 board"
+    return f"{variant.title} needs the 10×10 board"
 
 
 @dataclass(frozen=True)

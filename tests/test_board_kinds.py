@@ -192,3 +192,18 @@ def test_settings_refuse_an_unknown_board_kind():
     from controller.settings import Settings
     with pytest.raises(ValueError, match="board_kind"):
         Settings(board_kind="8x8")
+
+
+def test_a_nine_by_nine_game_stands_on_a1_i9():
+    """board.md: Optima 9×9 on a1…i9 (lower-left: it cannot be exactly
+    centred). The engine has no Optima yet; a 9×9 game of data shows the rule."""
+    from engine.geometry import Geometry
+    from engine.variants.base import Variant
+
+    nine = Variant(name="nine-test", title="A 9×9 game", summary="", start_fen="",
+                   geometry=Geometry(9, range(1, 10), lambda f, r: True), types=(), family="ultima")
+    p = place(nine, "10x10")
+    assert p.board_of["a1"] == "a1" and p.board_of["i9"] == "i9"
+    assert p.outside == {f"j{r}" for r in range(1, 11)} | {f"{f}10" for f in "abcdefghi"}
+    with pytest.raises(PlacementError, match="^A 9×9 game needs the 10×10 board; this is the Maxima board$"):
+        place(nine, "maxima")

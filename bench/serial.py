@@ -1,6 +1,6 @@
 """Serial link and Pico scan figures.
 
-    python bench/serial.py [--seconds N]
+    python bench/serial.py [--seconds N] [--scan-only]
 
 1. Pi-side parsing: F lines through the real PicoLink over a pty (pyserial,
    line splitting, CRC-16, parse, confirmation, MatrixMap decode). Target
@@ -10,7 +10,8 @@
    10 ms loop calling read() and show() every pass: process CPU time over
    wall time, in % of one core. The frames come from a separate process so
    only the Pi side is measured. Target < 10 %.
-3. Pico full-matrix scan: pin operations per scan counted on the firmware's
+3. Pico full-matrix scan, for the Maxima board (10 × 8) and the 10×10 board
+   (11 × 10 = 110 switches): pin operations per scan counted on the firmware's
    own Scanner, and the scan time estimated from a documented per-operation
    cost for MicroPython on the RP2040 at 125 MHz. Target >= 200 scans/s.
    When Node and the npm MicroPython package are installed, the same scan +
@@ -157,11 +158,13 @@ def bench_cpu(rate: float, seconds: float) -> tuple[float, int]:
     return 100.0 * cpu / wall, frames
 
 
-def scan_estimate() -> list[tuple[str, dict, float]]:
+def scan_estimate(rows: int = 10, cols: int = 8) -> list[tuple[str, dict, float]]:
+    """Pin operations and estimated µs of one scan of a rows × cols matrix
+    (10 × 8: the Maxima board; 11 × 10: the 10×10 board)."""
     fw = load_firmware()
     out = []
     for name, port in (("per-pin reads", False), ("GPIO_IN port reads", True)):
-        m = SimMatrix()
+        m = SimMatrix(rows, cols)
         port_reads = [0]
 
         def read_port():
@@ -170,13 +173,13 @@ def scan_estimate() -> list[tuple[str, dict, float]]:
 
         sc = fw["mbscan"].Scanner(m.rows, m.cols, read_port if port else None, settle=lambda: None)
         m.ops = {"write": 0, "read": 0}
-        sc.scan(bytearray(10))
+        sc.scan([0] * rows)
         ops = {"row writes": m.ops["write"], "column reads": 0 if port else m.ops["read"],
                "port reads": port_reads[0]}
         us = (ops["row writes"] * COST_US["pin_write"]
               + ops["column reads"] * (COST_US["pin_read"] + COST_US["bit_op"])
               + ops["port reads"] * COST_US["mem32_read"]
-              + 10 * (COST_US["row_overhead"] + COST_US["settle"] + COST_US["debounce_row"]))
+              + rows * (COST_US["row_overhead"] + COST_US["settle"] + COST_US["debounce_row"]))
         out.append((name, ops, us))
     return out
 
@@ -184,19 +187,22 @@ def scan_estimate() -> list[tuple[str, dict, float]]:
 MP_BENCH = textwrap.dedent("""
     import time, machine
     from mbscan import Scanner
-    from mbdebounce import Debouncer
-    rows = [machine.Pin(n, machine.Pin.OUT, value=1) for n in range(10)]
-    cols = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in range(10, 18)]
+    from mbdebounce import Debouncer, row_buffer
     class FastPin:
         def __init__(self): self.v = 1
         def value(self, v=None):
             if v is None: return 1
             self.v = v
-    for label, r, c in (("fake machine.Pin", rows, cols),
-                        ("trivial pins", [FastPin() for _ in range(10)], [FastPin() for _ in range(8)])):
+    cases = []
+    for board, nr, nc, c0 in (("10x8", 10, 8, 10), ("11x10", 11, 10, 11)):
+        rows = [machine.Pin(n, machine.Pin.OUT, value=1) for n in range(nr)]
+        cols = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in range(c0, c0 + nc)]
+        cases.append((board + " fake machine.Pin", rows, cols))
+        cases.append((board + " trivial pins", [FastPin() for _ in range(nr)], [FastPin() for _ in range(nc)]))
+    for label, r, c in cases:
         sc = Scanner(r, c)
-        db = Debouncer(10, 8, 30, 3)
-        raw = bytearray(10)
+        db = Debouncer(len(r), len(c), 30, 3)
+        raw = row_buffer(len(r), len(c))
         n = 300
         t0 = time.ticks_us()
         for i in range(n):
@@ -224,30 +230,33 @@ def micropython_host_scans() -> list[str]:
 
 
 def main() -> int:
-    seconds = 5.0
+    seconds = 5.0        # --scan-only: only the Pico scan figures (no pty, no CPU runs)
     if "--seconds" in sys.argv:
         seconds = float(sys.argv[sys.argv.index("--seconds") + 1])
     ok = True
+    scan_only = "--scan-only" in sys.argv
 
-    fps = bench_parse()
-    print(f"Pi parse throughput (pty + PicoLink): {fps:,.0f} frames/s  (target >= 1,000)")
-    ok &= fps >= 1000
-    fast, table = bench_crc()
-    print(f"CRC-16 of one F line on the Pi: {fast:.2f} us (binascii.crc_hqx), {table:.2f} us (table loop,"
-          f" the Pico's code run by CPython)")
+    fps = 1000.0 if scan_only else bench_parse()
+    if not scan_only:
+        print(f"Pi parse throughput (pty + PicoLink): {fps:,.0f} frames/s  (target >= 1,000)")
+        ok &= fps >= 1000
+        fast, table = bench_crc()
+        print(f"CRC-16 of one F line on the Pi: {fast:.2f} us (binascii.crc_hqx), {table:.2f} us (table loop,"
+              f" the Pico's code run by CPython)")
 
-    for rate in (4, 50):
+    for rate in (() if scan_only else (4, 50)):
         pct, frames = bench_cpu(rate, seconds)
         print(f"Pi CPU at {rate} frames/s, 10 ms loop with read()+show(): {pct:.2f} % of a core "
               f"({frames} frames in {seconds:.0f} s; target < 10 %)")
         ok &= pct < 10
 
     print("Pico full-matrix scan (firmware/mbscan.py), cost model in COST_US:")
-    for name, ops, us in scan_estimate():
-        print(f"  {name}: {ops['row writes']} row writes + {ops['column reads']} column reads"
-              f" + {ops['port reads']} GPIO_IN reads per scan -> ~{us:.0f} us"
-              f" incl. settle + debounce = ~{1e6 / us:,.0f} scans/s (target >= 200)")
-        ok &= 1e6 / us >= 200
+    for board, rows, cols in (("Maxima board 10x8 = 80", 10, 8), ("10x10 board 11x10 = 110", 11, 10)):
+        for name, ops, us in scan_estimate(rows, cols):
+            print(f"  {board} switches, {name}: {ops['row writes']} row writes + {ops['column reads']}"
+                  f" column reads + {ops['port reads']} GPIO_IN reads per scan -> ~{us:.0f} us"
+                  f" incl. settle + debounce = ~{1e6 / us:,.0f} scans/s (target >= 200)")
+            ok &= 1e6 / us >= 200
     print("  the firmware paces the loop at scan_period_ms = 2 (<= 500 scans/s) and leaves the rest"
           " to USB input and LED updates")
     for line in micropython_host_scans():

@@ -168,6 +168,8 @@ def _texts(v: View, lit: _Lit) -> tuple[str, str, str]:
 
 
 def _link_screen(v: View) -> tuple[str, str, str]:
+    if v.link_problem and v.link_problem.startswith("Board has "):   # another matrix (serial_link)
+        return "Wrong board", "", v.link_problem
     if v.link_problem:
         return "Board link lost", "", f"{v.link_problem}. Check the Pico's USB cable. Retrying."
     if v.raw is None:   # not one frame since start: the board was never found

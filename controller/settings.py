@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from .clock import parse_time_control
 
 SHOW_IMMOBILIZED = ("off", "side", "both")
+BOARD_KINDS = ("maxima", "10x10")
 
 
 @dataclass
@@ -44,6 +45,11 @@ class Settings:
     # The time control of new games ("90+30", "60d10", "40/90,30+30",
     # "none"): see controller.clock.
     time_control: str = "none"
+    # The board (config [board] kind): "maxima" or "10x10"; and where a
+    # smaller game stands on it ([board] offset: the board square under the
+    # game's a1; "" = centred). See hardware/boards.py.
+    board_kind: str = "maxima"
+    board_offset: str = ""
 
     def __post_init__(self) -> None:
         for name in ("settle_ms", "suicide_ms", "grace_ms", "last_move_ms"):
@@ -54,6 +60,9 @@ class Settings:
             raise ValueError(f"setting show_immobilized must be one of {', '.join(SHOW_IMMOBILIZED)}, "
                              f"got {self.show_immobilized!r}")
         parse_time_control(self.time_control)   # a TimeControlError names the text
+        if self.board_kind not in BOARD_KINDS:
+            raise ValueError(f"setting board_kind must be one of {', '.join(BOARD_KINDS)}, "
+                             f"got {self.board_kind!r}")
         if self.suicide_ms < self.settle_ms:
             raise ValueError(f"setting suicide_ms ({self.suicide_ms}) must not be shorter than "
                              f"settle_ms ({self.settle_ms})")

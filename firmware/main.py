@@ -3,8 +3,11 @@ logic (mbscan, mbdebounce, mbleds, mbfirmware, mbproto) and runs the loop.
 
 Pins and timings come from config.json (same folder on the Pico); when it is
 missing or invalid the board.md defaults below are used and ``E 4`` is sent.
-Holding the MENU button (matrix position 78) at power-up starts maintenance
-mode: no loop, no watchdog, Ctrl-C works, so mpremote can update the files.
+The number of row and column pins is the matrix size (10 x 8 on the Maxima
+board, 11 x 10 on the 10x10 board: firmware/config-10x10.json), announced in
+the ``H`` line. Holding the MENU button (``maintenance_position``: 78 on the
+Maxima board, 102 on the 10x10 board) at power-up starts maintenance mode: no
+loop, no watchdog, Ctrl-C works, so mpremote can update the files.
 """
 
 import json
@@ -16,12 +19,12 @@ import micropython
 import neopixel
 import select
 
-from mbdebounce import Debouncer
+from mbdebounce import Debouncer, row_buffer
 from mbfirmware import E_EXCEPTION, Firmware
 from mbleds import Animator
 from mbscan import Scanner
 
-FW_VERSION = "0.1.0"
+FW_VERSION = "0.2.0"          # 0.2.0: H announces the matrix size (rows x cols)
 SIO_GPIO_IN = 0xD0000004        # RP2040 SIO: GPIO_IN, one bit per GPIO
 MAX_READ = 256                  # bytes taken from USB per loop iteration
 MAX_FAILURES = 50               # consecutive failing iterations before the watchdog may bite
@@ -44,6 +47,26 @@ DEFAULTS = {
 }
 
 
+MAX_ROWS = 16
+MAX_COLS = 16                   # column levels are read as one register value
+
+
+def check_config(cfg):
+    """None when the pins fit a matrix, else the problem in a few words."""
+    nrows, ncols = len(cfg["rows"]), len(cfg["cols"])
+    if not 1 <= nrows <= MAX_ROWS or not 1 <= ncols <= MAX_COLS:
+        return "needs 1-16 rows and 1-16 cols"
+    pins = cfg["rows"] + cfg["cols"] + [cfg["led_pin"]]
+    for i in range(len(pins)):
+        if pins[i] in pins[i + 1:]:
+            return "pin %d used twice" % pins[i]
+    if not 0 < cfg["led_count"] <= nrows * ncols:
+        return "led_count must be 1-%d" % (nrows * ncols)
+    if cfg["maintenance_position"] >= nrows * ncols:
+        return "maintenance_position beyond the matrix"
+    return None
+
+
 def load_config(path="config.json"):
     """(config dict, error text or None)."""
     cfg = dict(DEFAULTS)
@@ -53,8 +76,9 @@ def load_config(path="config.json"):
         for key in user:
             if key in cfg:
                 cfg[key] = user[key]
-        if len(cfg["rows"]) != 10 or len(cfg["cols"]) != 8:
-            return dict(DEFAULTS), "needs 10 rows and 8 cols"
+        problem = check_config(cfg)
+        if problem:
+            return dict(DEFAULTS), problem
         return cfg, None
     except OSError:
         return cfg, "missing"
@@ -97,12 +121,13 @@ def build_scanner(cfg):
     rows = [Pin(n, Pin.OUT, value=1) for n in cfg["rows"]]
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in cfg["cols"]]
     shift = cfg["cols"][0]
+    mask = (1 << len(cfg["cols"])) - 1
     mem32 = machine.mem32
     us = cfg["settle_us"]
     sleep_us = time.sleep_us
 
     def read_port():
-        return (mem32[SIO_GPIO_IN] >> shift) & 0xFF
+        return (mem32[SIO_GPIO_IN] >> shift) & mask
 
     def settle():
         sleep_us(us)
@@ -112,7 +137,7 @@ def build_scanner(cfg):
 
 
 def measure_scan_hz(scanner, n=20):
-    raw = bytearray(scanner.nrows)
+    raw = row_buffer(scanner.nrows, scanner.ncols)
     t0 = time.ticks_us()
     for _ in range(n):
         scanner.scan(raw)
@@ -121,6 +146,9 @@ def measure_scan_hz(scanner, n=20):
 
 
 class LedChain:
+    """The WS2812 chain: LED i shows matrix position i; a chain shorter than
+    the matrix (no LEDs under the button row) shows the first ``n``."""
+
     def __init__(self, pin, n):
         self.np = neopixel.NeoPixel(machine.Pin(pin, machine.Pin.OUT), n)
         self.n = n
@@ -134,11 +162,11 @@ class LedChain:
 
 
 def maintenance_requested(scanner, position):
-    raw = bytearray(scanner.nrows)
+    raw = row_buffer(scanner.nrows, scanner.ncols)
     scanner.scan(raw)
     if position is None or position < 0:
         return False
-    return bool(raw[position // 8] >> (position % 8) & 1)
+    return bool(raw[position // scanner.ncols] >> (position % scanner.ncols) & 1)
 
 
 def run(io, cfg, config_error=None, wdt=None, iterations=None, clock=None):
@@ -154,7 +182,7 @@ def run(io, cfg, config_error=None, wdt=None, iterations=None, clock=None):
         scanner,
         Debouncer(len(cfg["rows"]), len(cfg["cols"]), cfg["debounce_ms"],
                   cfg["debounce_min_scans"], diff),
-        Animator(cfg["led_count"]),
+        Animator(len(cfg["rows"]) * len(cfg["cols"])),
         io.write,
         machine.reset,
         FW_VERSION,

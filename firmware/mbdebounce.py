@@ -7,7 +7,8 @@ Reed bounce (< 2 ms) and the chatter of a piece slid across a square
 (tens of ms) are both filtered. Deciding that a *move* is over is the Pi's
 job, not this one's.
 
-Frames are kept as one byte per row (8 columns), so all arithmetic stays in
+Frames are kept as one value per row (a bytearray for up to 8 columns, a
+list of small ints for the 10x10 board's 10), so all arithmetic stays in
 MicroPython small ints: no allocation per scan.
 ``diff`` is the tick difference function (``time.ticks_diff`` on the Pico;
 plain subtraction by default).
@@ -18,6 +19,11 @@ def _sub(a, b):
     return a - b
 
 
+def row_buffer(nrows, ncols):
+    """One value per row: bytes for up to 8 columns, else small ints."""
+    return bytearray(nrows) if ncols <= 8 else [0] * nrows
+
+
 class Debouncer:
     def __init__(self, nrows=10, ncols=8, stable_ms=30, min_scans=3, diff=None):
         self.nrows = nrows
@@ -25,14 +31,14 @@ class Debouncer:
         self.stable_ms = stable_ms
         self.min_scans = min_scans
         self.diff = diff if diff is not None else _sub
-        self.stable = bytearray(nrows)   # debounced state, one byte per row
-        self.pending = bytearray(nrows)  # bits currently differing from stable
+        self.stable = row_buffer(nrows, ncols)   # debounced state, one value per row
+        self.pending = row_buffer(nrows, ncols)  # bits currently differing from stable
         self.count = bytearray(nrows * ncols)
         self.since = [0] * (nrows * ncols)
         self.primed = False
 
     def update(self, raw, now):
-        """Take one raw scan (bytearray, one byte per row); returns True when
+        """Take one raw scan (one value per row); returns True when
         the debounced state changed. The very first scan is taken as is."""
         stable = self.stable
         if not self.primed:

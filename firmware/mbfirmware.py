@@ -16,6 +16,7 @@ Error codes sent as ``E <code> <text>``:
 """
 
 import mbproto
+from mbdebounce import row_buffer
 
 E_WATCHDOG = 1
 E_RX_DROPPED = 2
@@ -43,7 +44,8 @@ class Firmware:
         self.report_ms = report_ms
         self.diff = diff if diff is not None else _sub
         self.reader = mbproto.LineReader()
-        self.raw = bytearray(scanner.nrows)
+        self.raw = row_buffer(scanner.nrows, scanner.ncols)
+        self.positions = scanner.nrows * scanner.ncols
         self.seq = 0
         self.last_f = 0
         self.last_rx = 0
@@ -72,7 +74,7 @@ class Firmware:
         self.send(mbproto.error(code, text))
 
     def send_frame(self, now):
-        self.send(mbproto.frame_rows(self.seq, self.debouncer.stable))
+        self.send(mbproto.frame_rows(self.seq, self.debouncer.stable, self.scanner.ncols))
         self.seq = (self.seq + 1) % mbproto.SEQ_MOD
         self.frames_sent += 1
         self.last_f = now
@@ -80,7 +82,7 @@ class Firmware:
     # -- lifecycle ----------------------------------------------------------
     def start(self, now, watchdog_reset=False, config_error=None):
         """Send ``H`` (and the boot-time errors), take a first scan, send F."""
-        self.send(mbproto.hello(self.version, self.scan_hz))
+        self.send(mbproto.hello(self.version, self.scan_hz, self.scanner.nrows, self.scanner.ncols))
         if watchdog_reset:
             self.send_error(E_WATCHDOG, "watchdog-reset")
         if config_error:
@@ -109,7 +111,7 @@ class Firmware:
             if status == mbproto.BAD_CRC:
                 self.rx_crc += 1
                 return
-            msg = mbproto.parse(body) if status == mbproto.OK else None
+            msg = mbproto.parse(body, self.positions) if status == mbproto.OK else None
             if msg is None:
                 self.rx_bad += 1
                 return

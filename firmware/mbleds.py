@@ -33,7 +33,8 @@ class Animator:
         self.rgb = bytearray(3 * n)
 
     def set_codes(self, codes):
-        """Take a new LED frame (80 code bytes). Returns True if it differs."""
+        """Take a new LED frame (one code byte per position: 80 or 110).
+        Returns True if it differs."""
         if len(codes) != self.n:
             return False
         if bytes(self.codes) == bytes(codes):

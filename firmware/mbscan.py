@@ -8,7 +8,7 @@ are inputs with pull-ups, so a closed switch (with its series diode) reads
 ``rows`` are objects with ``value(v)`` (machine.Pin in output mode);
 ``cols`` are objects with ``value()`` (machine.Pin inputs with pull-ups).
 ``read_port`` optionally replaces the per-column reads with one read that
-returns the 8 column levels at once as bits 0..7 (main.py passes a reader of
+returns the column levels at once as bits 0..ncols-1 (main.py passes a reader of
 the RP2040 SIO GPIO_IN register when the column pins are consecutive).
 ``settle`` is an optional ``f()`` called after a row is driven low (main.py
 passes a short ``time.sleep_us``) so the column lines settle before reading.
@@ -27,7 +27,8 @@ class Scanner:
             r.value(1)
 
     def scan(self, out):
-        """Fill ``out`` (bytearray, one byte per row) with the raw closed
+        """Fill ``out`` (one value per row: a bytearray for up to 8 columns,
+        a list for more) with the raw closed
         switches: bit c of ``out[r]`` set = switch (r, c) closed."""
         cols = self.cols
         ncols = self.ncols

@@ -158,8 +158,9 @@ def _pico(config: Config) -> Hardware:
         raise HardwareError("pico link not available") from None
     opened: list = []
     try:
-        matrix_map = MatrixMap(dict(config.matrix.layout))
-        link = _opened(opened, lambda: serial_link.open_link(config.pico.device, config.pico.baud, matrix_map))
+        matrix_map = config.matrix_map()
+        link = _opened(opened, lambda: serial_link.open_link(config.pico.device, config.pico.baud, matrix_map,
+                                                             config.board_kind))
         display, beeper = _common(config, opened, pin_factory_ready=False)
     except BaseException:
         _close_all(opened)

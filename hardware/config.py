@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from .boards import BOARDS, FILES, PlacementError, board_kind, parse_offset, place
 from .interfaces import BUTTONS, LED_STATES
-from .matrix_map import COLUMNS, ROWS, default_layout
+from .matrix_map import COLUMNS, ROWS, MatrixMap, default_layout
 
 DEFAULT_ROWS = (4, 5, 6, 7, 12, 13, 16, 19, 20, 15)
 DEFAULT_COLUMNS = (17, 27, 22, 23, 24, 25, 26, 21)
@@ -40,7 +41,6 @@ DEFAULT_PATTERNS = {
 # Pins the buses take when their device is enabled (BCM numbers).
 I2C1_PINS = (2, 3)
 SPI0_PINS = (8, 9, 10, 11)
-_SQUARE_NAMES = frozenset(n for n in default_layout().values() if not n.startswith("button:"))
 
 
 class ConfigError(ValueError):
@@ -99,10 +99,10 @@ class PicoConfig:
 @dataclass(frozen=True)
 class WebConfig:
     """The board's web page (``run``); 0.0.0.0: every address of the Pi,
-    answering only the local network. ``enabled`` None: on for a board
-    (direct, pico), off for the simulated board (``serve`` has it)."""
+    answering only the local network. Off unless the config turns it on
+    (the example config the installer copies does); ``serve`` always has it."""
 
-    enabled: bool | None = None
+    enabled: bool = False
     port: int = 8080
     bind: str = "0.0.0.0"
 
@@ -131,9 +131,19 @@ class Config:
     broadcast: BroadcastConfig = field(default_factory=BroadcastConfig)
     debounce_ms: int = 30
     loop_ms: int = 10
+    board_kind: str = "maxima"        # [board] kind: "maxima" | "10x10" (hardware/boards.py)
     # Values for controller.settings.Settings (only the keys the file sets,
     # plus db_path from $MAXIMA_BOARD_DB when the file names none).
     settings_values: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def board(self):
+        """The board kind (hardware.boards.BoardKind) this file describes."""
+        return BOARDS[self.board_kind]
+
+    def matrix_map(self) -> MatrixMap:
+        """The switch matrix of this board with the file's layout."""
+        return MatrixMap.for_board(self.board, dict(self.matrix.layout))
 
     def settings(self):
         """The controller's ``Settings`` filled from this file."""
@@ -317,33 +327,48 @@ def _address(value: Any) -> int:
     return value
 
 
-def _layout(value: Any) -> dict[int, str]:
-    if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
-        raise ValueError(f"expected a list of {ROWS} strings (one per row), got {_show(value)}")
-    if len(value) != ROWS:
-        raise ValueError(f"expected {ROWS} rows, got {len(value)}")
-    layout: dict[int, str] = {}
-    seen: set[str] = set()
-    for row, text in enumerate(value):
-        names = text.split()
-        if len(names) != COLUMNS:
-            raise ValueError(f"row {row} has {len(names)} names, expected {COLUMNS}")
-        for col, name in enumerate(names):
-            if name == "-":
-                continue
-            key = f"button:{name}" if name in BUTTONS else name
-            if name not in BUTTONS and name not in _SQUARE_NAMES:
-                raise ValueError(f'row {row} column {col}: "{name}" is neither a square nor a button '
-                                 f'({", ".join(BUTTONS)}) nor "-"')
-            if name in seen:
-                raise ValueError(f"{name} appears twice")
-            seen.add(name)
-            layout[row * COLUMNS + col] = key
-    missing = sorted(_SQUARE_NAMES - seen, key=lambda n: (int(n[1:]), n[0]))
-    if missing:
-        raise ValueError(f"square {missing[0]} is missing" if len(missing) == 1 else
-                         f"squares {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''} are missing")
-    return layout
+def _layout(kind) -> Callable[[Any], dict[int, str]]:
+    """The checker of ``[matrix] layout`` for a board kind: one string per
+    matrix row, one name (square, button or "-") per column."""
+    rows, columns = kind.rows, kind.columns
+    squares = kind.squares
+
+    def check(value: Any) -> dict[int, str]:
+        if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
+            raise ValueError(f"expected a list of {rows} strings (one per row), got {_show(value)}")
+        if len(value) != rows:
+            raise ValueError(f"expected {rows} rows, got {len(value)}")
+        layout: dict[int, str] = {}
+        seen: set[str] = set()
+        for row, text in enumerate(value):
+            names = text.split()
+            if len(names) != columns:
+                raise ValueError(f"row {row} has {len(names)} names, expected {columns}")
+            for col, name in enumerate(names):
+                if name == "-":
+                    continue
+                key = f"button:{name}" if name in BUTTONS else name
+                if name not in BUTTONS and name not in squares:
+                    raise ValueError(f'row {row} column {col}: "{name}" is neither a square nor a button '
+                                     f'({", ".join(BUTTONS)}) nor "-"')
+                if name in seen:
+                    raise ValueError(f"{name} appears twice")
+                seen.add(name)
+                layout[row * columns + col] = key
+        missing = sorted(squares - seen, key=lambda n: (int(n[1:]), n[0]))
+        if missing:
+            raise ValueError(f"square {missing[0]} is missing" if len(missing) == 1 else
+                             f"squares {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''} are missing")
+        return layout
+    return check
+
+
+def _offset(value: Any) -> str:
+    """``[board] offset`` as the board square under the game's a1."""
+    how, where = parse_offset(value)
+    if how == "square":
+        return where
+    return f"{FILES[where[0]]}{where[1] + 1}"
 
 
 def _order(value: Any) -> tuple[int, ...]:
@@ -389,7 +414,8 @@ def _suggest(word: str, options) -> str:
 
 # key -> (checker, attribute name); a section without a dataclass fills a dict.
 _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
-    "matrix": {"rows": _pins(ROWS), "columns": _pins(COLUMNS), "layout": _layout,
+    "board": {"kind": _choice(*BOARDS), "offset": _offset},
+    "matrix": {"rows": _pins(ROWS), "columns": _pins(COLUMNS), "layout": lambda value: value,
                "pin_factory": _choice(*PIN_FACTORIES), "row_settle_us": _integer(0, 1000)},
     "leds": {"driver": _choice("max7219", "none"), "interface": _choice("spi", "noop"),
              "spi_port": _integer(0, 1), "spi_device": _integer(0, 1), "chips": _integer(2, 8),
@@ -456,8 +482,20 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     except ValueError as exc:
         raise _KeyError("hardware", str(exc)) from None
     sections = {name: _section(data, name) for name in _SCHEMA}
+    kind = board_kind(sections["board"].get("kind", "maxima"))
+    if hardware == "direct" and kind.name not in ("maxima",):
+        raise _KeyError("[board] kind", f'"{kind.name}" is scanned by the Pico only (topology A): '
+                        f'hardware = "direct" drives the Maxima board only; set hardware = "pico"')
+    matrix_values = dict(sections["matrix"])
+    if "layout" in matrix_values:
+        try:
+            matrix_values["layout"] = _layout(kind)(matrix_values["layout"])
+        except ValueError as exc:
+            raise _KeyError("[matrix] layout", str(exc)) from None
+    else:
+        matrix_values["layout"] = kind.default_layout()
 
-    matrix = MatrixConfig(**sections["matrix"])
+    matrix = MatrixConfig(**matrix_values)
     leds = LedConfig(**sections["leds"])
     oled = OledConfig(**sections["oled"])
     buzzer = BuzzerConfig(**sections["buzzer"])
@@ -476,6 +514,11 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     debounce_ms = timings.pop("debounce_ms", 30)
     loop_ms = timings.pop("loop_ms", 10)
     values: dict[str, Any] = {**timings, **sections["assist"], **sections["game"]}
+    if "kind" in sections["board"]:
+        values["board_kind"] = kind.name
+    if "offset" in sections["board"]:
+        values["board_offset"] = sections["board"]["offset"]
+    _check_placement(kind, values)
     if "control" in sections["clock"]:
         values["time_control"] = sections["clock"]["control"]
     db = sections["database"].get("path")
@@ -490,7 +533,36 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     _check_settings(values)
     return Config(path=str(path), hardware=hardware, matrix=matrix, leds=leds, oled=oled,
                   buzzer=buzzer, pico=pico, web=web, broadcast=broadcast, debounce_ms=debounce_ms, loop_ms=loop_ms,
-                  settings_values=values)
+                  board_kind=kind.name, settings_values=values)
+
+
+def _check_placement(kind, values: dict[str, Any]) -> None:
+    """The game (``[game] variant``, when the file names one) must fit the
+    board, at ``[board] offset`` when given; without a game, the offset must
+    at least put some game on the board."""
+    offset = values.get("board_offset")
+    game = values.get("variant")
+    key = "[board] offset" if offset else "[board] kind"
+    if game is not None:
+        try:
+            place(game, kind, offset)
+        except PlacementError as exc:
+            raise _KeyError(key, str(exc)) from None
+        except ValueError:
+            return        # an unknown game: its own key reports it
+    elif offset:
+        from .boards import games_for
+        fits = [g for g in games_for(kind) if g != "maxima" and _fits(g, kind, offset)]
+        if not fits:
+            raise _KeyError(key, f'"{offset}" puts no game on {kind.title}')
+
+
+def _fits(game: str, kind, offset: str) -> bool:
+    try:
+        place(game, kind, offset)
+        return True
+    except PlacementError:
+        return False
 
 
 def _check_settings(values: dict[str, Any]) -> None:

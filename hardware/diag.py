@@ -7,6 +7,9 @@ per change with the matrix position and what the layout puts there::
     opened  R9 C4  button ok
     closed  R9 C6  (unused)
 
+On the 10×10 board (11 × 10 matrix) the same lines read e.g. ``closed  R9 C9
+j10`` and ``closed  R10 C2  button menu``.
+
 The OLED shows the count of closed switches and the last change. With the
 Pico topology the link state is printed when it changes and the link's
 counters (lines, CRC drops, reconnects, …) every 5 s when they changed.
@@ -16,7 +19,7 @@ from __future__ import annotations
 from typing import Callable, TextIO
 
 from .interfaces import Display, LedSink, SensorSource
-from .matrix_map import COLUMNS, POSITIONS, MatrixMap
+from .matrix_map import MatrixMap
 
 STATS_MS = 5000      # how often a Pico link's counters are printed (when they changed)
 
@@ -25,7 +28,7 @@ def describe(pos: int, matrix_map: MatrixMap) -> str:
     """``R3 C4  e4`` for a matrix position."""
     name = matrix_map.layout.get(pos)
     label = "(unused)" if name is None else name.replace("button:", "button ")
-    return f"R{pos // COLUMNS} C{pos % COLUMNS}  {label}"
+    return f"R{pos // matrix_map.columns} C{pos % matrix_map.columns}  {label}"
 
 
 def _frame(source: SensorSource, matrix_map: MatrixMap, now_ms: int) -> int | None:
@@ -37,7 +40,7 @@ def _frame(source: SensorSource, matrix_map: MatrixMap, now_ms: int) -> int | No
 
 
 def _light(leds: LedSink, frame: int, matrix_map: MatrixMap, now_ms: int) -> None:
-    closed = [pos for pos in range(POSITIONS) if frame >> pos & 1]
+    closed = [pos for pos in range(matrix_map.positions) if frame >> pos & 1]
     show_positions = getattr(leds, "show_positions", None)
     if show_positions is not None:
         show_positions(closed)
@@ -83,7 +86,7 @@ def run_diag(source: SensorSource, leds: LedSink, display: Display, matrix_map: 
             next_stats = now + STATS_MS
         if frame is not None and frame != previous:
             old = previous or 0
-            for pos in range(POSITIONS):
+            for pos in range(matrix_map.positions):
                 if (frame ^ old) >> pos & 1:
                     last = f"{'closed' if frame >> pos & 1 else 'opened'}  {describe(pos, matrix_map)}"
                     print(last, file=out, flush=True)

@@ -1,7 +1,9 @@
-"""Where each square and button sits in the 8 × 10 switch matrix (board.md).
+"""Where each square and button sits in the switch matrix (board.md).
 
-Matrix position ``i = row * 8 + column``; bit ``i`` of an 80-bit frame is that
-switch, and position ``i`` is also the LED's place in the WS2812 chain.
+Matrix position ``i = row * columns + column``; bit ``i`` of a frame is that
+switch, and position ``i`` is also the LED's place in the WS2812 chain. The
+Maxima board's matrix is 10 rows × 8 columns (the defaults here); the 10×10
+board's is 11 × 10 (hardware/boards.py).
 """
 from __future__ import annotations
 
@@ -29,12 +31,29 @@ def default_layout() -> dict[int, str]:
 @dataclass
 class MatrixMap:
     layout: dict[int, str] = field(default_factory=default_layout)
+    rows: int = ROWS
+    columns: int = COLUMNS
 
     def __post_init__(self) -> None:
         self.position_of = {name: pos for pos, name in self.layout.items()}
 
+    @property
+    def positions(self) -> int:
+        return self.rows * self.columns
+
+    @property
+    def size(self) -> str:
+        """``"10×8"``: rows × columns."""
+        return f"{self.rows}×{self.columns}"
+
+    @classmethod
+    def for_board(cls, kind, layout: dict[int, str] | None = None) -> "MatrixMap":
+        """The map of a board kind (hardware.boards), with its default layout
+        unless one is given."""
+        return cls(dict(layout) if layout is not None else kind.default_layout(), kind.rows, kind.columns)
+
     def decode(self, frame: int) -> BoardState:
-        """An 80-bit matrix frame (bit set = switch closed) as a BoardState."""
+        """A matrix frame (bit set = switch closed) as a BoardState."""
         squares, buttons = set(), set()
         for pos, name in self.layout.items():
             if frame >> pos & 1:

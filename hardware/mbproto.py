@@ -20,24 +20,30 @@ small ints on the Pico (every step would allocate). A trailing ``\\r`` before
 
 Messages (fields separated by one space):
 
-* Pico -> Pi: ``H <fw-version> <scan-hz>``, ``F <seq> <20 hex digits>``,
+* Pico -> Pi: ``H <fw-version> <scan-hz> <rows>x<cols>``, ``F <seq> <hex>``,
   ``E <code> <text>``, ``A`` (answer to ``P``).
-* Pi -> Pico: ``L <seq> <160 hex digits>``, ``P``, ``R``.
+* Pi -> Pico: ``L <seq> <hex>``, ``P``, ``R``.
 
-``seq`` is a decimal counter 0..65535 that wraps. The 20 hex digits of ``F``
-are the 80-bit frame as one big-endian hexadecimal number (bit i = matrix
-position i = row * 8 + column, set = switch closed), so the first two digits
-hold row 9 and the last two row 0. The 160 hex digits of ``L`` are one byte
-per position in position order (position 0 first): high nibble the pattern,
+``H`` announces the switch matrix: ``10x8`` on the Maxima board (80
+positions), ``11x10`` on the 10x10 board (110); an ``H`` without it (older
+firmware) means 10x8. ``seq`` is a decimal counter 0..65535 that wraps. The
+hex digits of ``F`` are the frame as one big-endian hexadecimal number of
+``ceil(positions / 8)`` bytes (bit i = matrix position i = row * cols +
+column, set = switch closed): 20 digits for 80 positions, 28 for 110. The hex
+digits of ``L`` are one byte per position in position order (position 0
+first; 160 digits for 80 positions, 220 for 110): high nibble the pattern,
 low nibble the palette index.
 """
 
 VERSION = "2"          # protocol version, for the record: 2 = CRC-16 lines
 
-MAX_LINE = 200         # longest accepted line, without the newline
+MAX_LINE = 256         # longest accepted line, without the newline (L of 110 positions: 233)
 SEQ_MOD = 65536
+ROWS = 10              # the Maxima board's matrix, the default everywhere
+COLS = 8
 POSITIONS = 80
 FRAME_BYTES = 10       # 80 bits
+MAX_POSITIONS = 110    # the 10x10 board: 11 rows x 10 columns
 E_TEXT_MAX = 80
 
 # unseal() status codes
@@ -199,41 +205,63 @@ def _uint(tok, limit):
 
 # ---- builders -------------------------------------------------------------
 
-def hello(version, scan_hz):
-    """``H <fw-version> <scan-hz>`` line."""
-    return seal("H %s %d" % (version, scan_hz))
+def hello(version, scan_hz, rows=ROWS, cols=COLS):
+    """``H <fw-version> <scan-hz> <rows>x<cols>`` line."""
+    return seal("H %s %d %dx%d" % (version, scan_hz, rows, cols))
 
 
-def frame_rows(seq, rows):
-    """``F`` line from 10 row bytes (row r holds bits 8r..8r+7, bit c = column c)."""
-    digits = bytearray(20)
-    for r in range(FRAME_BYTES):
-        b = rows[r]
-        j = 2 * (FRAME_BYTES - 1 - r)
+def frame_bytes(positions):
+    """Bytes of an F frame of ``positions`` bits."""
+    return (positions + 7) >> 3
+
+
+def frame_rows(seq, rows, cols=COLS):
+    """``F`` line from one int per row (row r holds bits cols*r .. cols*r +
+    cols - 1, bit c = column c). Only small ints are used on the way."""
+    n = frame_bytes(len(rows) * cols)
+    packed = bytearray(n)
+    acc = 0
+    have = 0
+    i = 0
+    for r in rows:
+        acc |= r << have
+        have += cols
+        while have >= 8:
+            packed[i] = acc & 0xFF
+            i += 1
+            acc >>= 8
+            have -= 8
+    if have:
+        packed[i] = acc & 0xFF
+    digits = bytearray(2 * n)
+    for k in range(n):
+        b = packed[k]
+        j = 2 * (n - 1 - k)
         digits[j] = _HEXDIGITS[b >> 4]
         digits[j + 1] = _HEXDIGITS[b & 15]
     return seal(b"F " + str(seq % SEQ_MOD).encode() + b" " + bytes(digits))
 
 
-def rows_of(frame):
-    """An 80-bit frame int as 10 row bytes (row 0 first)."""
-    out = bytearray(FRAME_BYTES)
-    for r in range(FRAME_BYTES):
-        out[r] = (frame >> (8 * r)) & 0xFF
-    return bytes(out)
+def rows_of(frame, nrows=ROWS, cols=COLS):
+    """A frame int as one int per row (row 0 first); bytes when cols <= 8."""
+    mask = (1 << cols) - 1
+    out = bytearray(nrows) if cols <= 8 else [0] * nrows
+    for r in range(nrows):
+        out[r] = (frame >> (cols * r)) & mask
+    return bytes(out) if cols <= 8 else out
 
 
-def frame_of(rows):
-    """10 row bytes as the 80-bit frame int."""
+def frame_of(rows, cols=COLS):
+    """One int per row as the frame int."""
     v = 0
-    for r in range(FRAME_BYTES - 1, -1, -1):
-        v = (v << 8) | rows[r]
+    for r in range(len(rows) - 1, -1, -1):
+        v = (v << cols) | rows[r]
     return v
 
 
-def frame(seq, frame_int):
-    """``F`` line from an 80-bit frame int."""
-    return frame_rows(seq, rows_of(frame_int))
+def frame(seq, frame_int, nrows=ROWS, cols=COLS):
+    """``F`` line from a frame int of ``nrows * cols`` bits."""
+    return frame_rows(seq, rows_of(frame_int, nrows, cols), cols)
 
 
 def error(code, text):
@@ -247,7 +275,7 @@ def error(code, text):
 
 
 def leds(seq, codes):
-    """``L <seq> <160 hex digits>`` line from 80 LED code bytes."""
+    """``L <seq> <hex>`` line from one LED code byte per position."""
     return seal(b"L " + str(seq % SEQ_MOD).encode() + b" " + tohex(codes))
 
 
@@ -263,12 +291,15 @@ RESET = seal("R")
 
 # ---- parser ---------------------------------------------------------------
 
-def parse(body):
+def parse(body, positions=POSITIONS):
     """A checked body as a tuple, or None when malformed:
 
-    ``("H", version_str, scan_hz)``, ``("F", seq, frame_int)``,
-    ``("E", code_str, text)``, ``("L", seq, codes_bytes80)``, ``("P",)``,
-    ``("A",)``, ``("R",)``.
+    ``("H", version_str, scan_hz, rows, cols)`` (``("H", version_str,
+    scan_hz)`` from firmware that does not announce its matrix),
+    ``("F", seq, frame_int)``, ``("E", code_str, text)``, ``("L", seq,
+    codes)``, ``("P",)``, ``("A",)``, ``("R",)``. ``F`` and ``L`` must carry
+    exactly ``positions`` bits / bytes (80 on the Maxima board, 110 on the
+    10x10 board).
     """
     if not body:
         return None
@@ -290,7 +321,7 @@ def parse(body):
         seq = _uint(parts[0], SEQ_MOD)
         if seq is None:
             return None
-        want = 20 if kind == 70 else 2 * POSITIONS
+        want = 2 * frame_bytes(positions) if kind == 70 else 2 * positions
         if len(parts[1]) != want:
             return None
         data = unhex(parts[1])
@@ -304,12 +335,21 @@ def parse(body):
         return ("L", seq, data)
     if kind == 72:                               # H
         parts = body[2:].split(b" ")
-        if len(parts) != 2 or not parts[0]:
+        if len(parts) not in (2, 3) or not parts[0]:
             return None
         hz = _uint(parts[1], 1000000)
         if hz is None:
             return None
-        return ("H", parts[0].decode(), hz)
+        if len(parts) == 2:
+            return ("H", parts[0].decode(), hz)
+        size = parts[2].split(b"x")
+        if len(size) != 2:
+            return None
+        rows = _uint(size[0], 33)
+        cols = _uint(size[1], 33)
+        if not rows or not cols:
+            return None
+        return ("H", parts[0].decode(), hz, rows, cols)
     if kind == 69:                               # E
         rest = body[2:]
         sp = rest.find(b" ")

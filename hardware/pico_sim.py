@@ -216,8 +216,9 @@ class SimPico:
             self._flush(now_ms)
 
     def leds(self) -> bytes:
-        """The LED codes the firmware currently shows (80 bytes)."""
-        return bytes(self.firmware.animator.codes) if self.firmware else bytes(80)
+        """The LED codes the firmware currently shows (one byte per position)."""
+        return (bytes(self.firmware.animator.codes) if self.firmware
+                else bytes(self.matrix.nrows * self.matrix.ncols))
 
     def send_raw(self, data: bytes) -> None:
         """Inject bytes into the stream towards the Pi (garbage tests)."""
@@ -307,10 +308,15 @@ class SimPico:
 
 
 def main() -> None:   # pragma: no cover - manual tool
-    """Serve a simulated Pico on a pty; type positions to toggle switches."""
-    sim = SimPico()
-    print(f"simulated Pico on {sim.path}  (device = \"{sim.path}\")")
-    print("type matrix positions (0-79) separated by spaces to toggle them; empty line lists them")
+    """Serve a simulated Pico on a pty; type positions to toggle switches.
+    ``--board 10x10`` simulates the 10×10 board's 11 × 10 matrix."""
+    from .boards import board_kind
+
+    kind = board_kind(sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--board" else "maxima")
+    sim = SimPico(SimMatrix(kind.rows, kind.columns))
+    print(f"simulated Pico ({kind.title}, {kind.size} switches) on {sim.path}  (device = \"{sim.path}\")")
+    print(f"type matrix positions (0-{kind.positions - 1}) separated by spaces to toggle them; "
+          "empty line lists them")
     sim.start()
     try:
         for line in sys.stdin:
@@ -320,7 +326,7 @@ def main() -> None:   # pragma: no cover - manual tool
                 continue
             closed = set(sim.matrix.closed)
             for t in toks:
-                if t.isdigit() and int(t) < 80:
+                if t.isdigit() and int(t) < kind.positions:
                     closed ^= {int(t)}
             sim.matrix.set(closed)
     except KeyboardInterrupt:

@@ -14,7 +14,7 @@ from typing import Mapping, Union
 
 from . import mbproto
 from .interfaces import LED_STATES
-from .matrix_map import POSITIONS, MatrixMap
+from .matrix_map import MatrixMap
 
 crc16 = mbproto.crc16
 seal = mbproto.seal
@@ -52,6 +52,8 @@ assert set(LED_STYLE) == set(LED_STATES), "every board.md LED state needs a styl
 class Hello:
     version: str
     scan_hz: int
+    rows: int = mbproto.ROWS          # the matrix the firmware scans (10x8 when not announced)
+    cols: int = mbproto.COLS
 
 
 @dataclass(frozen=True)
@@ -90,8 +92,9 @@ class Reset:
 Message = Union[Hello, Frame, Error, LedFrame, Ping, Ack, Reset]
 
 
-def parse_line(line: bytes) -> tuple[int, Message | None]:
-    """Check and decode one received line (without ``\\n``).
+def parse_line(line: bytes, positions: int = mbproto.POSITIONS) -> tuple[int, Message | None]:
+    """Check and decode one received line (without ``\\n``); F and L lines
+    must carry ``positions`` switches / LEDs (80 or 110).
 
     Returns ``(OK, message)``, ``(BAD_CRC, None)`` or ``(MALFORMED, None)``.
     Never raises on any input.
@@ -99,7 +102,7 @@ def parse_line(line: bytes) -> tuple[int, Message | None]:
     status, body = mbproto.unseal(line)
     if status != OK:
         return status, None
-    t = mbproto.parse(body)
+    t = mbproto.parse(body, positions)
     if t is None:
         return MALFORMED, None
     kind = t[0]
@@ -107,7 +110,7 @@ def parse_line(line: bytes) -> tuple[int, Message | None]:
     if kind == "F":
         msg = Frame(t[1], t[2])
     elif kind == "H":
-        msg = Hello(t[1], t[2])
+        msg = Hello(t[1], t[2], *t[3:])
     elif kind == "E":
         msg = Error(t[1], t[2])
     elif kind == "L":
@@ -128,16 +131,18 @@ def led_code(state: str) -> int:
 
 
 def encode_leds(leds: Mapping[str, str], matrix_map: MatrixMap) -> bytes:
-    """``square -> LED state`` as the 80 code bytes of an L frame, in matrix
-    (= WS2812 chain) order. Unknown squares and states are left dark."""
-    codes = bytearray(POSITIONS)
+    """``square -> LED state`` as the code bytes of an L frame, one per
+    matrix position (80 or 110), in matrix (= WS2812 chain) order. Unknown
+    squares and states are left dark."""
+    positions = matrix_map.positions
+    codes = bytearray(positions)
     for square, state in leds.items():
         pos = matrix_map.position_of.get(square)
-        if pos is not None and 0 <= pos < POSITIONS:
+        if pos is not None and 0 <= pos < positions:
             codes[pos] = led_code(state)
     return bytes(codes)
 
 
 def led_line(seq: int, codes: bytes) -> bytes:
-    """``L <seq> <160 hex digits>*XX\\n``."""
+    """``L <seq> <hex digits>*XXXX\\n``."""
     return mbproto.leds(seq, codes)

@@ -26,7 +26,11 @@ Link rules (board.md):
   before the reconnect are never taken); after a (re)connect or a firmware
   reset (``H``) the LED frame is resent at once;
 * the LED frame is also resent every ``led_refresh_ms`` (1 s), so a lost
-  ``L`` line is repaired within a second.
+  ``L`` line is repaired within a second;
+* the matrix size the firmware announces in ``H`` must be the configured
+  board's (10x8 for the Maxima board, 11x10 for the 10x10 board); when it is
+  not, ``link_problem`` says so in one line ("Board has 11×10 switches,
+  config says maxima (10×8)"), it is logged, and the link stays down.
 
 Counters for ``diag`` are in the ``stats`` dict.
 """
@@ -121,11 +125,13 @@ class PicoLink:
                  loss_timeout_ms: int = 1000, backoff_initial_ms: int = 250,
                  backoff_max_ms: int = 2000, led_refresh_ms: int = 1000,
                  present: Callable[[], bool] | None = None,
-                 presence_poll_ms: int = 100, ping_ms: int = 500) -> None:
+                 presence_poll_ms: int = 100, ping_ms: int = 500, board: str = "maxima") -> None:
         self.port_factory = port_factory
         self.present = present
         self.presence_poll_ms = presence_poll_ms
         self.matrix_map = matrix_map or MatrixMap()
+        self.board = board
+        self.size_problem: str | None = None     # the firmware scans another matrix than configured
         self.loss_timeout_ms = loss_timeout_ms
         self.backoff_initial_ms = backoff_initial_ms
         self.backoff_max_ms = backoff_max_ms
@@ -162,7 +168,7 @@ class PicoLink:
 
     @classmethod
     def from_config(cls, device: str, baud: int = 115200,
-                    matrix_map: MatrixMap | None = None, **options: int) -> "PicoLink":
+                    matrix_map: MatrixMap | None = None, **options) -> "PicoLink":
         """A link on a real serial device: ``auto``, a path such as
         ``/dev/maxima-pico``, or a glob such as ``/dev/serial/by-id/*MicroPython*``
         (resolved again at every reconnect). ``baud`` is ignored by USB CDC but
@@ -195,7 +201,10 @@ class PicoLink:
     @property
     def link_problem(self) -> str | None:
         """``"No board at <device>"`` while the configured device does not
-        exist (for the OLED and the log), else None."""
+        exist, the matrix-size mismatch while the firmware scans another
+        board (for the OLED and the log), else None."""
+        if self.size_problem is not None:
+            return self.size_problem
         if self._missing and self._port is None:
             return f"No board at {self.device}" if self.device else "No board found"
         return None
@@ -336,7 +345,7 @@ class PicoLink:
                 return
 
     def _handle(self, line: bytes, now: int) -> None:
-        status, msg = parse_line(line)
+        status, msg = parse_line(line, self.matrix_map.positions)
         if status == BAD_CRC:
             self.stats["dropped_crc"] += 1
             return
@@ -347,6 +356,8 @@ class PicoLink:
         self._last_rx_ms = now
         self._backoff_ms = self.backoff_initial_ms
         if isinstance(msg, Frame):
+            if self.size_problem is not None:
+                return
             if self._last_seq is not None and msg.seq != (self._last_seq + 1) % mbproto.SEQ_MOD:
                 self.stats["seq_gaps"] += 1
             self._last_seq = msg.seq
@@ -361,6 +372,7 @@ class PicoLink:
         elif isinstance(msg, Hello):
             self.stats["firmware_resets"] += 1
             self.firmware_version, self.scan_hz = msg.version, msg.scan_hz
+            self._check_size(msg)
             self._last_seq = None
             self._candidate = None
             self._led_due = self._codes is not None
@@ -376,6 +388,16 @@ class PicoLink:
                 self._ping_sent = None
                 self._next_ping = now + self.ping_ms
                 self._answered = True
+
+    def _check_size(self, hello: Hello) -> None:
+        m = self.matrix_map
+        if (hello.rows, hello.cols) == (m.rows, m.columns):
+            self.size_problem = None
+            return
+        self._link_ok = self._confirmed = False
+        self.size_problem = (f"Board has {hello.rows}×{hello.cols} switches, config says "
+                             f"{self.board} ({m.rows}×{m.columns})")
+        log.error("%s", self.size_problem)
 
     def _queue(self, line: bytes) -> None:
         if len(self._tx) + len(line) > TX_LIMIT:
@@ -405,6 +427,7 @@ class PicoLink:
         del self._tx[:len(self._tx) if n is None else n]
 
 
-def open_link(device: str, baud: int = 115200, matrix_map: MatrixMap | None = None) -> PicoLink:
+def open_link(device: str, baud: int = 115200, matrix_map: MatrixMap | None = None,
+              board: str = "maxima") -> PicoLink:
     """The link for a ``[pico]`` config section (same as PicoLink.from_config)."""
-    return PicoLink.from_config(device, baud, matrix_map)
+    return PicoLink.from_config(device, baud, matrix_map, board=board)

@@ -91,7 +91,9 @@ def test_led_roundtrip(seq, codes):
 def test_simple_messages():
     assert mbproto.PING == b"P*%04X\n" % crc_reference(b"P")
     for line, msg in ((mbproto.PING, ("P",)), (mbproto.ACK, ("A",)), (mbproto.RESET, ("R",)),
-                      (mbproto.hello("0.1.0", 500), ("H", "0.1.0", 500)),
+                      (mbproto.hello("0.1.0", 500), ("H", "0.1.0", 500, 10, 8)),
+                      (mbproto.seal("H 0.1.0 500"), ("H", "0.1.0", 500)),
+                      (mbproto.hello("0.2.0", 480, 11, 10), ("H", "0.2.0", 480, 11, 10)),
                       (mbproto.error(2, "rx dropped"), ("E", "2", "rx dropped"))):
         status, body = mbproto.unseal(line[:-1])
         assert status == mbproto.OK
@@ -317,7 +319,7 @@ def test_firmware_heartbeat_and_changes():
         t += 2
         fw.step(t)
     msgs = out.messages()
-    assert msgs[0] == ("H", "t", 400)
+    assert msgs[0] == ("H", "t", 400, 10, 8)
     fs = [x for x in msgs if x[0] == "F"]
     assert len(fs) == 5 and [f[1] for f in fs] == [0, 1, 2, 3, 4]
     m.set({12})

@@ -115,7 +115,7 @@ def _run(args: argparse.Namespace) -> int:
 
         clock = runner_module.SystemClock()
         store = _open_store(settings.db_path, hardware.display)
-        controller = Controller(settings, store, now_ms=clock.now_ms())
+        controller = _on_board(Controller(settings, store, now_ms=clock.now_ms()), settings, config)
         services = _club(config, settings)
         services.attach(controller)
         loop = runner_module.Runner(controller, hardware.source, hardware.leds, hardware.display,
@@ -137,6 +137,20 @@ def _run(args: argparse.Namespace) -> int:
         if store is not None:
             store.close()
     return 0
+
+
+def _on_board(controller, settings, config: Config):
+    """The controller seen through the configured board (hardware/boards.py):
+    the game placed on it, board squares translated both ways."""
+    from hardware.boards import PlacementError
+
+    from ..board_view import BoardView
+
+    try:
+        return BoardView(controller, settings.board_kind, settings.board_offset)
+    except PlacementError as exc:
+        key = "[board] offset" if settings.board_offset else "[board] kind"
+        raise ConfigError(f"config {config.path}: {key}: {exc}") from None
 
 
 def _open_store(db_path: str | None, display):
@@ -163,14 +177,13 @@ def _club(config: Config, settings):
     from controller.store import default_db_path
 
     web, cast = config.web, config.broadcast
-    on = web.enabled if web.enabled is not None else config.hardware != "sim"
+    on = web.enabled
     return start_club(settings.db_path or default_db_path(), web_bind=web.bind if on else None,
                       web_port=web.port, broker=cast.broker, club=cast.club, table=cast.table)
 
 
 def _diag(args: argparse.Namespace) -> int:
     from hardware.diag import run_diag
-    from hardware.matrix_map import MatrixMap
 
     config = _config(args)
     if config.hardware == "sim":
@@ -186,7 +199,7 @@ def _diag(args: argparse.Namespace) -> int:
     stopped = []
     try:
         with _stop_on_sigterm(lambda: stopped.append(True)):
-            run_diag(hardware.source, hardware.leds, hardware.display, MatrixMap(dict(config.matrix.layout)),
+            run_diag(hardware.source, hardware.leds, hardware.display, config.matrix_map(),
                      sys.stdout, clock.now_ms, clock.sleep_ms, seconds=args.seconds,
                      period_ms=config.loop_ms, stop=lambda: bool(stopped))
     finally:

@@ -73,7 +73,7 @@ def test_web_and_broadcast_config():
     assert (config.broadcast.broker, config.broadcast.club, config.broadcast.table) == \
         ("192.168.1.10:1883", "Hastings", "12")
     default = parse_config('hardware = "direct"\n')
-    assert default.web.enabled is None and default.web.port == 8080 and default.broadcast.broker is None
+    assert default.web.enabled is False and default.web.port == 8080 and default.broadcast.broker is None
     for text, message in (('[web]\nport = 70000', "[web] port"),
                           ('[web]\nenable = true', "[web] enable: unknown key"),
                           ('[broadcast]\nbroker = "host:port"', "[broadcast] broker"),
@@ -148,7 +148,7 @@ def test_run_on_a_board_serves_and_broadcasts_its_game(tmp_path, monkeypatch, ma
     monkeypatch.setattr(runner_module, "SystemClock", Scripted(matrix, _script_game()).clock)
     monkeypatch.chdir(tmp_path)
     config = tmp_path / "board.toml"
-    config.write_text(CONFIG.replace("[web]\nenabled = false\n", "") + '[web]\nport = 0\nbind = "127.0.0.1"\n'
+    config.write_text(CONFIG.replace("[web]\nenabled = false\n", "") + '[web]\nenabled = true\nport = 0\nbind = "127.0.0.1"\n'
                       f'[broadcast]\nbroker = "{broker.address}"\nclub = "hw"\ntable = "4"\n')
     assert main(["run", "--config", str(config), "--seconds", "6"]) == 0
     err = capsys.readouterr().err

@@ -234,7 +234,7 @@ def test_firmware_boot_and_frames():
     fw = make_fw(out)
     fw.start(0)
     b = out.bodies()
-    eq(b[0], b"H 0.1.0 500")
+    eq(b[0], b"H 0.1.0 500 10x8")
     eq(mbproto.parse(b[1]), ("F", 0, (1 << 0) | (1 << 9)))
     # the first state again at the next step (at 2 ms), then nothing
     # changes: the heartbeat, an F every 250 ms (252, 502)
@@ -367,7 +367,7 @@ def test_main_run_with_fake_hardware():
     fw = main.run(io, cfg, "missing", wdt, iterations=40)
     machine.set_reset_cause(machine.PWRON_RESET)
     bodies = io.out.bodies()
-    eq(bodies[0][:8], b"H 0.1.0 ")
+    eq(bodies[0][:8], b"H 0.2.0 ")
     check(b"E 1 watchdog-reset" in bodies, bodies)
     check(b"E 4 config missing" in bodies, bodies)
     f = mbproto.parse(io.out.bodies(b"F")[0])
@@ -426,6 +426,183 @@ def test_crc16_allocates_nothing():
     print("INFO crc16 of an F line: %d us (MicroPython WebAssembly, this host), heap %d bytes per 100"
           % (dt // 100, used))
     check(used < 256, "crc16 allocates %d bytes per 100 lines" % used)
+
+
+# ---- the 10x10 board: 11 rows x 10 columns = 110 switches -------------------
+
+ROWS10 = list(range(11))            # GP0-GP10 (firmware/config-10x10.json)
+COLS10 = list(range(11, 21))        # GP11-GP20
+
+
+def close10(positions):
+    machine.closed.clear()
+    for p in positions:
+        machine.closed.add((ROWS10[p // 10], COLS10[p % 10]))
+
+
+def positions10(rows):
+    out = []
+    for r in range(len(rows)):
+        for c in range(10):
+            if rows[r] >> c & 1:
+                out.append(r * 10 + c)
+    return out
+
+
+def cfg10():
+    import main
+    cfg, err = main.load_config("config-10x10.json")
+    eq(err, None)
+    return cfg
+
+
+def make_fw10(out):
+    import main
+    from mbdebounce import Debouncer
+    cfg = cfg10()
+    sc = main.build_scanner(cfg)
+    return Firmware(sc, Debouncer(11, 10, 30, 3), Animator(110), out.write, None, "0.2.0", 500)
+
+
+def test_10x10_config_and_scan():
+    import main
+    from mbdebounce import row_buffer
+    cfg = cfg10()
+    eq(cfg["rows"], ROWS10)
+    eq(cfg["cols"], COLS10)
+    eq(cfg["led_count"], 110)
+    eq(cfg["maintenance_position"], 102)          # MENU = R10C2
+    sc = main.build_scanner(cfg)
+    check(sc.read_port is not None, "GP11-GP20 are consecutive: one register read per row")
+    eq((sc.nrows, sc.ncols), (11, 10))
+    raw = row_buffer(11, 10)
+    for positions in ([], [9], [99, 100], [0, 9, 10, 19, 55, 90, 99, 100, 101, 102, 103, 109],
+                      list(range(110))):
+        close10(positions)
+        machine.reset_counts()
+        sc.scan(raw)
+        eq(positions10(raw), sorted(positions))
+        eq(machine.ops, {"write": 22, "read": 0, "mem32": 11})
+    per_pin = Scanner(sc.rows, sc.cols)
+    close10([9, 50, 109])
+    per_pin.scan(raw)
+    eq(positions10(raw), [9, 50, 109])
+    close10([])
+
+
+def test_10x10_bad_configs_fall_back():
+    import main
+    cfg = cfg10()
+    bad = dict(cfg)
+    bad["maintenance_position"] = 110
+    eq(main.check_config(bad), "maintenance_position beyond the matrix")
+    bad = dict(cfg)
+    bad["led_count"] = 111
+    eq(main.check_config(bad), "led_count must be 1-110")
+    bad = dict(cfg)
+    bad["cols"] = COLS10[:9] + [10]                   # GP10 is a row pin too
+    eq(main.check_config(bad), "pin 10 used twice")
+
+
+def test_10x10_debounce_tenth_column():
+    from mbdebounce import Debouncer, row_buffer
+    db = Debouncer(11, 10, 30, 3)
+    raw = row_buffer(11, 10)
+    db.update(raw, 0)
+    raw[10] = 0x200                                   # R10C9: the 110th switch
+    check(not db.update(raw, 10))
+    check(not db.update(raw, 20))
+    check(db.update(raw, 40))
+    eq(db.stable[10], 0x200)
+
+
+def test_10x10_firmware_frames_and_leds():
+    out = Out()
+    close10([0, 9, 101, 109])                       # a1, j1, BACK, spare R10C9
+    fw = make_fw10(out)
+    fw.start(0)
+    b = out.bodies()
+    eq(b[0], b"H 0.2.0 500 11x10")
+    eq(len(b[1]), len("F 0 ") + 28)                 # 110 bits: 14 bytes, 28 hex digits
+    eq(mbproto.parse(b[1], 110), ("F", 0, (1 << 0) | (1 << 9) | (1 << 101) | (1 << 109)))
+    eq(mbproto.parse(b[1]), None)                   # not an 80-switch frame
+    close10([0, 9, 99])
+    t = 0
+    for _ in range(30):
+        t += 2
+        fw.step(t)
+    fs = [mbproto.parse(x, 110) for x in out.bodies(b"F")]
+    eq(fs[-1][2], (1 << 0) | (1 << 9) | (1 << 99))
+    codes = bytearray(110)
+    codes[109] = mbproto.led_code(2, 1)
+    codes[0] = mbproto.led_code(0, 6)
+    line = mbproto.leds(1, codes)
+    check(len(line) - 1 <= mbproto.MAX_LINE, "L line of 110 LEDs is %d bytes" % len(line))
+    fw.receive(line, t)
+    eq(fw.animator.codes[109], 0x21)
+    fw.receive(mbproto.leds(2, bytearray(80)), t)    # an 80-LED frame is not for this board
+    eq(fw.rx_malformed, 1)
+    eq(fw.animator.codes[109], 0x21)
+    check(fw.render(t))
+    eq(tuple(fw.animator.rgb[0:3]), mbproto.PALETTE[6])
+    close10([])
+
+
+def test_10x10_main_run_with_fake_hardware():
+    import main
+    cfg = cfg10()
+
+    class IO:
+        def __init__(self, chunks):
+            self.chunks = chunks
+            self.out = Out()
+
+        def read(self, limit):
+            return self.chunks.pop(0) if self.chunks else b""
+
+        def write(self, b):
+            self.out.write(b)
+
+    codes = bytearray(110)
+    codes[99] = mbproto.led_code(0, 8)                # j10 green
+    io = IO([b"", mbproto.leds(0, codes), mbproto.PING])
+    close10([11, 88, 103])                            # b2, i9, NEW
+    fw = main.run(io, cfg, None, None, iterations=30)
+    bodies = io.out.bodies()
+    eq(bodies[0].split(b" ")[3], b"11x10")
+    f = mbproto.parse(io.out.bodies(b"F")[0], 110)
+    eq(f[2], (1 << 11) | (1 << 88) | (1 << 103))
+    eq(fw.rx_ok, 2)
+    chain = neopixel.writes[-1]
+    eq(len(chain.written), 110)
+    eq(chain.written[99], mbproto.PALETTE[8])
+    check(not main.maintenance_requested(main.build_scanner(cfg), 102))
+    close10([102])
+    check(main.maintenance_requested(main.build_scanner(cfg), 102))
+    close10([])
+
+
+def test_10x10_memory_per_scan_is_small():
+    import gc
+    out = Out()
+    fw = make_fw10(out)
+    fw.start(0)
+    gc.collect()
+    before = gc.mem_alloc()
+    t = 0
+    flips = 0
+    for i in range(100):
+        t += 2
+        if i % 20 == 0:
+            close10([] if i % 40 else [9, 55, 109])
+        fw.scanner.scan(fw.raw)
+        if fw.debouncer.update(fw.raw, t):
+            flips += 1
+    used = gc.mem_alloc() - before
+    close10([])
+    check(flips >= 4, "flips %d" % flips)
+    print("INFO 10x10: heap bytes allocated by 100 scan+debounce with changes: %d" % used)
+    check(used < 4096, "scan loop allocates %d bytes per 100 scans" % used)
 
 
 def main_():

@@ -30,20 +30,24 @@ and ``takeback`` events carry ``"clocks": {"white": ms, "black": ms}`` (time
 left after the move, or as restored), ``new_game`` carries
 ``"time_control"``, and a flag fall ends the game with reason ``"time"``.
 
-This module keeps the game's state and its transitions; what the LEDs and
-the OLED show for a state is composed in ``controller.screens``.
+This module keeps the game's state and its transitions; what each mode does
+with frames and buttons is in ``controller.modes`` (one class per mode);
+what the LEDs and the OLED show is composed in ``controller.screens``.
 """
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Callable
 
-from engine import START_FEN, WHITE, Move, Position
+from engine import WHITE, Move, Position
 from hardware.interfaces import BUTTONS
 
 from . import screens
-from .clock import PRESETS, Clock, flag_result, parse_time_control
-from .reconstruct import Match, MoveTable, bits
+from .clock import Clock, flag_result, parse_time_control
+from .guidance import side_name
+from .modes import EndedMode, Menu, MenuItem, Mode, PlayMode, Setup, SetupMode, Sync, SyncMode
+from .reconstruct import MoveTable, bits
 from .settings import Settings
 from .store import GameStore
 
@@ -60,30 +64,6 @@ class LastMove:
     at: int | None   # when it was played; None: not to be lit (taken back to, or resumed)
 
 
-@dataclass
-class Sync:
-    """Guiding the board back to the position: after a take-back, or when a
-    stored game resumes. ``required``: squares whose piece must be lifted
-    before the board counts as right (a replacement capture taken back)."""
-
-    reason: str                         # "takeback" | "resume"
-    undone: list[str] = field(default_factory=list)
-    moves: list[Move] = field(default_factory=list)   # the moves taken back, newest last
-    required: int = 0
-
-
-@dataclass
-class Setup:
-    """Setting up the pieces of ``position`` before a game."""
-
-    position: Position
-    table: MoveTable
-    squares: list[int]
-    walk: int | None = None
-    armed: bool = False     # the board has matched once: a legal first move starts the game
-    on_clock: bool = False  # MENU → "Clock" is shown: OK cycles the time control of the game
-
-
 class Controller:
     """The game controller for one board. See the module docstring for events.
 
@@ -93,8 +73,10 @@ class Controller:
     starts at once and the board is taken to be set up.
     """
 
+    NOTE_MS = NOTE_MS
+
     def __init__(self, settings: Settings, store: GameStore | None = None, fen: str | None = None,
-                 now_ms: int = 0):
+                 now_ms: int = 0, menu_items: "list[tuple[str, Callable[[int], list]]] | None" = None):
         self.settings = settings
         self.store = store if store is not None else GameStore(":memory:")
         self._now = now_ms
@@ -104,16 +86,15 @@ class Controller:
         self._link_ok = True
         self._link_problem: str | None = None
         self._fresh = False
-        self._mode = "setup"
+        self._mode: Mode = PlayMode(self)
         self._result = "*"
         self._reason: str | None = None
         self._game_id: int | None = None
         self._last: LastMove | None = None
         self._note: tuple[str, int] | None = None
-        self._menu: tuple[list[tuple[str, int]], int] | None = None
+        self._menu: Menu | None = None
+        self._extra_items: list[MenuItem] = [MenuItem(label, action) for label, action in (menu_items or ())]
         self._pick: tuple[tuple[int, int], int] | None = None
-        self._sync: Sync | None = None
-        self._setup: Setup | None = None
         self._error_key: tuple | None = None
         self._failure: str | None = None
         self._pending: list[dict] = []
@@ -128,7 +109,7 @@ class Controller:
             self._abandon_unfinished()
             self._start_game(self._position, now_ms)
         elif not self._resume(now_ms):
-            self._begin_setup(Position(), now_ms)
+            self._begin_setup(self._new_position(), now_ms)
         self._leds: dict[str, str] = {}
         self._display: list[str] = []
         self._leds, self._display = self._render(now_ms)
@@ -159,7 +140,13 @@ class Controller:
     @property
     def mode(self) -> str:
         """``"setup"``, ``"play"``, ``"sync"`` (guiding the board back) or ``"ended"``."""
-        return self._mode
+        return self._mode.name
+
+    def add_menu_item(self, label: str, action: Callable[[int], list]) -> None:
+        """Add a question to the MENU of a game in progress (after the
+        standard ones): ``label`` is shown ("Play the computer?"), OK calls
+        ``action(now_ms)``, which returns events."""
+        self._extra_items.append(MenuItem(label, action))
 
     @property
     def game_id(self) -> int | None:
@@ -246,7 +233,6 @@ class Controller:
         if setup:
             self._begin_setup(position, self._now)
         else:
-            self._setup = None
             self._raw = None   # the old board must not play the new game's first move: wait for a frame
             events += self._start_game(position, self._now)
         return events + self._update(now_ms)
@@ -258,7 +244,7 @@ class Controller:
         if self._live():
             since = self._raw_since
             times += [since + self.settings.settle_ms, since + self.settings.grace_ms]
-            if self._mode == "play" and self._match().kind == "suicide":
+            if self._mode.name == "play" and self._match().kind == "suicide":
                 end = since + self.settings.suicide_ms
                 times.append(end)
                 if end > now:
@@ -273,6 +259,23 @@ class Controller:
         return min(later) if later else None
 
     # ================================================================ state
+    @property
+    def _setup(self) -> Setup | None:
+        return self._mode.setup if isinstance(self._mode, SetupMode) else None
+
+    @property
+    def _sync(self) -> Sync | None:
+        return self._mode.sync if isinstance(self._mode, SyncMode) else None
+
+    def _set_mode(self, mode: Mode) -> None:
+        self._mode = mode
+
+    def _play_mode(self) -> PlayMode:
+        return PlayMode(self)
+
+    def _new_position(self) -> Position:
+        """The start position of the next new game."""
+        return Position()
     def _mask(self, squares) -> int:
         index = self._position.geometry.index
         occ = 0
@@ -306,7 +309,7 @@ class Controller:
         raw = self._raw
         assert raw is not None
         expected = self._expected()
-        if self._mode in ("play", "setup") and raw == expected:
+        if self._mode.name in ("play", "setup") and raw == expected:
             self._lifted = 0
         else:
             self._lifted |= expected & ~raw
@@ -334,10 +337,10 @@ class Controller:
                 mode = self._mode
                 step = self._step(now)
                 events += step
-                if self._mode == mode and not step:
+                if self._mode.name == mode.name and not step:
                     break
         if self._clock is not None:   # the side to move's clock runs while play goes on with a board
-            running = self._mode == "play" and self._link_ok and self._raw is not None
+            running = self._mode.clock_runs
             self._clock = self._clock.run(now) if running else self._clock.pause(now)
         if self._note is not None and self._note[1] <= now:
             self._note = None
@@ -356,78 +359,7 @@ class Controller:
     def _step(self, now: int) -> list[dict]:
         if self._failure is not None:   # the store failed: retry on the next frame or button
             return []
-        if self._mode == "play":
-            return self._step_play(now)
-        if self._mode == "sync":
-            return self._step_sync(now)
-        if self._mode == "setup":
-            return self._step_setup(now)
-        return []
-
-    def _step_play(self, now: int) -> list[dict]:
-        outcome = self._position.outcome()
-        if outcome is not None:      # recording the end failed before; try again
-            return self._end(outcome.result, outcome.reason, now)
-        m = self._match()
-        clock = self._clock
-        if clock is not None and clock.flagged(now):
-            # A move the board showed before the flag fell still counts once it settles.
-            if m.kind not in ("move", "suicide") or clock.flagged(self._raw_since):
-                return self._end(flag_result(self._position, self._position.turn), "time", now)
-        if m.kind == "move" and self._stable(now):
-            return self._commit(m.entries[0].move, now, stop=self._raw_since)
-        if m.kind == "suicide" and now - self._raw_since >= self.settings.suicide_ms:
-            return self._commit(m.entries[0].move, now, stop=self._raw_since)
-        if m.kind in ("remove", "lifted", "wrong") and self._stable(now) and self._restored():
-            return self._take_back(now, by_restore=True)
-        if m.kind == "wrong" and now - self._raw_since >= self.settings.grace_ms:
-            key = (self._raw, self._lifted)
-            if key != self._error_key:
-                self._error_key = key
-                names = self._position.geometry.names
-                return [{"type": "error", "text": screens.wrong_text(self._position, m),
-                         "missing": [names[s] for s in bits(m.missing)],
-                         "extra": [names[s] for s in bits(m.extra)],
-                         "remove": [names[s] for s in bits(m.remove)]}]
-        return []
-
-    def _restored(self) -> bool:
-        """The board shows the position before the last move."""
-        if not self.settings.takeback_by_restore or not self._position.move_stack:
-            return False
-        move = self._position.move_stack[-1]
-        before = self._table.expected
-        if move.to_square is not None:
-            before &= ~(1 << move.to_square)
-        before |= 1 << move.from_square
-        for c in move.captures:
-            before |= 1 << c
-        if self._raw != before:
-            return False
-        return move.kind != "replacement" or bool(self._lifted >> move.to_square & 1)
-
-    def _step_sync(self, now: int) -> list[dict]:
-        sync = self._sync
-        assert sync is not None
-        # A square to be lifted that a later take-back left empty needs no lift.
-        if self._raw == self._table.expected and sync.required & self._table.expected & ~self._lifted == 0:
-            self._mode = "play"
-            self._sync = None
-            self._lifted = 0
-            self._note = ("Taken back." if sync.reason == "takeback" else "Board in sync.", now + NOTE_MS)
-            return [{"type": "sync", "fen": self._position.fen()}]
-        return []
-
-    def _step_setup(self, now: int) -> list[dict]:
-        setup = self._setup
-        assert setup is not None
-        if self._raw == setup.table.expected:
-            if self._stable(now):
-                setup.armed = True
-            return []
-        if setup.armed and self._match().kind in ("move", "suicide", "ambiguous", "remove"):
-            return self._start_game(setup.position, now)
-        return []
+        return self._mode.step(now)
 
     # ================================================================ transitions
     def _commit(self, move: Move, now: int, stop: int | None = None) -> list[dict]:
@@ -474,8 +406,7 @@ class Controller:
         except (sqlite3.Error, OSError) as exc:
             return self._store_failed("record the result", exc)
         self._result, self._reason = result, reason
-        self._mode = "ended"
-        self._sync = None
+        self._mode = EndedMode(self)
         self._menu = None
         return [{"type": "game_end", "result": result, "reason": reason}]
 
@@ -487,7 +418,7 @@ class Controller:
         move = position.move_stack[-1]
         index = len(position.move_stack) - 1
         try:
-            if self._mode == "ended":
+            if self._mode.name == "ended":
                 self.store.reopen(self._game_id)
             self.store.take_back(self._game_id, index)
         except (sqlite3.Error, OSError) as exc:
@@ -505,19 +436,19 @@ class Controller:
             if self._clock is not None:
                 events[0]["clocks"] = self._clock.readings(now)
         if by_restore:
-            self._mode = "play"
-            self._sync = None
+            self._mode = PlayMode(self)
             self._lifted = 0
             self._note = (f"Taken back: {words}.", now + NOTE_MS)
             return events
-        if self._sync is None or self._sync.reason != "takeback":
-            self._sync = Sync("takeback")
+        sync = self._sync
+        if sync is None or sync.reason != "takeback":
+            sync = Sync("takeback")
             self._lifted = 0
-        self._mode = "sync"
-        self._sync.undone.insert(0, short)
-        self._sync.moves.append(move)
+        self._mode = SyncMode(self, sync)
+        sync.undone.insert(0, short)
+        sync.moves.append(move)
         if move.kind == "replacement":
-            self._sync.required |= 1 << move.to_square
+            sync.required |= 1 << move.to_square
             self._lifted &= ~(1 << move.to_square)
         if self._raw is not None:
             self._lifted |= self._table.expected & ~self._raw
@@ -530,7 +461,7 @@ class Controller:
         except (sqlite3.Error, OSError) as exc:
             return self._store_failed("reopen the game", exc)
         self._result, self._reason = "*", None
-        self._mode = "play"
+        self._mode = PlayMode(self)
         self._note = ("Game goes on.", now + NOTE_MS)
         return [{"type": "reopened", "game": self._game_id}]
 
@@ -565,8 +496,7 @@ class Controller:
         if outcome is not None:
             self._pending += self._end(outcome.result, outcome.reason, now)
             return True
-        self._mode = "sync"
-        self._sync = Sync("resume")
+        self._mode = SyncMode(self, Sync("resume"))
         return True
 
     def _clock_row(self, clock: Clock | None, now: int) -> dict:
@@ -593,7 +523,7 @@ class Controller:
         return Clock.resume(control, row.white_ms, row.black_ms, position.turn, len(position.move_stack))
 
     def _abandon_unfinished(self) -> None:
-        if self._game_id is not None and self._mode in ("play", "sync"):
+        if self._game_id is not None and self._mode.name in ("play", "sync"):
             self.store.finish(self._game_id, "*", "abandoned")
         row = self.store.unfinished()
         if row is not None:
@@ -601,12 +531,10 @@ class Controller:
 
     def _begin_setup(self, position: Position, now: int) -> None:
         squares = [sq for sq, _ in position.pieces()]
-        self._setup = Setup(position, MoveTable(position), squares)
-        self._mode = "setup"
+        self._mode = SetupMode(self, Setup(position, MoveTable(position), squares))
         self._game_id = None
         self._clock = None
         self._result, self._reason = "*", None
-        self._sync = None
         self._menu = None
         self._last = None
         self._lifted = 0
@@ -625,9 +553,7 @@ class Controller:
         from_setup = self._setup is not None and self._setup.position is position
         self._game_id = game_id
         self._position = position
-        self._setup = None
-        self._sync = None
-        self._mode = "play"
+        self._mode = PlayMode(self)
         self._result, self._reason = "*", None
         self._last = None
         self._menu = None
@@ -647,87 +573,36 @@ class Controller:
     # ================================================================ buttons
     def _press(self, button: str, now: int) -> list[dict]:
         if self._menu is not None:
-            return self._press_menu(button, now)
-        if self._mode == "setup":
-            return self._press_setup(button, now)
-        if self._mode == "ended":
-            if button in ("ok", "new"):
-                return self._next_game(now)
-            if button == "back":
-                return self._reopen(now) if self._reason in ("resignation", "agreement") else self._take_back(now)
-            return []
-        m = self._match() if self._mode == "play" and self._raw is not None else Match("idle")
-        if m.kind == "ambiguous" and self._stable(now) and button in ("ok", "back"):
-            key, index = self._pick_state()
-            if button == "ok":
-                return self._commit(m.entries[index].move, now)
-            self._pick = (key, (index + 1) % len(m.entries))
-            return []
-        if m.kind == "suicide" and button == "ok":
-            return self._commit(m.entries[0].move, now)
-        if button == "back":
-            return self._take_back(now)
-        if button == "menu":
-            side = self._position.turn
-            self._menu = ([("resign", side), ("resign", -side), ("draw", 0), ("new", 0)], 0)
-        elif button == "new":
-            self._menu = ([("new", 0)], 0)
-        return []
+            stays, events = self._menu.press(button, now)
+            if not stays:
+                self._menu = None
+            return events
+        return self._mode.press(button, now)
 
-    def _press_menu(self, button: str, now: int) -> list[dict]:
-        assert self._menu is not None
-        items, index = self._menu
-        if button == "back":
-            self._menu = None
-        elif button == "menu" or (button == "new" and items[index][0] != "new"):
-            self._menu = (items, index + 1) if index + 1 < len(items) else None
-        else:   # ok, or new on "New game?"
-            self._menu = None
-            action, side = items[index]
-            if action == "resign":
-                return self._end("0-1" if side == WHITE else "1-0", "resignation", now)
-            if action == "draw":
-                return self._end("1/2", "agreement", now)
-            return self._next_game(now)
-        return []
+    def _open_menu(self, only_new: bool = False) -> None:
+        """MENU (or NEW: only "New game?") during a game."""
+        new = MenuItem("New game?", self._next_game, key="new")
+        if only_new:
+            self._menu = Menu([new])
+            return
+        side = self._position.turn
 
-    def _press_setup(self, button: str, now: int) -> list[dict]:
-        setup = self._setup
-        assert setup is not None
-        if setup.on_clock and button != "new":   # MENU → "Clock": OK = next preset
-            setup.on_clock = False
-            if button == "ok":
-                current = str(self._control) if self._control is not None else PRESETS[0]
-                index = PRESETS.index(current) if current in PRESETS else -1
-                self._control = parse_time_control(PRESETS[(index + 1) % len(PRESETS)])
-                setup.on_clock = True
-            elif button == "menu":
-                setup.walk = 0
-            return []
-        setup.on_clock = False
-        ready = self._raw == setup.table.expected
-        if button in ("ok", "new") and ready:
-            return self._start_game(setup.position, now)
-        if button == "ok":
-            setup.walk = None
-        elif button == "new":
-            if setup.position.fen() != START_FEN:
-                self._begin_setup(Position(), now)
-        elif button == "menu":
-            if setup.walk is None:
-                setup.on_clock = True
-            else:
-                setup.walk = (setup.walk + 1) % len(setup.squares)
-        elif button == "back" and setup.walk is not None:
-            setup.walk = (setup.walk - 1) % len(setup.squares)
-        return []
+        def resign(color: int) -> Callable[[int], list]:
+            return lambda now: self._end("0-1" if color == WHITE else "1-0", "resignation", now)
+
+        items = [MenuItem(f"Resign {side_name(side)}?", resign(side)),
+                 MenuItem(f"Resign {side_name(-side)}?", resign(-side)),
+                 MenuItem("Agree draw?", lambda now: self._end("1/2", "agreement", now)),
+                 new]
+        self._menu = Menu(items + self._extra_items)
 
     def _next_game(self, now: int) -> list[dict]:
         """NEW confirmed (or OK after a game): abandon the game, set up the
         start position, and start at once if it already stands."""
         self._abandon_unfinished()
-        self._begin_setup(Position(), now)
-        if self._raw is not None and self._raw == self._setup.table.expected:
+        self._begin_setup(self._new_position(), now)
+        setup = self._setup
+        if self._raw is not None and setup is not None and self._raw == setup.table.expected:
             return self._start_game(self._setup.position, now)
         return []
 
@@ -744,16 +619,16 @@ class Controller:
 
     def _view(self, now: int) -> screens.View:
         """What the screens need to know, now."""
-        play = self._mode == "play" and self._raw is not None
+        play = self._mode.name == "play" and self._raw is not None
         return screens.View(
-            now=now, settings=self.settings, mode=self._mode, link_ok=self._link_ok,
+            now=now, settings=self.settings, mode=self._mode.name, link_ok=self._link_ok,
             link_problem=self._link_problem,
             position=self._position, table=self._table, check=self._check_squares, frozen=self._frozen,
             raw=self._raw, raw_since=self._raw_since, lifted=self._lifted,
             match=self._match() if play else None, pick=self._pick,
             last=self._last, game_id=self._game_id, result=self._result, reason=self._reason,
             note=self._note[0] if self._note is not None else None,
-            menu=self._menu[0][self._menu[1]] if self._menu is not None else None,
+            menu=self._menu.current.label if self._menu is not None else None,
             failure=self._failure, sync=self._sync, setup=self._setup,
             clocks=self._clock.readings(now) if self._clock is not None else None,
             control=str(self._control) if self._control is not None else "none")

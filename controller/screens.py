@@ -21,7 +21,8 @@ from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
 
 if TYPE_CHECKING:   # the controller's state records, read here and never changed
-    from .core import LastMove, Setup, Sync
+    from .core import LastMove
+    from .modes import Setup, Sync
 
 Pick = tuple[tuple[int, int], int]   # ((occupancy, lifted), index of the move offered)
 
@@ -48,7 +49,7 @@ class View:
     result: str
     reason: str | None
     note: str | None                 # a passing note ("Taken back.")
-    menu: tuple[str, int] | None     # the menu item offered: (action, side)
+    menu: str | None                 # the menu question offered ("Agree draw?")
     failure: str | None              # the store failed: what could not be done
     sync: Sync | None
     setup: Setup | None
@@ -153,9 +154,7 @@ def _texts(v: View, lit: _Lit) -> tuple[str, str, str]:
     if v.raw is None:
         return status, _second(v), "Waiting for the board."
     if v.menu is not None:
-        action, side = v.menu
-        label = {"resign": f"Resign {g.side_name(side)}?", "draw": "Agree draw?", "new": "New game?"}[action]
-        return status, _second(v), f"{label} OK = yes, MENU = next, BACK = cancel."
+        return status, _second(v), f"{v.menu} OK = yes, MENU = next, BACK = cancel."
     if v.failure is not None:
         return status, _second(v), v.failure
     if v.mode == "sync":

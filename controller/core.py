@@ -40,7 +40,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Callable
 
-from engine import WHITE, Move, Position
+from engine import WHITE, Move, Position, variants
 from hardware.interfaces import BUTTONS
 
 from . import screens
@@ -76,13 +76,16 @@ class Controller:
     NOTE_MS = NOTE_MS
 
     def __init__(self, settings: Settings, store: GameStore | None = None, fen: str | None = None,
-                 now_ms: int = 0, menu_items: "list[tuple[str, Callable[[int], list]]] | None" = None):
+                 now_ms: int = 0, menu_items: "list[tuple[str, Callable[[int], list]]] | None" = None,
+                 variant: str | None = None):
         self.settings = settings
+        self._variant = variants.get(variant or settings.variant).name   # the game of new games
         self.store = store if store is not None else GameStore(":memory:")
         self._now = now_ms
         self._raw: int | None = None
         self._raw_since = now_ms
         self._lifted = 0
+        self._outside: frozenset[str] = frozenset()   # board squares outside the game that hold a piece
         self._link_ok = True
         self._link_problem: str | None = None
         self._fresh = False
@@ -95,12 +98,13 @@ class Controller:
         self._menu: Menu | None = None
         self._extra_items: list[MenuItem] = [MenuItem(label, action) for label, action in (menu_items or ())]
         self._pick: tuple[tuple[int, int], int] | None = None
+        self._cancelled: tuple[int | None, int] | None = None   # (board, lifts) whose promotion BACK cancelled
         self._error_key: tuple | None = None
         self._failure: str | None = None
         self._pending: list[dict] = []
         self._control = parse_time_control(settings.time_control)   # for the next new game
         self._clock: Clock | None = None                            # the game's clocks
-        self._position = Position(fen) if fen is not None else Position()
+        self._position = self._new_position(fen)
         self._refresh()
         if self.store.message:
             self._pending.append({"type": "error", "text": self.store.message})
@@ -149,6 +153,12 @@ class Controller:
         self._extra_items.append(MenuItem(label, action))
 
     @property
+    def variant(self) -> str:
+        """The game's id (``engine.variants``): of the game in progress, or
+        of the one being set up."""
+        return self.position.variant.name
+
+    @property
     def game_id(self) -> int | None:
         return self._game_id
 
@@ -184,12 +194,20 @@ class Controller:
         target = self._setup.table.expected if self._setup else self._table.expected
         return frozenset(names[i] for i in bits(target))
 
-    def on_frame(self, now_ms: int, squares: frozenset[str] | set[str]) -> list[dict]:
-        """A debounced sensor frame: the occupied squares, by name."""
+    def on_frame(self, now_ms: int, squares: frozenset[str] | set[str],
+                 outside: frozenset[str] | set[str] = frozenset()) -> list[dict]:
+        """A debounced sensor frame: the occupied squares of the game, by
+        the game's names; ``outside``: squares of the board that are not
+        part of the game and hold a piece, by the board's names (lit as
+        errors, named on the OLED; nothing commits while any holds one)."""
         occ = self._mask(squares)
         events = self._update(now_ms) if self._raw is not None else []
         if not self._link_ok:
             return events
+        outside = frozenset(outside)
+        if outside != self._outside:
+            self._outside = outside
+            self._raw_since = self._now   # the board settles again once they are cleared
         if self._fresh or occ != self._raw:
             self._raw = occ
             self._raw_since = self._now
@@ -223,11 +241,15 @@ class Controller:
             events.append({"type": "link", "ok": ok})
         return events + self._update(now_ms)
 
-    def new_game(self, now_ms: int, fen: str | None = None, setup: bool = True) -> list[dict]:
+    def new_game(self, now_ms: int, fen: str | None = None, setup: bool = True,
+                 variant: str | None = None) -> list[dict]:
         """Abandon the game in progress and begin a new one from ``fen``
-        (the start position if None): with ``setup`` the players are guided
-        to set it up and confirm; without, the board is taken to be set up."""
-        position = Position(fen) if fen is not None else Position()
+        (the start position if None) of ``variant`` (the game of the last
+        new game if None): with ``setup`` the players are guided to set it
+        up and confirm; without, the board is taken to be set up."""
+        if variant is not None:
+            self._variant = variants.get(variant).name
+        position = self._new_position(fen)
         events = self._update(now_ms)
         self._abandon_unfinished()
         if setup:
@@ -244,7 +266,7 @@ class Controller:
         if self._live():
             since = self._raw_since
             times += [since + self.settings.settle_ms, since + self.settings.grace_ms]
-            if self._mode.name == "play" and self._match().kind == "suicide":
+            if self._mode.name == "play" and self._match().kind in ("suicide", "early"):
                 end = since + self.settings.suicide_ms
                 times.append(end)
                 if end > now:
@@ -273,11 +295,34 @@ class Controller:
     def _play_mode(self) -> PlayMode:
         return PlayMode(self)
 
-    def _new_position(self) -> Position:
-        """The start position of the next new game."""
-        return Position()
+    def _new_position(self, fen: str | None = None) -> Position:
+        """A position of the game of new games: ``fen``, else its start.
+        (A FEN may pick a sibling game: a Deckle FEN's row count picks
+        10x10 or 10x8.)"""
+        position = Position(fen if fen is not None else "start", self._variant)
+        self._variant = position.variant.name
+        return position
+
+    def choose_game(self, variant: str, now_ms: int) -> list[dict]:
+        """Set-up of a new game of ``variant`` (MENU → Game on the board)."""
+        events = self._update(now_ms)
+        self._variant = variants.get(variant).name
+        self._begin_setup(self._new_position(), self._now)
+        return events + self._update(now_ms)
+
+    def _regrid(self, position: Position) -> None:
+        """The board's frame and lifts re-read by square name in the
+        geometry of ``position`` (a new game on another board)."""
+        old = self.position.geometry
+        new = position.geometry
+        if old is new or old.names == new.names:
+            return
+        raw = self._raw
+        if raw is not None:
+            self._raw = sum(1 << new.index[old.names[sq]] for sq in bits(raw) if old.names[sq] in new.index)
+        self._lifted = 0
     def _mask(self, squares) -> int:
-        index = self._position.geometry.index
+        index = self.position.geometry.index
         occ = 0
         for name in squares:
             sq = index.get(name) if isinstance(name, str) else None
@@ -300,6 +345,7 @@ class Controller:
         self._table = MoveTable(self._position)
         self._facts_for(self._position)
         self._pick = None
+        self._cancelled = None
         self._error_key = None
 
     def _expected(self) -> int:
@@ -309,14 +355,19 @@ class Controller:
         raw = self._raw
         assert raw is not None
         expected = self._expected()
-        if self._mode.name in ("play", "setup") and raw == expected:
+        table = self._setup.table if self._setup else self._table
+        # Both pieces of a swap lifted and set down again: the lifts are the move.
+        if self._mode.name in ("play", "setup") and raw == expected and not table.swaps_within(self._lifted):
             self._lifted = 0
         else:
             self._lifted |= expected & ~raw
 
     def _match(self) -> Match:
         table = self._setup.table if self._setup else self._table
-        return table.match(self._raw or 0, self._lifted)
+        m = table.match(self._raw or 0, self._lifted)
+        if m.kind == "promote" and self._cancelled == (self._raw, self._lifted):
+            return table.wrong(self._raw or 0)   # BACK cancelled the promotion: the Pawn goes back
+        return m
 
     def _live(self) -> bool:
         """The board's frame can be acted on: the link is up and, after it
@@ -358,6 +409,8 @@ class Controller:
 
     def _step(self, now: int) -> list[dict]:
         if self._failure is not None:   # the store failed: retry on the next frame or button
+            return []
+        if self._outside:               # a piece off the game's squares: nothing commits
             return []
         return self._mode.step(now)
 
@@ -447,9 +500,9 @@ class Controller:
         self._mode = SyncMode(self, sync)
         sync.undone.insert(0, short)
         sync.moves.append(move)
-        if move.kind == "replacement":
-            sync.required |= 1 << move.to_square
-            self._lifted &= ~(1 << move.to_square)
+        for sq in position.signature(move).replaced:   # a replacement, swap or promotion on a piece
+            sync.required |= 1 << sq
+            self._lifted &= ~(1 << sq)
         if self._raw is not None:
             self._lifted |= self._table.expected & ~self._raw
         return events
@@ -465,6 +518,20 @@ class Controller:
         self._note = ("Game goes on.", now + NOTE_MS)
         return [{"type": "reopened", "game": self._game_id}]
 
+    def _last_signature(self) -> tuple[int, int, int]:
+        """The last move's signature (vacated, filled, replaced) as masks,
+        computed once per position."""
+        key = (self._position, len(self._position.move_stack), self._position.move_stack[-1])
+        cached = getattr(self, "_sig_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        before = self._position.copy()
+        move = before.pop()
+        sig = before.signature(move)
+        masks = tuple(sum(1 << sq for sq in squares) for squares in (sig.vacated, sig.filled, sig.replaced))
+        self._sig_cache = (key, masks)
+        return masks   # type: ignore[return-value]
+
     def _last_from_history(self) -> None:
         """The last move of the game for the OLED, not lit."""
         self._last = None
@@ -479,7 +546,7 @@ class Controller:
             return False
         moves = self.store.moves(row.id)
         try:
-            position = Position(row.start_fen)
+            position = Position(row.start_fen, row.variant)
             for text in moves:
                 position.push(text)
         except ValueError as exc:
@@ -487,11 +554,13 @@ class Controller:
             self._pending.append({"type": "error", "text": f"game {row.id} could not be resumed: {exc}"})
             return False
         self._position = position
+        self._variant = position.variant.name
         self._game_id = row.id
         self._clock = self._stored_clock(row.id, position)
         self._refresh()
         self._last_from_history()
-        self._pending.append({"type": "resumed", "game": row.id, "fen": position.fen(), "moves": moves})
+        self._pending.append({"type": "resumed", "game": row.id, "fen": position.fen(), "moves": moves,
+                              "variant": position.variant.name})
         outcome = position.outcome()
         if outcome is not None:
             self._pending += self._end(outcome.result, outcome.reason, now)
@@ -530,6 +599,7 @@ class Controller:
             self.store.finish(row.id, "*", "abandoned")
 
     def _begin_setup(self, position: Position, now: int) -> None:
+        self._regrid(position)
         squares = [sq for sq, _ in position.pieces()]
         self._mode = SetupMode(self, Setup(position, MoveTable(position), squares))
         self._game_id = None
@@ -545,9 +615,11 @@ class Controller:
         clock = Clock.start(self._control, position.turn) if self._control is not None else None
         try:
             game_id = self.store.new_game(position.fen(), event=s.event, site=s.site, round=s.round,
-                                          white=s.white, black=s.black, **self._clock_row(clock, now))
+                                          white=s.white, black=s.black, variant=position.variant.name,
+                                          **self._clock_row(clock, now))
         except (sqlite3.Error, OSError) as exc:
             return self._store_failed("store the new game", exc)
+        self._regrid(position)
         self._clock = clock
         self._failure = None
         from_setup = self._setup is not None and self._setup.position is position
@@ -562,7 +634,7 @@ class Controller:
             self._lifted = 0
         if self._raw is not None:
             self._lifted |= self._table.expected & ~self._raw
-        event: dict = {"type": "new_game", "game": game_id, "fen": position.fen()}
+        event: dict = {"type": "new_game", "game": game_id, "fen": position.fen(), "variant": position.variant.name}
         if clock is not None:
             event["time_control"] = str(clock.control)
         if self._raw is None:
@@ -577,6 +649,8 @@ class Controller:
             if not stays:
                 self._menu = None
             return events
+        if self._outside and button == "ok":   # OK would commit: not while a piece is off the game's squares
+            return []
         return self._mode.press(button, now)
 
     def _open_menu(self, only_new: bool = False) -> None:
@@ -629,6 +703,6 @@ class Controller:
             last=self._last, game_id=self._game_id, result=self._result, reason=self._reason,
             note=self._note[0] if self._note is not None else None,
             menu=self._menu.current.label if self._menu is not None else None,
-            failure=self._failure, sync=self._sync, setup=self._setup,
+            failure=self._failure, sync=self._sync, setup=self._setup, outside=self._outside,
             clocks=self._clock.readings(now) if self._clock is not None else None,
             control=str(self._control) if self._control is not None else "none")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from engine import variants
+
 from .clock import parse_time_control
 
 SHOW_IMMOBILIZED = ("off", "side", "both")
@@ -44,6 +46,10 @@ class Settings:
     # The time control of new games ("90+30", "60d10", "40/90,30+30",
     # "none"): see controller.clock.
     time_control: str = "none"
+    # The game of new games (an id of ``maxima-board variants``). The board
+    # kind (``board_kind``, "maxima" or "10x10") is the hardware's: see
+    # ``controller.games.board_kind``.
+    variant: str = "maxima"
 
     def __post_init__(self) -> None:
         for name in ("settle_ms", "suicide_ms", "grace_ms", "last_move_ms"):
@@ -54,6 +60,8 @@ class Settings:
             raise ValueError(f"setting show_immobilized must be one of {', '.join(SHOW_IMMOBILIZED)}, "
                              f"got {self.show_immobilized!r}")
         parse_time_control(self.time_control)   # a TimeControlError names the text
+        if self.variant not in variants.names():
+            raise ValueError(f"setting variant: unknown game {self.variant!r} (known: {', '.join(variants.names())})")
         if self.suicide_ms < self.settle_ms:
             raise ValueError(f"setting suicide_ms ({self.suicide_ms}) must not be shorter than "
                              f"settle_ms ({self.settle_ms})")

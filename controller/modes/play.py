@@ -46,7 +46,7 @@ class PlayMode(Mode):
                 return c._end(flag_result(c._position, c._position.turn), "time", now)
         if m.kind == "move" and c._stable(now):
             return c._commit(m.entries[0].move, now, stop=c._raw_since)
-        if m.kind == "suicide" and now - c._raw_since >= c.settings.suicide_ms:
+        if m.kind in ("suicide", "early") and now - c._raw_since >= c.settings.suicide_ms:
             return c._commit(m.entries[0].move, now, stop=c._raw_since)
         if m.kind in ("remove", "lifted", "wrong") and c._stable(now) and self._restored():
             return c._take_back(now, by_restore=True)
@@ -62,20 +62,16 @@ class PlayMode(Mode):
         return []
 
     def _restored(self) -> bool:
-        """The board shows the position before the last move."""
+        """The board shows the position before the last move (and every
+        square whose piece the move replaced has been lifted)."""
         c = self.c
         if not c.settings.takeback_by_restore or not c._position.move_stack:
             return False
-        move = c._position.move_stack[-1]
-        before = c._table.expected
-        if move.to_square is not None:
-            before &= ~(1 << move.to_square)
-        before |= 1 << move.from_square
-        for cap in move.captures:
-            before |= 1 << cap
+        vacated, filled, replaced = c._last_signature()
+        before = c._table.expected & ~filled | vacated
         if c._raw != before:
             return False
-        return move.kind != "replacement" or bool(c._lifted >> move.to_square & 1)
+        return replaced & ~c._lifted == 0
 
     def press(self, button: str, now: int) -> list[dict]:
         c = self.c
@@ -86,6 +82,15 @@ class PlayMode(Mode):
                 return c._commit(m.entries[index].move, now)
             c._pick = (key, (index + 1) % len(m.entries))
             return []
-        if m.kind == "suicide" and button == "ok":
+        if m.kind in ("suicide", "early") and button == "ok":
             return c._commit(m.entries[0].move, now)
+        if m.kind == "promote" and c._stable(now) and button in ("ok", "menu", "back"):
+            key, index = c._pick_state()
+            if button == "ok":
+                return c._commit(m.entries[index].move, now)
+            if button == "menu":
+                c._pick = (key, (index + 1) % len(m.entries))
+            else:
+                c._cancelled = key
+            return []
         return game_press(c, button, now)

@@ -1,6 +1,7 @@
 """Set-up: the LEDs show which squares still need a piece or must be
-cleared; MENU walks the pieces one by one or shows the clock; the game
-starts on OK/NEW once the board matches, or with a legal first move."""
+cleared; MENU shows the game (OK: the next game the board plays), then the
+clock (OK: the next preset), then walks the pieces one by one by name; the
+game starts on OK/NEW once the board matches, or with a legal first move."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from engine import Position
 
 from ..clock import PRESETS, parse_time_control
+from ..games import board_kind, games_for_board, next_game
 from ..reconstruct import MoveTable
 from .base import Mode
 
@@ -22,6 +24,7 @@ class Setup:
     walk: int | None = None
     armed: bool = False     # the board has matched once: a legal first move starts the game
     on_clock: bool = False  # MENU → "Clock" is shown: OK cycles the time control of the game
+    on_game: bool = False   # MENU → "Game" is shown: OK cycles the games the board plays
 
 
 class SetupMode(Mode):
@@ -38,13 +41,22 @@ class SetupMode(Mode):
             if c._stable(now):
                 setup.armed = True
             return []
-        if setup.armed and c._match().kind in ("move", "suicide", "ambiguous", "remove"):
+        if setup.armed and c._match().kind in ("move", "suicide", "early", "ambiguous", "promote", "remove", "partial"):
             return c._start_game(setup.position, now)
         return []
 
     def press(self, button: str, now: int) -> list[dict]:
         c = self.c
         setup = self.setup
+        if setup.on_game and button != "new":    # MENU → "Game": OK = the next game
+            setup.on_game = False
+            if button == "ok":
+                c._variant = next_game(setup.position.variant.name, board_kind(c.settings))
+                c._begin_setup(c._new_position(), now)
+                c._setup.on_game = True
+            elif button == "menu":
+                setup.on_clock = True
+            return []
         if setup.on_clock and button != "new":   # MENU → "Clock": OK = next preset
             setup.on_clock = False
             if button == "ok":
@@ -66,7 +78,9 @@ class SetupMode(Mode):
             if setup.position.fen() != fresh.fen():
                 c._begin_setup(fresh, now)
         elif button == "menu":
-            if setup.walk is None:
+            if setup.walk is None and len(games_for_board(board_kind(c.settings))) > 1:
+                setup.on_game = True
+            elif setup.walk is None:
                 setup.on_clock = True
             else:
                 setup.walk = (setup.walk + 1) % len(setup.squares)

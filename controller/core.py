@@ -209,6 +209,7 @@ class Controller:
             self._outside = outside
             self._raw_since = self._now   # the board settles again once they are cleared
         if self._fresh or occ != self._raw:
+            self._cancelled = None
             self._raw = occ
             self._raw_since = self._now
             self._fresh = False
@@ -608,7 +609,7 @@ class Controller:
         self._menu = None
         self._last = None
         self._lifted = 0
-        self._pending.append({"type": "setup", "fen": position.fen()})
+        self._pending.append({"type": "setup", "fen": position.fen(), "variant": position.variant.name})
 
     def _start_game(self, position: Position, now: int) -> list[dict]:
         s = self.settings

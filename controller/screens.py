@@ -223,8 +223,8 @@ def _play_text(v: View, lit: _Lit) -> str:
         sq = move.from_square
         if move.captures:   # mutual destruction
             victim = move.captures[0]
-            return (f"{p.piece_at(sq).name} {names[sq]} and {p.piece_at(victim).name} {names[victim]} "
-                    f"off in {left} s. OK = now; put back to cancel.")
+            return (f"{p.piece_at(sq).name} {names[sq]}, {p.piece_at(victim).name} {names[victim]} "
+                    f"off in {left} s. OK = now.")
         return (f"{p.piece_at(sq).name} {names[sq]}: suicide in {left} s. "
                 f"OK = now; put it back to cancel.")
     if m.kind == "early":   # a move that may be the first half of a castling

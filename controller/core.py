@@ -10,10 +10,10 @@ JSON-able dicts:
 - ``{"type": "takeback", "move": <canonical>, "fen": <FEN after>}``: the last
   move was taken back (already stored);
 - ``{"type": "game_end", "result": ..., "reason": ...}``;
-- ``{"type": "new_game", "game": <number>, "fen": <start FEN>}``: a game
-  started (set-up confirmed, or a FEN given);
-- ``{"type": "resumed", "game": <number>, "fen": ..., "moves": [...]}``;
-- ``{"type": "setup", "fen": ...}``: set-up of a new game began;
+- ``{"type": "new_game", "game": <number>, "fen": <start FEN>, "variant": <game id>}``:
+  a game started (set-up confirmed, or a FEN given);
+- ``{"type": "resumed", "game": <number>, "fen": ..., "moves": [...], "variant": ...}``;
+- ``{"type": "setup", "fen": ..., "variant": ...}``: set-up of a new game began;
 - ``{"type": "sync", "fen": ...}``: after a take-back or a resume, the board
   shows the position again and play goes on;
 - ``{"type": "reopened", "game": <number>}``: BACK undid a resignation or an

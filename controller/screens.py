@@ -209,7 +209,10 @@ def _status(v: View) -> str:
 def _second(v: View) -> str:
     if v.last is not None:
         return v.last.text
-    return f"Game {v.game_id}: {short_title(v.position.variant)}" if v.game_id is not None else ""
+    if v.game_id is None:
+        return ""
+    text = f"Game {v.game_id}: {short_title(v.position.variant)}"
+    return text if len(text) <= g.WIDTH else f"#{v.game_id} {short_title(v.position.variant)}"
 
 
 def _play_text(v: View, lit: _Lit) -> str:

@@ -287,6 +287,8 @@ def test_18_the_store_keeps_the_game_and_resume_uses_it(tmp_path):
     for line in ("lift e2", "place e4", "wait 300"):
         runner.do(parse_script([line], "swapper-chess-10x8")[0])
     assert store.unfinished().variant == "swapper-chess-10x8"
+    listed = cli("games", "--db", str(tmp_path / "g.db"))
+    assert listed.returncode == 0 and "1 plies  playing  Swapper Chess 10x8" in listed.stdout, listed.stderr
     assert '[Variant "Swapper Chess 10x8"]' in export_text(store, 1)
     c = Controller(Settings(), store)           # a restart: the stored game resumes
     assert c.variant == "swapper-chess-10x8" and c.moves == ["e2-e4"] and c.mode == "sync"

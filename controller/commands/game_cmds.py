@@ -100,10 +100,17 @@ def _games(args: argparse.Namespace) -> int:
         for game in store.games():
             status = "playing" if not game.finished else (game.reason or "ended")
             print(f"{game.id:>4}  {game.date}  {game.white} - {game.black}  {game.result:<7} "
-                  f"{game.plies:>4} plies  {status}")
+                  f"{game.plies:>4} plies  {status}  {_title(game.variant)}")
     finally:
         store.close()
     return 0
+
+
+def _title(name: str) -> str:
+    try:
+        return variants.get(name).title
+    except ValueError:   # a game this version does not know
+        return name
 
 
 def _export(args: argparse.Namespace) -> int:

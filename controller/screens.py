@@ -234,14 +234,14 @@ def _play_text(v: View, lit: _Lit) -> str:
         move = m.entries[0].move
         return (f"{p.piece_at(move.from_square).name} {move} in {left} s. OK = now; "
                 f"or go on castling.")
-    if not v.stable:
-        return ""
     if m.kind == "promote":
         lit.pick = offered(v.pick, v.raw, v.lifted)
         move = m.entries[lit.pick[1]].move
         lit.add("setup-missing", [move.to_square])
         name = p.variant.type_of(move.promotion or "q").name
         return f"Promote to: {name}. MENU = next, OK = yes, BACK = cancel."
+    if not v.stable:
+        return ""
     if m.kind == "partial":
         raw = v.raw or 0
         todo = [(o, d) for o, d in m.entries[0].parts if not raw >> d & 1]

@@ -352,3 +352,8 @@ def test_every_table_entry_agrees_with_the_engines_signature(variant):
                 assert e.lifts & replaced == replaced and e.lifts >> e.move.from_square & 1, str(e.move)
                 assert e.gone & ~vacated == 0, str(e.move)
             p.push(rng.choice(p.legal_moves))
+
+
+def test_13_menu_at_once_after_the_pawn_lands_cycles_the_piece_not_the_game_menu():
+    events, final = run(TENX8, PROMOTION, "lift e7\nplace e8\npress menu\nwait 100")
+    assert "Promote to: Rook." in words(final["display"])

@@ -84,7 +84,7 @@ class PlayMode(Mode):
             return []
         if m.kind in ("suicide", "early") and button == "ok":
             return c._commit(m.entries[0].move, now)
-        if m.kind == "promote" and c._stable(now) and button in ("ok", "menu", "back"):
+        if m.kind == "promote" and button in ("ok", "menu", "back"):   # the Pawn stands on the last rank
             key, index = c._pick_state()
             if button == "ok":
                 return c._commit(m.entries[index].move, now)

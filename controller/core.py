@@ -62,6 +62,7 @@ class LastMove:
     move: Move
     text: str
     at: int | None   # when it was played; None: not to be lit (taken back to, or resumed)
+    parts: tuple[tuple[int, int], ...] = ()   # a castling: (origin, destination) of King and Rook
 
 
 class Controller:
@@ -427,6 +428,7 @@ class Controller:
                 return self._end(flag_result(position, position.turn), "time", now)
             clock = clock.press(now if stop is None else stop, now)
         text = screens.move_words(position, move)
+        parts = next((e.parts for e in self._table.entries if e.move == move), ())
         index = len(position.move_stack)
         position.push(move)
         fen = position.fen()
@@ -438,7 +440,7 @@ class Controller:
         self._clock = clock
         self._failure = None
         self._note = None
-        self._last = LastMove(move, text, now)
+        self._last = LastMove(move, text, now, parts)
         self._lifted = 0
         self._menu = None
         self._refresh()

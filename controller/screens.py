@@ -183,9 +183,9 @@ def _base_layers(v: View, lit: _Lit) -> None:
     s = v.settings
     last = v.last
     if last is not None and last.at is not None and v.now < last.at + s.last_move_ms:
-        lit.add("last-from", [last.move.from_square])
+        lit.add("last-from", [last.move.from_square] + [o for o, _ in last.parts])
         if last.move.to_square is not None:
-            lit.add("last-to", [last.move.to_square])
+            lit.add("last-to", [last.move.to_square] + [d for _, d in last.parts])
     if s.show_check:
         lit.add("check", v.check)
     if s.show_immobilized == "both":

@@ -66,6 +66,11 @@ def test_11_castling_in_either_order_with_one_hand_or_two(variant, fen, order):
     assert final["fen"] == after.fen()
 
 
+def test_11_the_castling_just_played_lights_king_and_rook():
+    _, final = run(TENX8, CASTLE_8, "lift f1\nlift j1\nplace i1\nplace h1\nwait 300")
+    assert final["leds"] == {"f1": "last-from", "j1": "last-from", "i1": "last-to", "h1": "last-to"}
+
+
 def test_11_queen_side_castling_rook_first():
     events, _ = run(TENX8, CASTLE_8, "lift a1\nplace d1\nwait 500\nlift f1\nplace c1\nwait 300")
     assert moves(events) == ["f1-c1"]

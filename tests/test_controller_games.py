@@ -362,3 +362,21 @@ def test_every_table_entry_agrees_with_the_engines_signature(variant):
 def test_13_menu_at_once_after_the_pawn_lands_cycles_the_piece_not_the_game_menu():
     events, final = run(TENX8, PROMOTION, "lift e7\nplace e8\npress menu\nwait 100")
     assert "Promote to: Rook." in words(final["display"])
+
+
+def test_18_run_variant_option_overrides_the_config(tmp_path):
+    config = tmp_path / "board.toml"
+    config.write_text(f'hardware = "sim"\n[game]\nvariant = "ultima"\n[database]\npath = "{tmp_path / "g.db"}"\n')
+    done = cli("run", "--config", str(config), stdin="show\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert " 8 c  l  h  w  k  h  l  i" in done.stdout           # Ultima from the config
+    # a resumed game goes on as what it is, and new games follow it
+    done = cli("run", "--config", str(config), "--variant", "ultima-pure", stdin="fen start\nshow\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "game 1 resumed" in done.stdout and "Game 2: Ultima  " in done.stdout
+    (tmp_path / "g.db").unlink()
+    done = cli("run", "--config", str(config), "--variant", "ultima-pure", stdin="show\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "Game 1: Ultima (pure)" in done.stdout
+    bad = cli("run", "--config", str(config), "--variant", "nope")
+    assert bad.returncode == 2 and "unknown game 'nope'" in bad.stderr

@@ -47,7 +47,7 @@ from . import screens
 from .clock import Clock, flag_result, parse_time_control
 from .guidance import side_name
 from .modes import EndedMode, Menu, MenuItem, Mode, PlayMode, Setup, SetupMode, Sync, SyncMode
-from .reconstruct import MoveTable, bits
+from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
 from .store import GameStore
 

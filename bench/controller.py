@@ -1,7 +1,7 @@
 """Controller speed and memory: a long game played by hand on the simulated
 board.
 
-    python bench/controller.py [--plies N] [--seed S]
+    python bench/controller.py [--plies N] [--seed S] [--variant NAME | --all] [--no-rss]
 
 Every move is made as sensor frames: captured pieces lifted (before or after
 the mover lands), the mover lifted, set down for 30 ms on each free square
@@ -11,6 +11,14 @@ on-disk SQLite database with synchronous FULL), and the peak RSS of a
 ``maxima-board sim`` session playing the same game.
 
 Targets (issue 3): p99 ≤ 5 ms per sensor frame; sim peak RSS ≤ 60 MB.
+
+With ``--variant NAME`` (or ``--all``: every game) the game is that game's,
+its moves made as ``controller.hands`` makes them (castling King or Rook
+first or with both hands, swaps, promotion chosen by MENU/OK, …), and the
+move-table build of a crowded position of the game is timed: a fresh
+position (its legal moves generated, as after a commit) and the table
+alone. Targets (issue 9): sensor frame → LED/OLED plan p99 ≤ 2 ms for
+every game; move-table build for a crowded 10×10 position ≤ 5 ms.
 """
 from __future__ import annotations
 
@@ -27,10 +35,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from controller.hands import hand_lines  # noqa: E402
+from controller.reconstruct import MoveTable  # noqa: E402
 from controller.script import Runner  # noqa: E402
 from controller.settings import Settings  # noqa: E402
 from controller.store import GameStore  # noqa: E402
-from engine import Position  # noqa: E402
+from engine import Position, variants  # noqa: E402
 
 
 def _between(position: Position, frm: int, to: int) -> list[int]:
@@ -74,6 +84,58 @@ def game_script(plies: int, seed: int) -> list[str]:
     return lines
 
 
+def variant_script(variant: str, plies: int, seed: int) -> list[str]:
+    """Script lines for ``plies`` random legal moves of ``variant``, each
+    made by hand (``controller.hands``); a new game whenever one ends."""
+    rng = random.Random(seed)
+    position = Position("start", variant)
+    lines: list[str] = []
+    for _ in range(plies):
+        if position.outcome() is not None:
+            lines += ["press new", "board start", "wait 400", "press ok", "wait 400"]
+            position = Position("start", variant)
+        move = rng.choice(position.legal_moves)
+        lines += hand_lines(position, move, rng)
+        position.push(move)
+    return lines
+
+
+def crowded_position(variant: str, seed: int = 1) -> Position:
+    """The position with the most legal moves in the first 30 plies of
+    seeded random play: full of pieces, with lines opened."""
+    rng = random.Random(seed)
+    p = Position("start", variant)
+    best, most = p.fen(), len(p.legal_moves)
+    for _ in range(30):
+        if p.outcome() is not None:
+            break
+        p.push(rng.choice(p.legal_moves))
+        if len(p.legal_moves) > most:
+            best, most = p.fen(), len(p.legal_moves)
+    return Position(best, variant)
+
+
+def table_build(variant: str, repeats: int = 200) -> tuple[int, float, float, float, float]:
+    """Legal moves of the crowded position; for a table built for a fresh
+    position (move generation included): p50 and p99 wall time and p99 CPU
+    time (ms; the machine is shared, CPU time is what the code costs); p99
+    CPU time of the table alone (moves already generated)."""
+    fen = crowded_position(variant).fen()
+    fresh, fresh_cpu, alone = [], [], []
+    for _ in range(repeats):
+        p = Position(fen, variant)
+        start, cpu = time.perf_counter(), time.process_time()
+        MoveTable(p)
+        fresh.append(time.perf_counter() - start)
+        fresh_cpu.append(time.process_time() - cpu)
+        cpu = time.process_time()
+        MoveTable(p)
+        alone.append(time.process_time() - cpu)
+    ms = sorted(x * 1000 for x in fresh)
+    return (len(Position(fen, variant).legal_moves), ms[len(ms) // 2], _p99(fresh), _p99(fresh_cpu),
+            _p99(alone))
+
+
 class TimedRunner(Runner):
     """A runner that times every call into the controller."""
 
@@ -81,9 +143,10 @@ class TimedRunner(Runner):
     ticks: list[float]
 
     def _frame(self) -> list[dict]:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         events = super()._frame()
         self.frames.append(time.perf_counter() - start)
+        self.frames_cpu.append(time.process_time() - cpu)
         return events
 
     def advance_to(self, target: int) -> list[dict]:
@@ -116,14 +179,32 @@ def _p99(samples: list[float]) -> float:
     return ms[max(0, int(len(ms) * 0.99) - 1)]
 
 
-def timed_replay(lines: list[str], db: str) -> TimedRunner:
+def timed_replay(lines: list[str], db: str, variant: str = "maxima") -> TimedRunner:
     from controller.script import parse_script
     runner = TimedRunner.__new__(TimedRunner)
-    runner.frames, runner.ticks = [], []
-    Runner.__init__(runner, Settings(), store=GameStore(db))
-    for step in parse_script(lines):
+    runner.frames, runner.ticks, runner.frames_cpu = [], [], []
+    Runner.__init__(runner, Settings(), store=GameStore(db), variant=variant)
+    for step in parse_script(lines, variant):
         runner.do(step)
     return runner
+
+
+def bench_variant(variant: str, plies: int, seed: int, tmp: str) -> bool:
+    """Frame and tick figures of one game, and its table build; whether
+    the issue 9 targets are met."""
+    lines = variant_script(variant, plies, seed)
+    runner = timed_replay(lines, os.path.join(tmp, f"{variant}.db"), variant)
+    moves, p50, p99, p99_cpu, alone = table_build(variant)
+    frame = _p99(runner.frames_cpu)
+    geometry = Position("start", variant).geometry
+    ten = len(geometry.names) == 100
+    print(f"{variant}: {plies} plies (seed {seed}), {len(runner.frames)} frames")
+    print("  " + _figures("sensor frame (on_frame)", runner.frames))
+    print("  " + _figures("sensor frame, CPU time", runner.frames_cpu))
+    print("  " + _figures("clock tick (on_tick)", runner.ticks))
+    print(f"  move table, crowded position ({moves} moves): fresh p50 {p50:.3f} ms, p99 {p99:.3f} ms "
+          f"(CPU p99 {p99_cpu:.3f} ms); table alone CPU p99 {alone:.3f} ms")
+    return frame <= 2.0 and (not ten or p99_cpu <= 5.0)
 
 
 SIM_RSS = """
@@ -155,7 +236,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--plies", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--variant", metavar="NAME", help="the game (see 'maxima-board variants')")
+    parser.add_argument("--all", action="store_true", help="every game, one after the other")
     args = parser.parse_args()
+    if args.variant or args.all:
+        names = variants.names() if args.all else [variants.get(args.variant).name]
+        with tempfile.TemporaryDirectory() as tmp:
+            met = [bench_variant(name, args.plies, args.seed, tmp) for name in names]
+        ok = all(met)
+        print("targets (frame CPU p99 ≤ 2 ms; 10x10 crowded table build CPU p99 ≤ 5 ms):",
+              "met" if ok else "NOT MET")
+        return 0 if ok else 1
     lines = game_script(args.plies, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         runner = timed_replay(lines, os.path.join(tmp, "bench.db"))

@@ -27,7 +27,7 @@ try:
 except ImportError:
     termios = None    # type: ignore[assignment]
 
-from engine import MAXIMA
+from engine import variants
 from hardware.interfaces import BUTTONS
 
 from .script import COMMANDS
@@ -38,9 +38,10 @@ if TYPE_CHECKING:
 PROMPT = "> "
 TICK_S = 0.1
 HISTORY_LINES = 1000
-_SQUARES = sorted(MAXIMA.geometry.index)
+_SQUARES = sorted({name for v in variants.all_variants() for name in v.geometry.index})
 _WORDS = {"lift": _SQUARES, "place": _SQUARES, "board": _SQUARES + ["empty", "start"],
-          "press": list(BUTTONS), "link": ["down", "up"], "fen": ["start"], "setup": ["start"]}
+          "press": list(BUTTONS), "link": ["down", "up"], "fen": ["start"], "setup": ["start"],
+          "variant": variants.names()}
 
 
 def history_path() -> Path:

@@ -10,10 +10,10 @@ JSON-able dicts:
 - ``{"type": "takeback", "move": <canonical>, "fen": <FEN after>}``: the last
   move was taken back (already stored);
 - ``{"type": "game_end", "result": ..., "reason": ...}``;
-- ``{"type": "new_game", "game": <number>, "fen": <start FEN>}``: a game
-  started (set-up confirmed, or a FEN given);
-- ``{"type": "resumed", "game": <number>, "fen": ..., "moves": [...]}``;
-- ``{"type": "setup", "fen": ...}``: set-up of a new game began;
+- ``{"type": "new_game", "game": <number>, "fen": <start FEN>, "variant": <game id>}``:
+  a game started (set-up confirmed, or a FEN given);
+- ``{"type": "resumed", "game": <number>, "fen": ..., "moves": [...], "variant": ...}``;
+- ``{"type": "setup", "fen": ..., "variant": ...}``: set-up of a new game began;
 - ``{"type": "sync", "fen": ...}``: after a take-back or a resume, the board
   shows the position again and play goes on;
 - ``{"type": "reopened", "game": <number>}``: BACK undid a resignation or an
@@ -30,19 +30,23 @@ and ``takeback`` events carry ``"clocks": {"white": ms, "black": ms}`` (time
 left after the move, or as restored), ``new_game`` carries
 ``"time_control"``, and a flag fall ends the game with reason ``"time"``.
 
-This module keeps the game's state and its transitions; what the LEDs and
-the OLED show for a state is composed in ``controller.screens``.
+This module keeps the game's state and its transitions; what each mode does
+with frames and buttons is in ``controller.modes`` (one class per mode);
+what the LEDs and the OLED show is composed in ``controller.screens``.
 """
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Callable
 
-from engine import START_FEN, WHITE, Move, Position
+from engine import WHITE, Move, Position, variants
 from hardware.interfaces import BUTTONS
 
 from . import screens
-from .clock import PRESETS, Clock, flag_result, parse_time_control
+from .clock import Clock, flag_result, parse_time_control
+from .guidance import side_name
+from .modes import EndedMode, Menu, MenuItem, Mode, PlayMode, Setup, SetupMode, Sync, SyncMode
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
 from .store import GameStore
@@ -58,30 +62,7 @@ class LastMove:
     move: Move
     text: str
     at: int | None   # when it was played; None: not to be lit (taken back to, or resumed)
-
-
-@dataclass
-class Sync:
-    """Guiding the board back to the position: after a take-back, or when a
-    stored game resumes. ``required``: squares whose piece must be lifted
-    before the board counts as right (a replacement capture taken back)."""
-
-    reason: str                         # "takeback" | "resume"
-    undone: list[str] = field(default_factory=list)
-    moves: list[Move] = field(default_factory=list)   # the moves taken back, newest last
-    required: int = 0
-
-
-@dataclass
-class Setup:
-    """Setting up the pieces of ``position`` before a game."""
-
-    position: Position
-    table: MoveTable
-    squares: list[int]
-    walk: int | None = None
-    armed: bool = False     # the board has matched once: a legal first move starts the game
-    on_clock: bool = False  # MENU → "Clock" is shown: OK cycles the time control of the game
+    parts: tuple[tuple[int, int], ...] = ()   # a castling: (origin, destination) of King and Rook
 
 
 class Controller:
@@ -93,43 +74,48 @@ class Controller:
     starts at once and the board is taken to be set up.
     """
 
+    NOTE_MS = NOTE_MS
+
     def __init__(self, settings: Settings, store: GameStore | None = None, fen: str | None = None,
-                 now_ms: int = 0):
+                 now_ms: int = 0, menu_items: "list[tuple[str, Callable[[int], list]]] | None" = None,
+                 variant: str | None = None):
         self.settings = settings
+        self._variant = variants.get(variant or settings.variant).name   # the game of new games
         self.store = store if store is not None else GameStore(":memory:")
         self._now = now_ms
         self._raw: int | None = None
         self._raw_since = now_ms
         self._lifted = 0
+        self._outside: frozenset[str] = frozenset()   # board squares outside the game that hold a piece
         self._link_ok = True
         self._link_problem: str | None = None
         self._fresh = False
-        self._mode = "setup"
+        self._mode: Mode = PlayMode(self)
         self._result = "*"
         self._reason: str | None = None
         self._game_id: int | None = None
         self._last: LastMove | None = None
         self._note: tuple[str, int] | None = None
-        self._menu: tuple[list[tuple[str, int]], int] | None = None
+        self._menu: Menu | None = None
+        self._extra_items: list[MenuItem] = [MenuItem(label, action) for label, action in (menu_items or ())]
         self._pick: tuple[tuple[int, int], int] | None = None
-        self._sync: Sync | None = None
-        self._setup: Setup | None = None
+        self._cancelled: tuple[int | None, int] | None = None   # (board, lifts) whose promotion BACK cancelled
         self._error_key: tuple | None = None
         self._failure: str | None = None
         self._pending: list[dict] = []
         self._control = parse_time_control(settings.time_control)   # for the next new game
         self._clock: Clock | None = None                            # the game's clocks
         self.web_pin: str | None = None   # the web page's PIN: MENU offers to show it
-        self._position = Position(fen) if fen is not None else Position()
+        self._position = self._new_position(fen)
         self._refresh()
         if self.store.message:
             self._pending.append({"type": "error", "text": self.store.message})
-            self._note = ("Game database was unreadable; moved aside, new one started.", now_ms + STORE_NOTE_MS)
+            self._note = ("Game database was damaged; moved aside, new one started.", now_ms + STORE_NOTE_MS)
         if fen is not None:
             self._abandon_unfinished()
             self._start_game(self._position, now_ms)
         elif not self._resume(now_ms):
-            self._begin_setup(Position(), now_ms)
+            self._begin_setup(self._new_position(), now_ms)
         self._leds: dict[str, str] = {}
         self._display: list[str] = []
         self._leds, self._display = self._render(now_ms)
@@ -160,7 +146,19 @@ class Controller:
     @property
     def mode(self) -> str:
         """``"setup"``, ``"play"``, ``"sync"`` (guiding the board back) or ``"ended"``."""
-        return self._mode
+        return self._mode.name
+
+    def add_menu_item(self, label: str, action: Callable[[int], list]) -> None:
+        """Add a question to the MENU of a game in progress (after the
+        standard ones): ``label`` is shown ("Play the computer?"), OK calls
+        ``action(now_ms)``, which returns events."""
+        self._extra_items.append(MenuItem(label, action))
+
+    @property
+    def variant(self) -> str:
+        """The game's id (``engine.variants``): of the game in progress, or
+        of the one being set up."""
+        return self.position.variant.name
 
     @property
     def game_id(self) -> int | None:
@@ -205,13 +203,22 @@ class Controller:
         target = self._setup.table.expected if self._setup else self._table.expected
         return frozenset(names[i] for i in bits(target))
 
-    def on_frame(self, now_ms: int, squares: frozenset[str] | set[str]) -> list[dict]:
-        """A debounced sensor frame: the occupied squares, by name."""
+    def on_frame(self, now_ms: int, squares: frozenset[str] | set[str],
+                 outside: frozenset[str] | set[str] = frozenset()) -> list[dict]:
+        """A debounced sensor frame: the occupied squares of the game, by
+        the game's names; ``outside``: squares of the board that are not
+        part of the game and hold a piece, by the board's names (lit as
+        errors, named on the OLED; nothing commits while any holds one)."""
         occ = self._mask(squares)
         events = self._update(now_ms) if self._raw is not None else []
         if not self._link_ok:
             return events
+        outside = frozenset(outside)
+        if outside != self._outside:
+            self._outside = outside
+            self._raw_since = self._now   # the board settles again once they are cleared
         if self._fresh or occ != self._raw:
+            self._cancelled = None
             self._raw = occ
             self._raw_since = self._now
             self._fresh = False
@@ -244,17 +251,20 @@ class Controller:
             events.append({"type": "link", "ok": ok})
         return events + self._update(now_ms)
 
-    def new_game(self, now_ms: int, fen: str | None = None, setup: bool = True) -> list[dict]:
+    def new_game(self, now_ms: int, fen: str | None = None, setup: bool = True,
+                 variant: str | None = None) -> list[dict]:
         """Abandon the game in progress and begin a new one from ``fen``
-        (the start position if None): with ``setup`` the players are guided
-        to set it up and confirm; without, the board is taken to be set up."""
-        position = Position(fen) if fen is not None else Position()
+        (the start position if None) of ``variant`` (the game of the last
+        new game if None): with ``setup`` the players are guided to set it
+        up and confirm; without, the board is taken to be set up."""
+        if variant is not None:
+            self._variant = variants.get(variant).name
+        position = self._new_position(fen)
         events = self._update(now_ms)
         self._abandon_unfinished()
         if setup:
             self._begin_setup(position, self._now)
         else:
-            self._setup = None
             self._raw = None   # the old board must not play the new game's first move: wait for a frame
             events += self._start_game(position, self._now)
         return events + self._update(now_ms)
@@ -266,7 +276,7 @@ class Controller:
         if self._live():
             since = self._raw_since
             times += [since + self.settings.settle_ms, since + self.settings.grace_ms]
-            if self._mode == "play" and self._match().kind == "suicide":
+            if self._mode.name == "play" and self._match().kind in ("suicide", "early"):
                 end = since + self.settings.suicide_ms
                 times.append(end)
                 if end > now:
@@ -281,8 +291,48 @@ class Controller:
         return min(later) if later else None
 
     # ================================================================ state
+    @property
+    def _setup(self) -> Setup | None:
+        return self._mode.setup if isinstance(self._mode, SetupMode) else None
+
+    @property
+    def _sync(self) -> Sync | None:
+        return self._mode.sync if isinstance(self._mode, SyncMode) else None
+
+    def _set_mode(self, mode: Mode) -> None:
+        self._mode = mode
+
+    def _play_mode(self) -> PlayMode:
+        return PlayMode(self)
+
+    def _new_position(self, fen: str | None = None) -> Position:
+        """A position of the game of new games: ``fen``, else its start.
+        (A FEN may pick a sibling game: a Deckle FEN's row count picks
+        10x10 or 10x8.)"""
+        position = Position(fen if fen is not None else "start", self._variant)
+        self._variant = position.variant.name
+        return position
+
+    def choose_game(self, variant: str, now_ms: int) -> list[dict]:
+        """Set-up of a new game of ``variant`` (MENU → Game on the board)."""
+        events = self._update(now_ms)
+        self._variant = variants.get(variant).name
+        self._begin_setup(self._new_position(), self._now)
+        return events + self._update(now_ms)
+
+    def _regrid(self, position: Position) -> None:
+        """The board's frame and lifts re-read by square name in the
+        geometry of ``position`` (a new game on another board)."""
+        old = self.position.geometry
+        new = position.geometry
+        if old is new or old.names == new.names:
+            return
+        raw = self._raw
+        if raw is not None:
+            self._raw = sum(1 << new.index[old.names[sq]] for sq in bits(raw) if old.names[sq] in new.index)
+        self._lifted = 0
     def _mask(self, squares) -> int:
-        index = self._position.geometry.index
+        index = self.position.geometry.index
         occ = 0
         for name in squares:
             sq = index.get(name) if isinstance(name, str) else None
@@ -305,6 +355,7 @@ class Controller:
         self._table = MoveTable(self._position)
         self._facts_for(self._position)
         self._pick = None
+        self._cancelled = None
         self._error_key = None
 
     def _expected(self) -> int:
@@ -314,14 +365,19 @@ class Controller:
         raw = self._raw
         assert raw is not None
         expected = self._expected()
-        if self._mode in ("play", "setup") and raw == expected:
+        table = self._setup.table if self._setup else self._table
+        # Both pieces of a swap lifted and set down again: the lifts are the move.
+        if self._mode.name in ("play", "setup") and raw == expected and not table.swaps_within(self._lifted):
             self._lifted = 0
         else:
             self._lifted |= expected & ~raw
 
     def _match(self) -> Match:
         table = self._setup.table if self._setup else self._table
-        return table.match(self._raw or 0, self._lifted)
+        m = table.match(self._raw or 0, self._lifted)
+        if m.kind == "promote" and self._cancelled == (self._raw, self._lifted):
+            return table.wrong(self._raw or 0)   # BACK cancelled the promotion: the Pawn goes back
+        return m
 
     def _live(self) -> bool:
         """The board's frame can be acted on: the link is up and, after it
@@ -342,10 +398,10 @@ class Controller:
                 mode = self._mode
                 step = self._step(now)
                 events += step
-                if self._mode == mode and not step:
+                if self._mode.name == mode.name and not step:
                     break
         if self._clock is not None:   # the side to move's clock runs while play goes on with a board
-            running = self._mode == "play" and self._link_ok and self._raw is not None
+            running = self._mode.clock_runs
             self._clock = self._clock.run(now) if running else self._clock.pause(now)
         if self._note is not None and self._note[1] <= now:
             self._note = None
@@ -364,78 +420,9 @@ class Controller:
     def _step(self, now: int) -> list[dict]:
         if self._failure is not None:   # the store failed: retry on the next frame or button
             return []
-        if self._mode == "play":
-            return self._step_play(now)
-        if self._mode == "sync":
-            return self._step_sync(now)
-        if self._mode == "setup":
-            return self._step_setup(now)
-        return []
-
-    def _step_play(self, now: int) -> list[dict]:
-        outcome = self._position.outcome()
-        if outcome is not None:      # recording the end failed before; try again
-            return self._end(outcome.result, outcome.reason, now)
-        m = self._match()
-        clock = self._clock
-        if clock is not None and clock.flagged(now):
-            # A move the board showed before the flag fell still counts once it settles.
-            if m.kind not in ("move", "suicide") or clock.flagged(self._raw_since):
-                return self._end(flag_result(self._position, self._position.turn), "time", now)
-        if m.kind == "move" and self._stable(now):
-            return self._commit(m.entries[0].move, now, stop=self._raw_since)
-        if m.kind == "suicide" and now - self._raw_since >= self.settings.suicide_ms:
-            return self._commit(m.entries[0].move, now, stop=self._raw_since)
-        if m.kind in ("remove", "lifted", "wrong") and self._stable(now) and self._restored():
-            return self._take_back(now, by_restore=True)
-        if m.kind == "wrong" and now - self._raw_since >= self.settings.grace_ms:
-            key = (self._raw, self._lifted)
-            if key != self._error_key:
-                self._error_key = key
-                names = self._position.geometry.names
-                return [{"type": "error", "text": screens.wrong_text(self._position, m),
-                         "missing": [names[s] for s in bits(m.missing)],
-                         "extra": [names[s] for s in bits(m.extra)],
-                         "remove": [names[s] for s in bits(m.remove)]}]
-        return []
-
-    def _restored(self) -> bool:
-        """The board shows the position before the last move."""
-        if not self.settings.takeback_by_restore or not self._position.move_stack:
-            return False
-        move = self._position.move_stack[-1]
-        before = self._table.expected
-        if move.to_square is not None:
-            before &= ~(1 << move.to_square)
-        before |= 1 << move.from_square
-        for c in move.captures:
-            before |= 1 << c
-        if self._raw != before:
-            return False
-        return move.kind != "replacement" or bool(self._lifted >> move.to_square & 1)
-
-    def _step_sync(self, now: int) -> list[dict]:
-        sync = self._sync
-        assert sync is not None
-        # A square to be lifted that a later take-back left empty needs no lift.
-        if self._raw == self._table.expected and sync.required & self._table.expected & ~self._lifted == 0:
-            self._mode = "play"
-            self._sync = None
-            self._lifted = 0
-            self._note = ("Taken back." if sync.reason == "takeback" else "Board in sync.", now + NOTE_MS)
-            return [{"type": "sync", "fen": self._position.fen()}]
-        return []
-
-    def _step_setup(self, now: int) -> list[dict]:
-        setup = self._setup
-        assert setup is not None
-        if self._raw == setup.table.expected:
-            if self._stable(now):
-                setup.armed = True
+        if self._outside:               # a piece off the game's squares: nothing commits
             return []
-        if setup.armed and self._match().kind in ("move", "suicide", "ambiguous", "remove"):
-            return self._start_game(setup.position, now)
-        return []
+        return self._mode.step(now)
 
     # ================================================================ transitions
     def _commit(self, move: Move, now: int, stop: int | None = None) -> list[dict]:
@@ -449,6 +436,7 @@ class Controller:
                 return self._end(flag_result(position, position.turn), "time", now)
             clock = clock.press(now if stop is None else stop, now)
         text = screens.move_words(position, move)
+        parts = next((e.parts for e in self._table.entries if e.move == move), ())
         index = len(position.move_stack)
         position.push(move)
         fen = position.fen()
@@ -460,7 +448,7 @@ class Controller:
         self._clock = clock
         self._failure = None
         self._note = None
-        self._last = LastMove(move, text, now)
+        self._last = LastMove(move, text, now, parts)
         self._lifted = 0
         self._menu = None
         self._refresh()
@@ -482,8 +470,7 @@ class Controller:
         except (sqlite3.Error, OSError) as exc:
             return self._store_failed("record the result", exc)
         self._result, self._reason = result, reason
-        self._mode = "ended"
-        self._sync = None
+        self._mode = EndedMode(self)
         self._menu = None
         return [{"type": "game_end", "result": result, "reason": reason}]
 
@@ -495,7 +482,7 @@ class Controller:
         move = position.move_stack[-1]
         index = len(position.move_stack) - 1
         try:
-            if self._mode == "ended":
+            if self._mode.name == "ended":
                 self.store.reopen(self._game_id)
             self.store.take_back(self._game_id, index)
         except (sqlite3.Error, OSError) as exc:
@@ -513,20 +500,20 @@ class Controller:
             if self._clock is not None:
                 events[0]["clocks"] = self._clock.readings(now)
         if by_restore:
-            self._mode = "play"
-            self._sync = None
+            self._mode = PlayMode(self)
             self._lifted = 0
             self._note = (f"Taken back: {words}.", now + NOTE_MS)
             return events
-        if self._sync is None or self._sync.reason != "takeback":
-            self._sync = Sync("takeback")
+        sync = self._sync
+        if sync is None or sync.reason != "takeback":
+            sync = Sync("takeback")
             self._lifted = 0
-        self._mode = "sync"
-        self._sync.undone.insert(0, short)
-        self._sync.moves.append(move)
-        if move.kind == "replacement":
-            self._sync.required |= 1 << move.to_square
-            self._lifted &= ~(1 << move.to_square)
+        self._mode = SyncMode(self, sync)
+        sync.undone.insert(0, short)
+        sync.moves.append(move)
+        for sq in position.signature(move).replaced:   # a replacement, swap or promotion on a piece
+            sync.required |= 1 << sq
+            self._lifted &= ~(1 << sq)
         if self._raw is not None:
             self._lifted |= self._table.expected & ~self._raw
         return events
@@ -538,9 +525,23 @@ class Controller:
         except (sqlite3.Error, OSError) as exc:
             return self._store_failed("reopen the game", exc)
         self._result, self._reason = "*", None
-        self._mode = "play"
+        self._mode = PlayMode(self)
         self._note = ("Game goes on.", now + NOTE_MS)
         return [{"type": "reopened", "game": self._game_id}]
+
+    def _last_signature(self) -> tuple[int, int, int]:
+        """The last move's signature (vacated, filled, replaced) as masks,
+        computed once per position."""
+        key = (self._position, len(self._position.move_stack), self._position.move_stack[-1])
+        cached = getattr(self, "_sig_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        before = self._position.copy()
+        move = before.pop()
+        sig = before.signature(move)
+        masks = tuple(sum(1 << sq for sq in squares) for squares in (sig.vacated, sig.filled, sig.replaced))
+        self._sig_cache = (key, masks)
+        return masks   # type: ignore[return-value]
 
     def _last_from_history(self) -> None:
         """The last move of the game for the OLED, not lit."""
@@ -556,7 +557,7 @@ class Controller:
             return False
         moves = self.store.moves(row.id)
         try:
-            position = Position(row.start_fen)
+            position = Position(row.start_fen, row.variant)
             for text in moves:
                 position.push(text)
         except ValueError as exc:
@@ -564,17 +565,18 @@ class Controller:
             self._pending.append({"type": "error", "text": f"game {row.id} could not be resumed: {exc}"})
             return False
         self._position = position
+        self._variant = position.variant.name
         self._game_id = row.id
         self._clock = self._stored_clock(row.id, position)
         self._refresh()
         self._last_from_history()
-        self._pending.append({"type": "resumed", "game": row.id, "fen": position.fen(), "moves": moves})
+        self._pending.append({"type": "resumed", "game": row.id, "fen": position.fen(), "moves": moves,
+                              "variant": position.variant.name})
         outcome = position.outcome()
         if outcome is not None:
             self._pending += self._end(outcome.result, outcome.reason, now)
             return True
-        self._mode = "sync"
-        self._sync = Sync("resume")
+        self._mode = SyncMode(self, Sync("resume"))
         return True
 
     def _clock_row(self, clock: Clock | None, now: int) -> dict:
@@ -601,41 +603,40 @@ class Controller:
         return Clock.resume(control, row.white_ms, row.black_ms, position.turn, len(position.move_stack))
 
     def _abandon_unfinished(self) -> None:
-        if self._game_id is not None and self._mode in ("play", "sync"):
+        if self._game_id is not None and self._mode.name in ("play", "sync"):
             self.store.finish(self._game_id, "*", "abandoned")
         row = self.store.unfinished()
         if row is not None:
             self.store.finish(row.id, "*", "abandoned")
 
     def _begin_setup(self, position: Position, now: int) -> None:
+        self._regrid(position)
         squares = [sq for sq, _ in position.pieces()]
-        self._setup = Setup(position, MoveTable(position), squares)
-        self._mode = "setup"
+        self._mode = SetupMode(self, Setup(position, MoveTable(position), squares))
         self._game_id = None
         self._clock = None
         self._result, self._reason = "*", None
-        self._sync = None
         self._menu = None
         self._last = None
         self._lifted = 0
-        self._pending.append({"type": "setup", "fen": position.fen()})
+        self._pending.append({"type": "setup", "fen": position.fen(), "variant": position.variant.name})
 
     def _start_game(self, position: Position, now: int) -> list[dict]:
         s = self.settings
         clock = Clock.start(self._control, position.turn) if self._control is not None else None
         try:
             game_id = self.store.new_game(position.fen(), event=s.event, site=s.site, round=s.round,
-                                          white=s.white, black=s.black, **self._clock_row(clock, now))
+                                          white=s.white, black=s.black, variant=position.variant.name,
+                                          **self._clock_row(clock, now))
         except (sqlite3.Error, OSError) as exc:
             return self._store_failed("store the new game", exc)
+        self._regrid(position)
         self._clock = clock
         self._failure = None
         from_setup = self._setup is not None and self._setup.position is position
         self._game_id = game_id
         self._position = position
-        self._setup = None
-        self._sync = None
-        self._mode = "play"
+        self._mode = PlayMode(self)
         self._result, self._reason = "*", None
         self._last = None
         self._menu = None
@@ -644,7 +645,7 @@ class Controller:
             self._lifted = 0
         if self._raw is not None:
             self._lifted |= self._table.expected & ~self._raw
-        event: dict = {"type": "new_game", "game": game_id, "fen": position.fen()}
+        event: dict = {"type": "new_game", "game": game_id, "fen": position.fen(), "variant": position.variant.name}
         if clock is not None:
             event["time_control"] = str(clock.control)
         if self._raw is None:
@@ -655,91 +656,44 @@ class Controller:
     # ================================================================ buttons
     def _press(self, button: str, now: int) -> list[dict]:
         if self._menu is not None:
-            return self._press_menu(button, now)
-        if self._mode == "setup":
-            return self._press_setup(button, now)
-        if self._mode == "ended":
-            if button in ("ok", "new"):
-                return self._next_game(now)
-            if button == "back":
-                return self._reopen(now) if self._reason in ("resignation", "agreement") else self._take_back(now)
+            stays, events = self._menu.press(button, now)
+            if not stays:
+                self._menu = None
+            return events
+        if self._outside and button == "ok":   # OK would commit: not while a piece is off the game's squares
             return []
-        m = self._match() if self._mode == "play" and self._raw is not None else Match("idle")
-        if m.kind == "ambiguous" and self._stable(now) and button in ("ok", "back"):
-            key, index = self._pick_state()
-            if button == "ok":
-                return self._commit(m.entries[index].move, now)
-            self._pick = (key, (index + 1) % len(m.entries))
-            return []
-        if m.kind == "suicide" and button == "ok":
-            return self._commit(m.entries[0].move, now)
-        if button == "back":
-            return self._take_back(now)
-        if button == "menu":
-            side = self._position.turn
-            self._menu = ([("resign", side), ("resign", -side), ("draw", 0), ("new", 0)]
-                          + ([("pin", 0)] if self.web_pin else []), 0)
-        elif button == "new":
-            self._menu = ([("new", 0)], 0)
-        return []
+        return self._mode.press(button, now)
 
-    def _press_menu(self, button: str, now: int) -> list[dict]:
-        assert self._menu is not None
-        items, index = self._menu
-        if button == "back":
-            self._menu = None
-        elif button == "menu" or (button == "new" and items[index][0] != "new"):
-            self._menu = (items, index + 1) if index + 1 < len(items) else None
-        else:   # ok, or new on "New game?"
-            self._menu = None
-            action, side = items[index]
-            if action == "resign":
-                return self._end("0-1" if side == WHITE else "1-0", "resignation", now)
-            if action == "draw":
-                return self._end("1/2", "agreement", now)
-            if action == "pin":
-                self._note = (f"Web PIN: {self.web_pin}", now + 3 * NOTE_MS)
-                return []
-            return self._next_game(now)
-        return []
+    def _open_menu(self, only_new: bool = False) -> None:
+        """MENU (or NEW: only "New game?") during a game."""
+        new = MenuItem("New game?", self._next_game, key="new")
+        if only_new:
+            self._menu = Menu([new])
+            return
+        side = self._position.turn
 
-    def _press_setup(self, button: str, now: int) -> list[dict]:
-        setup = self._setup
-        assert setup is not None
-        if setup.on_clock and button != "new":   # MENU → "Clock": OK = next preset
-            setup.on_clock = False
-            if button == "ok":
-                current = str(self._control) if self._control is not None else PRESETS[0]
-                index = PRESETS.index(current) if current in PRESETS else -1
-                self._control = parse_time_control(PRESETS[(index + 1) % len(PRESETS)])
-                setup.on_clock = True
-            elif button == "menu":
-                setup.walk = 0
-            return []
-        setup.on_clock = False
-        ready = self._raw == setup.table.expected
-        if button in ("ok", "new") and ready:
-            return self._start_game(setup.position, now)
-        if button == "ok":
-            setup.walk = None
-        elif button == "new":
-            if setup.position.fen() != START_FEN:
-                self._begin_setup(Position(), now)
-        elif button == "menu":
-            if setup.walk is None:
-                setup.on_clock = True
-            else:
-                setup.walk = (setup.walk + 1) % len(setup.squares)
-        elif button == "back" and setup.walk is not None:
-            setup.walk = (setup.walk - 1) % len(setup.squares)
+        def resign(color: int) -> Callable[[int], list]:
+            return lambda now: self._end("0-1" if color == WHITE else "1-0", "resignation", now)
+
+        items = [MenuItem(f"Resign {side_name(side)}?", resign(side)),
+                 MenuItem(f"Resign {side_name(-side)}?", resign(-side)),
+                 MenuItem("Agree draw?", lambda now: self._end(self._position.variant.draw_result, "agreement", now)),
+                 new]
+        if self.web_pin:
+            items.append(MenuItem("Show web PIN?", self._show_web_pin))
+        self._menu = Menu(items + self._extra_items)
+
+    def _show_web_pin(self, now: int) -> list[dict]:
+        self._note = (f"Web PIN: {self.web_pin}", now + 3 * NOTE_MS)
         return []
 
     def _next_game(self, now: int) -> list[dict]:
         """NEW confirmed (or OK after a game): abandon the game, set up the
         start position, and start at once if it already stands."""
         self._abandon_unfinished()
-        self._begin_setup(Position(), now)
-        if self._raw is not None and self._raw == self._setup.table.expected:
+        self._begin_setup(self._new_position(), now)
+        setup = self._setup
+        if self._raw is not None and setup is not None and self._raw == setup.table.expected:
             return self._start_game(self._setup.position, now)
         return []
 
@@ -756,16 +710,16 @@ class Controller:
 
     def _view(self, now: int) -> screens.View:
         """What the screens need to know, now."""
-        play = self._mode == "play" and self._raw is not None
+        play = self._mode.name == "play" and self._raw is not None
         return screens.View(
-            now=now, settings=self.settings, mode=self._mode, link_ok=self._link_ok,
+            now=now, settings=self.settings, mode=self._mode.name, link_ok=self._link_ok,
             link_problem=self._link_problem,
             position=self._position, table=self._table, check=self._check_squares, frozen=self._frozen,
             raw=self._raw, raw_since=self._raw_since, lifted=self._lifted,
             match=self._match() if play else None, pick=self._pick,
             last=self._last, game_id=self._game_id, result=self._result, reason=self._reason,
             note=self._note[0] if self._note is not None else None,
-            menu=self._menu[0][self._menu[1]] if self._menu is not None else None,
-            failure=self._failure, sync=self._sync, setup=self._setup,
+            menu=self._menu.current.label if self._menu is not None else None,
+            failure=self._failure, sync=self._sync, setup=self._setup, outside=self._outside,
             clocks=self._clock.readings(now) if self._clock is not None else None,
             control=str(self._control) if self._control is not None else "none")

@@ -72,6 +72,13 @@ def take_off(squares: Sequence[str]) -> str:
     return "Take off: " + ", ".join(squares) + "."
 
 
+def not_in_game(squares: Sequence[str]) -> str:
+    """The sentence asking to clear board squares that are not part of the game."""
+    if len(squares) == 1:
+        return f"Clear square {squares[0]}: it is not part of the game."
+    return f"Clear squares {', '.join(squares)}: they are not part of the game."
+
+
 def astray(name: str, home: str, where: str) -> str:
     """One piece went astray: from ``home`` to ``where``."""
     return f"Put the {name} back on {home} from {where}."

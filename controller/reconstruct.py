@@ -1,4 +1,5 @@
-"""From occupancy to moves: the table of one position's legal moves.
+"""From occupancy to moves: the table of one position's legal moves and
+their physical signatures (controller.md, "Moves of the other games").
 
 Occupancies are bit masks over the square indices of the position's geometry
 (bit i set = square i holds a piece). The table is built once per position,
@@ -14,16 +15,26 @@ from engine import Move, Position
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One legal move and the sensor facts that identify it."""
+    """One legal move and its physical signature as bit masks.
+
+    Maxima's moves are the simple case (one piece moves, captured pieces
+    vanish); the other games add castling (two pieces move), en passant (the
+    victim stands beside the destination), promotion (a choice the board
+    cannot see), swaps (occupancy unchanged: only the lifts tell) and mutual
+    destruction (two pieces vanish, no destination).
+    """
 
     move: Move
     result: int   # occupancy after the move
-    gone: int     # captured squares that end empty (captures minus a replacement's destination)
-    lifts: int    # squares that must have been lifted: the origin, and a replacement's destination
-    touch: int    # squares a hand may empty on the way: origin and every captured square
+    gone: int     # captured squares that end empty (the pieces to take off)
+    lifts: int    # squares that must have been lifted: the origin and every replaced square
+    touch: int    # squares a hand may empty on the way: every vacated and replaced square
+    parts: tuple[tuple[int, int], ...] = ()   # castling: (origin, destination) of King and Rook
 
     @property
     def suicide(self) -> bool:
+        """No destination (a suicide or a mutual destruction): it commits
+        only after the piece has stayed off, or on OK."""
         return self.move.to_square is None
 
 
@@ -34,11 +45,18 @@ class Match:
     ``kind`` is one of:
     - ``"idle"``: the board shows the position;
     - ``"move"``: exactly one legal move (``entries[0]``) matches;
-    - ``"suicide"``: exactly one legal suicide matches (commits after a delay);
+    - ``"suicide"``: exactly one legal move without destination (suicide,
+      mutual destruction) matches: it commits after a delay;
+    - ``"early"``: exactly one legal move matches, but it is also the first
+      half of a castling: it commits after the same delay (or on OK);
     - ``"ambiguous"``: several legal moves match (the player picks);
+    - ``"promote"``: one move, several promotion pieces (``entries`` in
+      the game's order: Queen first); the player picks with MENU and OK;
     - ``"remove"``: a move is made but some of its captured pieces still stand
       (``entries[0]``; the squares in ``remove``);
     - ``"lifted"``: only pieces have been lifted, as on the way to a legal move;
+    - ``"partial"``: half a castling (``entries[0]``): one piece has reached
+      its square, the other has not;
     - ``"wrong"``: none of these; ``target`` is the nearest right occupancy
       (``entries[0]`` when it is a move's result, else the position),
       ``missing``/``extra`` the squares that differ from it and ``remove``
@@ -56,24 +74,54 @@ class Match:
         return self.entries[0] if self.entries else None
 
 
+def _entry(position: Position, move: Move) -> Entry:
+    frm, to = move.from_square, move.to_square
+    kind = move.kind
+    if kind in ("move", "replacement", "suicide"):   # one piece moves; captured pieces vanish
+        caps = 0
+        for c in move.captures:
+            caps |= 1 << c
+        lifts = 1 << frm
+        gone = caps
+        if to is not None and kind == "replacement":
+            lifts |= 1 << to
+            gone &= ~(1 << to)
+        return Entry(move, position.occupancy_after(move), gone, lifts, (1 << frm) | caps)
+    sig = position.signature(move)
+    vacated, replaced = _mask(sig.vacated), _mask(sig.replaced)
+    result = (position.occupancy() & ~vacated) | _mask(sig.filled)
+    lifts = (1 << frm) | replaced
+    movers = 1 << frm
+    parts: tuple[tuple[int, int], ...] = ()
+    if kind == "castle" and to is not None:
+        changed = sig.vacated | sig.filled | sig.replaced
+        rook = [s for s in changed if s not in (frm, to) and position.board[s]
+                and (position.board[s] > 0) == (position.board[frm] > 0)]
+        if len(rook) == 1:
+            rest = changed - {frm, to, rook[0]}
+            rook_to = next(iter(rest)) if len(rest) == 1 else frm
+            parts = ((frm, to), (rook[0], rook_to))
+            movers |= 1 << rook[0]
+            lifts |= 1 << rook[0]
+    elif kind == "swap" and to is not None:
+        movers |= 1 << to
+    gone = 0 if to is None else vacated & ~movers
+    return Entry(move, result, gone, lifts, vacated | replaced, parts)
+
+
+def _mask(squares) -> int:
+    out = 0
+    for s in squares:
+        out |= 1 << s
+    return out
+
+
 class MoveTable:
-    """Every legal move of ``position`` with its resulting occupancy."""
+    """Every legal move of ``position`` with its physical signature."""
 
     def __init__(self, position: Position):
         self.expected = position.occupancy()
-        entries = []
-        for move in position.legal_moves:
-            frm, to = move.from_square, move.to_square
-            caps = 0
-            for c in move.captures:
-                caps |= 1 << c
-            lifts = 1 << frm
-            gone = caps
-            if to is not None and move.kind == "replacement":
-                lifts |= 1 << to
-                gone &= ~(1 << to)
-            entries.append(Entry(move, position.occupancy_after(move), gone, lifts, (1 << frm) | caps))
-        self.entries: tuple[Entry, ...] = tuple(entries)
+        self.entries: tuple[Entry, ...] = tuple(_entry(position, m) for m in position.legal_moves)
         self.by_result: dict[int, list[Entry]] = {}
         for e in self.entries:
             self.by_result.setdefault(e.result, []).append(e)
@@ -81,6 +129,15 @@ class MoveTable:
         for e in self.entries:
             if e.move.to_square is not None:
                 self.targets_from.setdefault(e.move.from_square, []).append(e.move.to_square)
+        self.castles = tuple(e for e in self.entries if e.parts)
+        # Boards where one piece of a castling has reached its square: a
+        # plain move leaving such a board may be the first half of it.
+        self._halves: set[int] = set()
+        for e in self.castles:
+            for o, d in e.parts:
+                self._halves.add(self.expected & ~(1 << o) | 1 << d)
+        order = position.variant.promotion
+        self._rank = {letter: i for i, letter in enumerate(order)}
         self._cache: dict[tuple[int, int], Match] = {}
 
     def match(self, occ: int, lifted: int) -> Match:
@@ -94,13 +151,26 @@ class MoveTable:
             found = self._cache[key] = self._match(occ, lifted)
         return found
 
+    def swaps_within(self, lifted: int) -> bool:
+        """Whether a move that leaves the occupancy as it is (a swap) has had
+        all its squares lifted: the board then shows that move, not the position."""
+        return any(e.lifts & ~lifted == 0 for e in self.by_result.get(self.expected, ()))
+
     def _match(self, occ: int, lifted: int) -> Match:
-        if occ == self.expected:
-            return Match("idle")
         candidates = tuple(e for e in self.by_result.get(occ, ()) if e.lifts & ~lifted == 0)
+        if occ == self.expected and not candidates:
+            return Match("idle")
         if len(candidates) == 1:
-            return Match("suicide" if candidates[0].suicide else "move", candidates)
+            e = candidates[0]
+            if e.suicide:
+                return Match("suicide", candidates)
+            return Match("early" if occ in self._halves and not e.parts else "move", candidates)
         if candidates:
+            first = candidates[0].move
+            if first.promotion and all(e.move.from_square == first.from_square and e.move.to_square == first.to_square
+                                       and e.move.captures == first.captures for e in candidates):
+                ranked = sorted(candidates, key=lambda e: self._rank.get(e.move.promotion or "", 99))
+                return Match("promote", tuple(ranked))
             return Match("ambiguous", candidates)
         for e in self.entries:
             if e.gone and occ & ~e.gone == e.result and e.lifts & ~lifted == 0:
@@ -108,7 +178,31 @@ class MoveTable:
         missing = self.expected & ~occ
         if occ & ~self.expected == 0 and any(missing & ~e.touch == 0 for e in self.entries):
             return Match("lifted", missing=missing)
+        for e in self.castles:
+            if self._halfway(e, occ):
+                return Match("partial", (e,))
         return self._nearest(occ)
+
+    def _halfway(self, e: Entry, occ: int) -> bool:
+        """``occ`` is a castling on its way: each piece on its square, in
+        hand or arrived, one at least arrived, nothing else changed."""
+        squares = 0
+        for o, d in e.parts:
+            squares |= 1 << o | 1 << d
+        if (occ ^ self.expected) & ~squares:
+            return False
+        arrived = False
+        for o, d in e.parts:
+            at_o, at_d = occ >> o & 1, occ >> d & 1
+            if at_o and at_d:
+                return False
+            arrived = arrived or bool(at_d)
+        return arrived
+
+    def wrong(self, occ: int) -> Match:
+        """The board taken as wrong, measured against the position itself
+        (a promotion cancelled: the Pawn goes back)."""
+        return Match("wrong", missing=self.expected & ~occ, extra=occ & ~self.expected)
 
     def _nearest(self, occ: int) -> Match:
         best_cost = ((occ ^ self.expected).bit_count(), 0)

@@ -1,7 +1,7 @@
 """Stored games as PGN-style records (engine.record writes the text)."""
 from __future__ import annotations
 
-from engine import START_FEN
+from engine import variants
 from engine.record import GameRecord
 
 from .clock import parse_time_control
@@ -18,9 +18,14 @@ def game_record(store: GameStore, game: GameRow) -> GameRecord:
     TimeControl (PGN's seconds form, see ``TimeControl.pgn``) with a clock."""
     tags = {"Event": game.event, "Site": game.site, "Date": game.date, "Round": game.round,
             "White": game.white, "Black": game.black,
-            "Result": _PGN_RESULT.get(game.result, game.result), "Variant": "Maxima"}
+            "Result": _PGN_RESULT.get(game.result, game.result)}
+    try:
+        variant = variants.get(game.variant)
+    except ValueError:
+        variant = None
+    tags["Variant"] = variant.title if variant is not None else game.variant
     record = GameRecord(dict(tags), store.moves(game.id))
-    if game.start_fen != START_FEN:
+    if variant is None or game.start_fen != variant.start_fen:
         record.tags["FEN"] = game.start_fen
     if game.reason:
         record.tags["Termination"] = game.reason

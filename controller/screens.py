@@ -13,15 +13,17 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine import START_FEN, WHITE, Move, Position
+from engine import WHITE, Move, Position
 
 from . import guidance as g
 from .clock import format_ms
+from .games import short_title
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
 
 if TYPE_CHECKING:   # the controller's state records, read here and never changed
-    from .core import LastMove, Setup, Sync
+    from .core import LastMove
+    from .modes import Setup, Sync
 
 Pick = tuple[tuple[int, int], int]   # ((occupancy, lifted), index of the move offered)
 
@@ -48,13 +50,14 @@ class View:
     result: str
     reason: str | None
     note: str | None                 # a passing note ("Taken back.")
-    menu: tuple[str, int] | None     # the menu item offered: (action, side)
+    menu: str | None                 # the menu question offered ("Agree draw?")
     failure: str | None              # the store failed: what could not be done
     sync: Sync | None
     setup: Setup | None
     clocks: dict[str, int] | None = None   # ms left {"white", "black"}; None: no clock
     control: str = "none"                  # the time control of the next new game
     link_problem: str | None = None  # why the board link is down ("No board at /dev/…")
+    outside: frozenset[str] = frozenset()   # board squares off the game's that hold a piece (board names)
 
     @property
     def stable(self) -> bool:
@@ -89,7 +92,11 @@ def render(view: View) -> Screen:
     status, second, text = _texts(view, lit)
     board = view.setup.position if view.setup else view.position
     names = board.geometry.names
-    leds = g.compose_leds((state, [names[s] for s in squares]) for state, squares in lit.layers)
+    layers = [(state, [names[s] for s in squares]) for state, squares in lit.layers]
+    if view.outside and view.link_ok:
+        layers.append(("error-extra", sorted(view.outside)))
+        text = g.not_in_game(sorted(view.outside))
+    leds = g.compose_leds(layers)
     return Screen(leds, g.screen(status, second, text), lit.pick)
 
 
@@ -153,10 +160,7 @@ def _texts(v: View, lit: _Lit) -> tuple[str, str, str]:
     if v.raw is None:
         return status, _second(v), "Waiting for the board."
     if v.menu is not None:
-        action, side = v.menu
-        label = {"resign": f"Resign {g.side_name(side)}?", "draw": "Agree draw?", "new": "New game?",
-                 "pin": "Show web PIN?"}[action]
-        return status, _second(v), f"{label} OK = yes, MENU = next, BACK = cancel."
+        return status, _second(v), f"{v.menu} OK = yes, MENU = next, BACK = cancel."
     if v.failure is not None:
         return status, _second(v), v.failure
     if v.mode == "sync":
@@ -181,9 +185,9 @@ def _base_layers(v: View, lit: _Lit) -> None:
     s = v.settings
     last = v.last
     if last is not None and last.at is not None and v.now < last.at + s.last_move_ms:
-        lit.add("last-from", [last.move.from_square])
+        lit.add("last-from", [last.move.from_square] + [o for o, _ in last.parts])
         if last.move.to_square is not None:
-            lit.add("last-to", [last.move.to_square])
+            lit.add("last-to", [last.move.to_square] + [d for _, d in last.parts])
     if s.show_check:
         lit.add("check", v.check)
     if s.show_immobilized == "both":
@@ -207,7 +211,10 @@ def _status(v: View) -> str:
 def _second(v: View) -> str:
     if v.last is not None:
         return v.last.text
-    return f"Game {v.game_id}" if v.game_id is not None else ""
+    if v.game_id is None:
+        return ""
+    text = f"Game {v.game_id}: {short_title(v.position.variant)}"
+    return text if len(text) <= g.WIDTH else f"#{v.game_id} {short_title(v.position.variant)}"
 
 
 def _play_text(v: View, lit: _Lit) -> str:
@@ -215,13 +222,33 @@ def _play_text(v: View, lit: _Lit) -> str:
     assert m is not None
     p = v.position
     names = p.geometry.names
+    left = max(0, math.ceil((v.raw_since + v.settings.suicide_ms - v.now) / 1000))
     if m.kind == "suicide":
-        sq = m.entries[0].move.from_square
-        left = max(0, math.ceil((v.raw_since + v.settings.suicide_ms - v.now) / 1000))
+        move = m.entries[0].move
+        sq = move.from_square
+        if move.captures:   # mutual destruction
+            victim = move.captures[0]
+            return (f"{p.piece_at(sq).name} {names[sq]}, {p.piece_at(victim).name} {names[victim]} "
+                    f"off in {left} s. OK = now.")
         return (f"{p.piece_at(sq).name} {names[sq]}: suicide in {left} s. "
                 f"OK = now; put it back to cancel.")
+    if m.kind == "early":   # a move that may be the first half of a castling
+        move = m.entries[0].move
+        return (f"{p.piece_at(move.from_square).name} {move} in {left} s. OK = now; "
+                f"or go on castling.")
+    if m.kind == "promote":
+        lit.pick = offered(v.pick, v.raw, v.lifted)
+        move = m.entries[lit.pick[1]].move
+        lit.add("setup-missing", [move.to_square])
+        name = p.variant.type_of(move.promotion or "q").name
+        return f"Promote to: {name}. MENU = next, OK = yes, BACK = cancel."
     if not v.stable:
         return ""
+    if m.kind == "partial":
+        raw = v.raw or 0
+        todo = [(o, d) for o, d in m.entries[0].parts if not raw >> d & 1]
+        lit.add("setup-missing", [d for _, d in todo])
+        return "Castling: " + " ".join(f"{p.piece_at(o).name} {names[o]} to {names[d]}." for o, d in todo)
     if m.kind == "ambiguous":
         lit.pick = offered(v.pick, v.raw, v.lifted)
         index = lit.pick[1]
@@ -286,7 +313,8 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
     names = p.geometry.names
     target = setup.table.expected
     raw = v.raw or 0
-    status = g.status_line("Set-up", "start" if p.fen() == START_FEN else "FEN")
+    start = p.fen() == p.variant.start_fen
+    status = g.status_line("Set-up", short_title(p.variant) + ("" if start else " FEN"))
     missing = bits(target & ~raw)
     extra = bits(raw & ~target)
     lit.add("error-extra", extra)
@@ -297,6 +325,8 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
         return (status, f"Piece {setup.walk + 1}/{len(setup.squares)}  OK=done",
                 f"{g.side_name(piece.color)} {piece.name} on {names[sq]}. MENU next, BACK previous.")
     lit.add("setup-missing", missing)
+    if setup.on_game:
+        return status, f"Game: {short_title(p.variant)}", "OK = other game. MENU = clock. BACK = done."
     if setup.on_clock:   # worded so that each button's line wraps whole
         return status, f"Clock: {v.control}", "OK = other clock. MENU = the pieces. BACK = done."
     if v.raw is None:

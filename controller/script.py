@@ -4,6 +4,10 @@ plays them on a simulated board with a simulated clock.
 Script lines (``#`` starts a comment, blank lines are skipped):
 
     fen <FEN|start>     a new game from this position, board set up
+    variant NAME [FEN|start]
+                        a new game of that game (``maxima-board variants``)
+                        from its start or FEN, board set up; ``fen`` and
+                        ``setup`` lines after it are of that game
     lift <sq>           the square becomes empty
     place <sq>          the square becomes occupied
     wait <ms>           time passes (0 to 86400000: at most 24 h)
@@ -18,6 +22,10 @@ Script lines (``#`` starts a comment, blank lines are skipped):
     show                the board, its LEDs and the OLED (a ``show`` event)
     help                ignored (it lists the commands in ``sim``)
 
+Squares are the game's own names (``a1``…``h8`` for Ultima); a square
+that no game has is refused when the script is read, a square of the
+board outside the game counts as a piece where none may stand.
+
 With a clock, ``move`` and ``final`` lines carry ``"clocks": {"white": ms,
 "black": ms}``, the time each side has left.
 """
@@ -26,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
-from engine import MAXIMA, START_FEN, Position
+from engine import START_FEN, Position, variants
 from hardware.interfaces import BUTTONS
 
 from .clock import TimeControlError, parse_time_control
@@ -36,7 +44,8 @@ from .render import board_text
 from .settings import Settings
 from .store import GameStore
 
-COMMANDS = ("fen", "lift", "place", "wait", "press", "board", "setup", "link", "clock", "show", "help")
+COMMANDS = ("fen", "variant", "lift", "place", "wait", "press", "board", "setup", "link", "clock", "show", "help")
+_ALL_SQUARES = frozenset(name for v in variants.all_variants() for name in v.geometry.names)
 MAX_WAIT_MS = 24 * 60 * 60 * 1000   # one wait: at most a day
 
 
@@ -55,22 +64,34 @@ class Step:
 
 
 def _square(word: str, line: int) -> str:
-    if word not in MAXIMA.geometry.index:
+    if word not in _ALL_SQUARES:
         raise ScriptError(f"line {line}: unknown square {word!r}")
     return word
 
 
-def _fen(text: str, line: int) -> str:
-    fen = START_FEN if text in ("", "start") else text
+def _fen(text: str, line: int, variant: str = "maxima") -> str:
+    if text in ("", "start"):
+        return START_FEN if variant == "maxima" else variants.get(variant).start_fen
     try:
-        Position(fen)
+        Position(text, variant)
     except ValueError as exc:   # FenError, or any other refusal of the text
         raise ScriptError(f"line {line}: bad FEN: {exc}") from None
-    return fen
+    return text
 
 
-def parse_line(text: str, line: int) -> Step | None:
-    """One script line as a Step, or None for a blank or comment line.
+def _variant(words: list[str], line: int) -> tuple[str, str]:
+    if not words:
+        raise ScriptError(f"line {line}: variant needs a game, e.g. 'variant ultima' (see 'maxima-board variants')")
+    try:
+        name = variants.get(words[0]).name
+    except ValueError as exc:
+        raise ScriptError(f"line {line}: {exc}") from None
+    return name, _fen(" ".join(words[1:]), line, name)
+
+
+def parse_line(text: str, line: int, variant: str = "maxima") -> Step | None:
+    """One script line as a Step, or None for a blank or comment line;
+    ``fen`` and ``setup`` lines are read as FENs of ``variant``.
     ScriptError names the line and what is wrong."""
     body = text.split("#", 1)[0].strip()
     if not body:
@@ -105,9 +126,11 @@ def parse_line(text: str, line: int) -> Step | None:
     if op == "fen":
         if not rest:
             raise ScriptError(f"line {line}: fen needs a FEN or 'start'")
-        return Step(line, op, _fen(rest, line))
+        return Step(line, op, _fen(rest, line, variant))
     if op == "setup":
-        return Step(line, op, _fen(rest, line))
+        return Step(line, op, _fen(rest, line, variant))
+    if op == "variant":
+        return Step(line, op, _variant(words, line))
     if op == "clock":
         try:
             parse_time_control(rest)
@@ -120,21 +143,23 @@ def parse_line(text: str, line: int) -> Step | None:
         if words == ["empty"]:
             return Step(line, op, frozenset())
         if words == ["start"]:
-            names = MAXIMA.geometry.names
-            return Step(line, op, frozenset(names[sq] for sq, _ in Position().pieces()))
+            return Step(line, op, "start")   # the start position of the game being played
         return Step(line, op, frozenset(_square(w, line) for w in words))
     if words not in (["up"], ["down"]):
         raise ScriptError(f"line {line}: link needs 'up' or 'down'")
     return Step(line, op, words[0] == "up")
 
 
-def parse_script(lines: Iterable[str]) -> list[Step]:
-    """Every step of a script; the first bad line raises ScriptError."""
+def parse_script(lines: Iterable[str], variant: str = "maxima") -> list[Step]:
+    """Every step of a script whose first game is ``variant``; the first
+    bad line raises ScriptError."""
     steps = []
     for n, text in enumerate(lines, 1):
-        step = parse_line(text, n)
+        step = parse_line(text, n, variant)
         if step is not None:
             steps.append(step)
+            if step.op == "variant":
+                variant = step.arg[0]   # type: ignore[index]
     return steps
 
 
@@ -143,9 +168,9 @@ class Runner:
     with ``fen`` (the start position by default) at time 0."""
 
     def __init__(self, settings: Settings, fen: str | None = None, store: GameStore | None = None,
-                 now_ms: int = 0):
+                 now_ms: int = 0, variant: str | None = None):
         self.controller = Controller(settings, store if store is not None else GameStore(":memory:"),
-                                     fen=fen if fen is not None else START_FEN, now_ms=now_ms)
+                                     fen=fen if fen is not None else "start", now_ms=now_ms, variant=variant)
         self.now = now_ms
         self.board: set[str] = set(self.controller.expected_squares)
         self.events: list[dict] = self.controller.on_frame(self.now, frozenset(self.board))
@@ -159,7 +184,11 @@ class Runner:
         return runner
 
     def _frame(self) -> list[dict]:
-        return self.controller.on_frame(self.now, frozenset(self.board))
+        """The board as the controller sees it: the game's squares, and
+        those of other games' boards as ``outside``."""
+        index = self.controller.position.geometry.index
+        inside = frozenset(sq for sq in self.board if sq in index)
+        return self.controller.on_frame(self.now, inside, frozenset(self.board) - inside)
 
     def lift(self, square: str) -> list[dict]:
         if square not in self.board:
@@ -173,7 +202,12 @@ class Runner:
         self.board.add(square)
         return self._frame()
 
-    def set_board(self, squares: Iterable[str]) -> list[dict]:
+    def set_board(self, squares: "Iterable[str] | str") -> list[dict]:
+        """The board holds exactly ``squares`` (``"start"``: the start
+        position of the game being played)."""
+        if squares == "start":
+            p = Position("start", self.controller.variant)
+            squares = [p.geometry.names[sq] for sq, _ in p.pieces()]
         self.board = set(squares)
         return self._frame()
 
@@ -195,11 +229,17 @@ class Runner:
     def press(self, button: str) -> list[dict]:
         return self.controller.on_button(self.now, button)
 
-    def fen(self, fen: str) -> list[dict]:
-        """A new game from ``fen``; the board is set up for it at once."""
-        events = self._abandoned() + self.controller.new_game(self.now, fen, setup=False)
+    def fen(self, fen: str, variant: str | None = None) -> list[dict]:
+        """A new game from ``fen`` (of ``variant``: the game being played
+        if None); the board is set up for it at once."""
+        events = self._abandoned() + self.controller.new_game(self.now, fen, setup=False, variant=variant)
         self.board = set(self.controller.expected_squares)
         return events + self._frame()
+
+    def variant(self, arg: tuple[str, str]) -> list[dict]:
+        """``variant NAME FEN``: a new game of that game, board set up."""
+        name, fen = arg
+        return self.fen(fen, name)
 
     def setup(self, fen: str) -> list[dict]:
         """A new game from ``fen``, set up by hand from the board as it stands."""
@@ -250,20 +290,25 @@ class Runner:
 
 
 def replay(steps: list[Step], settings: Settings, fen: str | None = None,
-           store: GameStore | None = None) -> Iterator[dict]:
-    """Every event of a script run, then the final line. A ``fen`` step
-    before any other step sets the starting position instead of ``fen``;
-    ``clock`` steps before any other (but that ``fen``) set the first game's
-    time control."""
+           store: GameStore | None = None, variant: str | None = None) -> Iterator[dict]:
+    """Every event of a script run, then the final line. The first game is
+    of ``variant`` (``settings.variant`` if None). A ``fen`` or ``variant``
+    step before any other step sets the starting position instead of
+    ``fen``; ``clock`` steps before any other (but that one) set the first
+    game's time control."""
     lead, seen_fen = 0, False
-    while lead < len(steps) and (steps[lead].op == "clock" or (steps[lead].op == "fen" and not seen_fen)):
-        if steps[lead].op == "fen":
-            fen, seen_fen = str(steps[lead].arg), True
+    while lead < len(steps) and (steps[lead].op == "clock"
+                                 or (steps[lead].op in ("fen", "variant") and not seen_fen)):
+        step = steps[lead]
+        if step.op == "fen":
+            fen, seen_fen = str(step.arg), True
+        elif step.op == "variant":
+            (variant, fen), seen_fen = step.arg, True   # type: ignore[misc]
         else:
-            settings = replace(settings, time_control=str(steps[lead].arg))
+            settings = replace(settings, time_control=str(step.arg))
         lead += 1
     steps = steps[lead:]
-    runner = Runner(settings, fen, store)
+    runner = Runner(settings, fen, store, variant=variant)
     yield from runner.events
     for step in steps:
         yield from runner.do(step)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from engine import variants
+
 from .clock import parse_time_control
 
 SHOW_IMMOBILIZED = ("off", "side", "both")
@@ -50,6 +52,10 @@ class Settings:
     # game's a1; "" = centred). See hardware/boards.py.
     board_kind: str = "maxima"
     board_offset: str = ""
+    # The game of new games (an id of ``maxima-board variants``). The board
+    # kind (``board_kind``, "maxima" or "10x10") is the hardware's: see
+    # ``controller.games.board_kind``.
+    variant: str = "maxima"
 
     def __post_init__(self) -> None:
         for name in ("settle_ms", "suicide_ms", "grace_ms", "last_move_ms"):
@@ -63,6 +69,8 @@ class Settings:
         if self.board_kind not in BOARD_KINDS:
             raise ValueError(f"setting board_kind must be one of {', '.join(BOARD_KINDS)}, "
                              f"got {self.board_kind!r}")
+        if self.variant not in variants.names():
+            raise ValueError(f"setting variant: unknown game {self.variant!r} (known: {', '.join(variants.names())})")
         if self.suicide_ms < self.settle_ms:
             raise ValueError(f"setting suicide_ms ({self.suicide_ms}) must not be shorter than "
                              f"settle_ms ({self.settle_ms})")

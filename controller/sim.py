@@ -14,7 +14,6 @@ import sys
 import time
 from typing import Callable, Iterator, TextIO
 
-from engine import START_FEN
 
 from .clock import format_ms
 from .core import Controller
@@ -31,6 +30,7 @@ commands (one per line):
   wait MS            let MS milliseconds pass, at most 86400000 (real time passes too)
   press BUTTON       ok | back | menu | new
   fen FEN|start      new game from FEN, the board set up for it
+  variant NAME [FEN|start]  new game of another game (maxima-board variants), board set up
   setup [FEN|start]  new game from FEN, to be set up piece by piece
   board SQ...        the board holds exactly these squares (board empty, board start)
   link down|up       lose / restore the board link
@@ -54,7 +54,7 @@ class Sim:
             self._print(f"note {store.message}")
         # The simulated board is set up as the game stands: the resumed
         # game's position, else the start position of a new game.
-        fen = None if store.unfinished() is not None else START_FEN
+        fen = None if store.unfinished() is not None else "start"
         controller = Controller(settings, store, fen=fen, now_ms=0)
         self.runner = Runner.attach(controller, set(controller.expected_squares), 0)
         self._emit(self.runner.events)
@@ -94,7 +94,7 @@ class Sim:
             return True
         self.tick()
         try:
-            step = parse_line(text, line)
+            step = parse_line(text, line, self.controller.variant)
             if step is None:
                 return True
             if step.op == "wait":
@@ -207,7 +207,7 @@ def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | No
         if on_start is not None:
             on_start(sim)
         interactive = _isatty(source) and _isatty(out)
-        intro = (f"Simulated Maxima board; games are stored in {store.path}.\n"
+        intro = (f"Simulated board ({sim.controller.position.variant.title}); games are stored in {store.path}.\n"
                  "Type 'help' for the commands, 'show' to see the board, 'quit' to leave.")
         if interactive and source is sys.stdin and out is sys.stdout:
             from .console import run_console

@@ -25,7 +25,7 @@ from pathlib import Path
 from .storefile import (APPLICATION_ID, BoardLock, Conflict, Found, StoreError, describe, identify,
                         is_corrupt, unwritable)
 
-SCHEMA_VERSION = 2   # 2: the clocks table
+SCHEMA_VERSION = 3   # 2: the clocks table; 3: games.variant
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     black TEXT NOT NULL,
     result TEXT NOT NULL DEFAULT '*',
     reason TEXT,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    variant TEXT NOT NULL DEFAULT 'maxima'
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -70,9 +71,11 @@ _UPGRADES: dict[int, tuple[str, ...]] = {
             white_ms INTEGER NOT NULL,
             black_ms INTEGER NOT NULL,
             PRIMARY KEY (game_id, ply))""",),
+    2: ("ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'maxima'",),   # games stored before: Maxima
 }
 
 _GAME_COLUMNS = "id, start_fen, created, event, site, date, round, white, black, result, reason, finished"
+_VARIANT_COLUMN = "variant"   # schema 3; a database of schema 1-2 opened for reading holds Maxima only
 
 
 def default_db_path() -> str:
@@ -112,6 +115,7 @@ class GameRow:
     reason: str | None
     finished: bool
     plies: int
+    variant: str = "maxima"   # the game's id (engine.variants)
 
 
 class _Damaged(Exception):
@@ -384,17 +388,17 @@ class GameStore:
 
     def new_game(self, start_fen: str, event: str = "Casual game", site: str = "", round: str = "-",
                  white: str = "White", black: str = "Black",
-                 clock: tuple[str, int, int] | None = None) -> int:
-        """Store a new unfinished game and return its number; ``clock``:
-        (time control, White's ms, Black's ms) at the start, if it has one."""
+                 clock: tuple[str, int, int] | None = None, variant: str = "maxima") -> int:
+        """Store a new unfinished game of ``variant`` and return its number;
+        ``clock``: (time control, White's ms, Black's ms) at the start, if it has one."""
         created = time.strftime("%Y-%m-%dT%H:%M:%S")
         more = [] if clock is None else [
             ("INSERT INTO clocks (game_id, ply, control, white_ms, black_ms) "
              "VALUES (last_insert_rowid(), 0, ?, ?, ?)", clock)]
         cur = self._write(
-            "INSERT INTO games (start_fen, created, event, site, date, round, white, black) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (start_fen, created, event, site, time.strftime("%Y.%m.%d"), round, white, black), *more)
+            "INSERT INTO games (start_fen, created, event, site, date, round, white, black, variant) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (start_fen, created, event, site, time.strftime("%Y.%m.%d"), round, white, black, variant), *more)
         game_id = int(cur.lastrowid)
         self._plies[game_id] = 0
         return game_id
@@ -432,12 +436,20 @@ class GameStore:
 
     # ------------------------------------------------------------ reads
     def _rows(self, where: str = "", params: tuple = ()) -> list[GameRow]:
+        variant = _VARIANT_COLUMN if self._has_variant() else "'maxima'"
         rows = self._conn.execute(
-            f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves WHERE game_id = games.id) "
+            f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves WHERE game_id = games.id), {variant} "
             f"FROM games {where} ORDER BY id", params).fetchall()
-        games = [GameRow(*row[:11], bool(row[11]), row[12]) for row in rows]
+        games = [GameRow(*row[:11], bool(row[11]), row[12], row[13]) for row in rows]
         self._plies.update((g.id, g.plies) for g in games)
         return games
+
+    def _has_variant(self) -> bool:
+        found = getattr(self, "_variant_known", None)
+        if found is None:
+            found = self._variant_known = any(
+                row[1] == "variant" for row in self._conn.execute("SELECT * FROM pragma_table_info('games')"))
+        return found
 
     def games(self) -> list[GameRow]:
         """All stored games, oldest first."""

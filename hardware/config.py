@@ -407,6 +407,16 @@ def _time_control(value: Any) -> str:
     return value
 
 
+def _variant(value: Any) -> str:
+    from engine import variants
+
+    name = _text(value)
+    if name not in variants.names():
+        raise ValueError(f'unknown game "{name}"{_suggest(name, variants.names())} '
+                         f"(see 'maxima-board variants')")
+    return name
+
+
 def _suggest(word: str, options) -> str:
     close = difflib.get_close_matches(word, list(options), n=1)
     return f' (did you mean "{close[0]}"?)' if close else ""
@@ -430,7 +440,8 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
                 "debounce_ms": _integer(0, 1000), "loop_ms": _integer(1, 100)},
     "assist": {"show_immobilized": _choice("off", "side", "both"), "show_check": _boolean,
                "hints": _boolean, "takeback_by_restore": _boolean},
-    "game": {"event": _text, "site": _text, "white": _text, "black": _text, "round": _text},
+    "game": {"event": _text, "site": _text, "white": _text, "black": _text, "round": _text,
+             "variant": _variant},
     "database": {"path": _text},
     "clock": {"control": _time_control},
     "web": {"enabled": _boolean, "port": _integer(0, 65535), "bind": _text},   # port 0: any free port

@@ -3,22 +3,25 @@ never commit an illegal move, and a player who does what the LEDs and the
 OLED say always brings the board back in sync."""
 from __future__ import annotations
 
+import functools
 import random
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from controller.hands import hand_lines
 from controller.script import Runner
 from controller.settings import Settings
-from engine import START_FEN, Position
+from engine import START_FEN, Position, variants
 from hardware.interfaces import LED_STATES
 
-SQUARE_RE = re.compile(r"\b([a-h](?:10|[0-9]))\b")
+SQUARE_RE = re.compile(r"\b([a-j](?:10|[0-9]))\b")
 
 
-def _random_position(seed: int, plies: int) -> str:
+def _random_position(seed: int, plies: int, variant: str = "maxima") -> str:
     rng = random.Random(seed)
-    p = Position()
+    p = Position("start", variant)
     for _ in range(plies):
         moves = p.legal_moves
         if not moves or p.outcome():
@@ -26,7 +29,7 @@ def _random_position(seed: int, plies: int) -> str:
         p.push(rng.choice(moves))
     while p.outcome() is not None:
         p.pop()
-    return Position(p.fen()).fen()
+    return Position(p.fen(), variant).fen()
 
 
 FENS = [
@@ -36,6 +39,14 @@ FENS = [
     "xxx2xxx/4k3/p7/8/8/8/8/2m5/2N5/4K3/xxx2xxx w 0",
     "xxx2xxx/1g1b1m2/b2p1nM1/2p3kg/1dqp1pd1/N1p5/D6D/3R1PP1/1QP1P1K1/n2BN1G1/xxx2xxx w 90",
 ] + [_random_position(seed, 40 + 10 * seed) for seed in range(4)]
+OTHER_GAMES = [name for name in variants.names() if name != "maxima"]
+
+
+@functools.lru_cache(maxsize=None)
+def _fens(variant: str) -> list[str]:
+    """The start and three positions of random play, for every game but Maxima."""
+    start = Position("start", variant).fen()
+    return [start] + [_random_position(seed, 20 + 15 * seed, variant) for seed in range(3)]
 
 SETTINGS = Settings(hints=True)
 
@@ -75,20 +86,31 @@ def _act(runner: Runner, step: tuple) -> list[dict]:
     if not moves:
         return []
     move = moves[step[1] % len(moves)]
-    names = _names(runner)
-    gone = [names[s] for s in move.captures if s != move.to_square]
+    if c.position.variant.name == "maxima":
+        names = _names(runner)
+        gone = [names[s] for s in move.captures if s != move.to_square]
+        events = []
+        if move.kind == "replacement":
+            events += runner.lift(names[move.to_square])
+        if step[2]:
+            for sq in gone:
+                events += runner.lift(sq)
+        events += runner.lift(names[move.from_square])
+        if move.to_square is not None:
+            events += runner.place(names[move.to_square])
+        if not step[2]:
+            for sq in gone:
+                events += runner.lift(sq)
+        return events
+    # the other games: castling, swaps, promotion… made as a person would,
+    # without the waits and presses (random ones come from other steps)
     events = []
-    if move.kind == "replacement":
-        events += runner.lift(names[move.to_square])
-    if step[2]:
-        for sq in gone:
-            events += runner.lift(sq)
-    events += runner.lift(names[move.from_square])
-    if move.to_square is not None:
-        events += runner.place(names[move.to_square])
-    if not step[2]:
-        for sq in gone:
-            events += runner.lift(sq)
+    for line in hand_lines(c.position, move, random.Random(step[1] * 2 + step[2])):
+        op, _, square = line.partition(" ")
+        if op == "lift":
+            events += runner.lift(square)
+        elif op == "place":
+            events += runner.place(square)
     return events
 
 
@@ -97,16 +119,16 @@ def _check_outputs(runner: Runner) -> None:
     lines = c.display
     assert len(lines) <= 5 and all(len(line) <= 21 for line in lines), lines
     names = set(_names(runner))
-    for sq, state in c.leds.items():
-        assert sq in names and state in LED_STATES
+    for sq, state in c.leds.items():   # a square off the game's is lit only to be cleared
+        assert (sq in names or (sq in runner.board and state == "error-extra")) and state in LED_STATES
 
 
-def _replay_events(fen: str, events: list[dict]) -> Position:
+def _replay_events(fen: str, events: list[dict], variant: str = "maxima") -> Position:
     """The engine's position after the events: every move must be legal."""
-    position = Position(fen)
+    position = Position(fen, variant)
     for e in events:
         if e["type"] in ("new_game", "setup"):
-            position = Position(e["fen"])
+            position = Position(e["fen"], e.get("variant", variant))
         elif e["type"] == "move":
             position.push(e["move"])       # raises if illegal
             assert position.fen() == e["fen"]
@@ -130,9 +152,10 @@ def _follow(runner: Runner, events: list[dict]) -> None:
         lift = [sq for sq, state in leds.items() if state in ("error-extra", "remove") and sq in runner.board]
         place = [sq for sq, state in leds.items()
                  if state in ("error-missing", "setup-missing") and sq not in runner.board]
-        if "OK = yes, MENU = next" in text or "OK = other clock" in text:
+        if "OK = yes, MENU = next" in text or "OK = other clock" in text or "OK = other game" in text:
             events += runner.press("back")          # leave the menu
-        elif any(w in text for w in ("Which move?", "suicide in", "OK or NEW to start", "OK=done")):
+        elif any(w in text for w in ("Which move?", "suicide in", "OK or NEW to start", "OK=done",
+                                     "Promote to:", "go on castling", "OK = now")):
             events += runner.press("ok")
         elif lift:
             events += runner.lift(lift[0])
@@ -152,14 +175,37 @@ def _follow(runner: Runner, events: list[dict]) -> None:
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fen=st.sampled_from(FENS), steps=st.lists(action, max_size=40))
 def test_random_hands_never_crash_never_commit_illegal_moves_and_guidance_restores_sync(fen, steps):
-    runner = Runner(SETTINGS, fen=fen)
+    _random_hands("maxima", fen, steps)
+
+
+@pytest.mark.parametrize("variant", OTHER_GAMES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_hands_in_every_game(variant, data):
+    """The same property for every other game (castling, en passant,
+    promotion, swaps, mutual destruction): a bounded run; more in the slow test."""
+    fen = data.draw(st.sampled_from(_fens(variant)))
+    _random_hands(variant, fen, data.draw(st.lists(action, max_size=40)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", OTHER_GAMES)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_hands_in_every_game_long(variant, data):
+    fen = data.draw(st.sampled_from(_fens(variant)))
+    _random_hands(variant, fen, data.draw(st.lists(action, max_size=60)))
+
+
+def _random_hands(variant: str, fen: str, steps: list) -> None:
+    runner = Runner(SETTINGS, fen=fen, variant=variant)
     events = list(runner.events)
     for step in steps:
         events += _act(runner, step)
         events += runner.wait(0)
         _check_outputs(runner)
     _follow(runner, events)
-    position = _replay_events(fen, events)
+    position = _replay_events(fen, events, variant)
     c = runner.controller
     assert position.fen() == c.position.fen()
     assert [str(m) for m in position.move_stack] == c.moves

@@ -614,15 +614,17 @@ def test_9_setup_of_the_start_position():
     # a stray piece is to be cleared, placed pieces go dark
     _, final = run(script + "place e5\nplace d1\nwait 300\n")
     assert final["leds"]["e5"] == "error-extra" and "d1" not in final["leds"]
-    # MENU offers the clock first, then walks through the pieces by name
+    # MENU offers the game (18), then the clock, then walks through the pieces by name
     _, final = run(script + "press menu\n")
-    assert "Clock: none" in words(final["display"])
+    assert "Game: Maxima" in words(final["display"])
     _, final = run(script + "press menu\npress menu\n")
+    assert "Clock: none" in words(final["display"])
+    _, final = run(script + "press menu\npress menu\npress menu\n")
     assert final["leds"] == {"b1": "setup-missing"}
     assert "White Mage on b1" in words(final["display"])
-    _, final = run(script + "press menu\npress menu\npress menu\npress menu\n")
+    _, final = run(script + "press menu\npress menu\npress menu\npress menu\npress menu\n")
     assert "White King on e1" in words(final["display"])
-    _, final = run(script + "press menu\npress menu\npress back\n")
+    _, final = run(script + "press menu\npress menu\npress menu\npress back\n")
     assert "Black Mage on g9" in words(final["display"])
     # nothing starts before the board is right, OK starts once it is
     events, final = run(script + "press ok\n")

@@ -254,8 +254,8 @@ def test_a_board_link_coming_up_at_start_is_never_shown_as_lost():
     runner, screens = _link_run(up_ms=250, down_ms=None, until_ms=1000)
     assert not [lines for _, lines in screens if "Board link lost" in lines]
     assert {"type": "link", "ok": False} not in runner.events
-    assert screens[0] == (0, ["White to move      1.", "Game 1", "Waiting for the", "board."])
-    assert screens[-1][1] == ["White to move      1.", "Game 1"]
+    assert screens[0] == (0, ["White to move      1.", "Game 1: Maxima", "Waiting for the", "board."])
+    assert screens[-1][1] == ["White to move      1.", "Game 1: Maxima"]
 
 
 def test_a_board_never_found_at_start_is_reported_after_the_wait():

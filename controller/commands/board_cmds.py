@@ -7,6 +7,7 @@ none of them ``run`` plays on the simulated board in this terminal.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import signal
 import sys
 from contextlib import contextmanager
@@ -23,12 +24,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--config", metavar="PATH", help="configuration file (TOML)")
     p.add_argument("--seconds", type=_seconds, metavar="N",
                    help="stop after N seconds (tests, soak runs); default: run until stopped")
+    p.add_argument("--variant", metavar="NAME", type=_variant_name,
+                   help="the game of new games (default: the config's [game] variant, else maxima)")
     p.set_defaults(func=_run)
 
     p = sub.add_parser("diag", help="sensor test: light and print every switch that closes")
     p.add_argument("--config", metavar="PATH", help="configuration file (TOML)")
     p.add_argument("--seconds", type=_seconds, metavar="N", help="stop after N seconds")
     p.set_defaults(func=_diag)
+
+
+def _variant_name(text: str) -> str:
+    from .game_cmds import variant_name
+
+    return variant_name(text)
 
 
 def _seconds(text: str) -> float:
@@ -88,6 +97,8 @@ def _run(args: argparse.Namespace) -> int:
         settings = config.settings()
     except TypeError as exc:
         raise ConfigError(f"config {config.path}: {exc}") from None
+    if args.variant is not None:
+        settings = dataclasses.replace(settings, variant=args.variant)
     if config.hardware == "sim":
         from controller.sim import run_sim
 

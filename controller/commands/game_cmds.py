@@ -5,7 +5,7 @@ import argparse
 import json
 import sys
 
-from engine import START_FEN, FenError, Position
+from engine import FenError, Position, variants
 
 from ..numbers import argument
 from . import club_cmds
@@ -26,12 +26,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="time control: 90+30, 60d10, 40/90,30+30 or none (default)")
     club_cmds.broadcast_options(p)
     p.add_argument("--realtime", action="store_true", help="with --broadcast: waits take real time")
+    p.add_argument("--variant", metavar="NAME", default="maxima", type=variant_name,
+                   help="the game (default: maxima; see 'maxima-board variants'); squares are its own")
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("sim", help="play on a simulated board typed in this terminal")
     p.add_argument("--db", metavar="PATH", help=f"games database (default: {default_db_path()})")
     p.add_argument("--clock", metavar="CONTROL", default="none",
                    help="time control of new games: 90+30, 60d10, 40/90,30+30 or none (default)")
+    p.add_argument("--variant", metavar="NAME", default="maxima", type=variant_name,
+                   help="the game of new games (default: maxima; see 'maxima-board variants')")
     p.set_defaults(func=_sim)
 
     p = sub.add_parser("games", help="list the stored games")
@@ -45,21 +49,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_export)
 
 
+def variant_name(text: str) -> str:
+    """``--variant NAME``: a game id of ``maxima-board variants``."""
+    if text not in variants.names():
+        raise argparse.ArgumentTypeError(f"--variant: unknown game {text!r} (see 'maxima-board variants')")
+    return text
+
+
 def _replay(args: argparse.Namespace) -> int:
-    settings = Settings(time_control=args.clock)   # a bad CONTROL: one line naming it
+    settings = Settings(time_control=args.clock, variant=args.variant)   # a bad CONTROL: one line naming it
     fen = None
     if args.fen is not None:
-        fen = START_FEN if args.fen == "start" else args.fen
+        fen = "start" if args.fen == "start" else args.fen
         try:
-            Position(fen)
+            Position(fen, args.variant)
         except FenError as exc:
             raise FenError(f"--fen: bad FEN: {exc}") from None
     try:
         if args.script == "-":
-            steps = parse_script(sys.stdin.read().splitlines())
+            steps = parse_script(sys.stdin.read().splitlines(), args.variant)
         else:
             with open(args.script, encoding="utf-8") as f:
-                steps = parse_script(f.read().splitlines())
+                steps = parse_script(f.read().splitlines(), args.variant)
     except UnicodeDecodeError as exc:
         raise ScriptError(f"{args.script}: not a text file ({exc.reason})") from None
     except OSError as exc:
@@ -87,7 +98,7 @@ def _store(path: str | None) -> GameStore:
 
 
 def _sim(args: argparse.Namespace) -> int:
-    return run_sim(Settings(db_path=args.db, time_control=args.clock),
+    return run_sim(Settings(db_path=args.db, time_control=args.clock, variant=args.variant),
                    label=f"--db {args.db}" if args.db else None)
 
 
@@ -97,10 +108,17 @@ def _games(args: argparse.Namespace) -> int:
         for game in store.games():
             status = "playing" if not game.finished else (game.reason or "ended")
             print(f"{game.id:>4}  {game.date}  {game.white} - {game.black}  {game.result:<7} "
-                  f"{game.plies:>4} plies  {status}")
+                  f"{game.plies:>4} plies  {status}  {_title(game.variant)}")
     finally:
         store.close()
     return 0
+
+
+def _title(name: str) -> str:
+    try:
+        return variants.get(name).title
+    except ValueError:   # a game this version does not know
+        return name
 
 
 def _export(args: argparse.Namespace) -> int:

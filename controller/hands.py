@@ -1,0 +1,79 @@
+"""How a person makes a legal move on the board, as script lines.
+
+Used by the simulated players of the tests and by ``bench/controller.py``:
+``hand_lines`` writes the lifts, placements, waits and presses of one move,
+in one of the orders people use (captured pieces off before or after the
+mover lands; castling King first, Rook first or with both hands; a swap
+with one hand or two), then the presses the OLED asks for (a promotion
+piece, a choice among moves that look alike, OK for a move that otherwise
+waits).
+"""
+from __future__ import annotations
+
+import random
+
+from engine import Move, Position
+
+from .reconstruct import MoveTable
+
+
+def hand_lines(position: Position, move: Move, rng: random.Random, settle_ms: int = 300,
+               table: MoveTable | None = None) -> list[str]:
+    """Script lines that make the legal ``move`` of ``position`` by hand."""
+    names = position.geometry.names
+    sig = position.signature(move)
+    frm, to = move.from_square, move.to_square
+    lines: list[str] = []
+    lifted: set[int] = set()
+
+    def lift(sq: int) -> None:
+        lines.append(f"lift {names[sq]}")
+        lifted.add(sq)
+
+    def place(sq: int) -> None:
+        lines.append(f"place {names[sq]}")
+
+    if move.kind == "castle":
+        rook = next(s for s in sig.vacated | sig.replaced if s != frm)
+        rook_to = next(iter((sig.filled | sig.replaced) - {to}), frm)
+        style = rng.choice(("king", "rook", "hands"))
+        if style == "hands":
+            lift(frm), lift(rook), place(rook_to), place(to)
+        elif style == "king":
+            lift(frm), place(to), lift(rook), place(rook_to)
+        else:
+            lift(rook), place(rook_to), lift(frm), place(to)
+    elif move.kind == "swap":
+        a, b = (frm, to) if rng.random() < 0.5 else (to, frm)
+        lift(a), lift(b)          # one hand holds both, or one in each hand
+        place(b), place(a)
+    elif to is None:              # suicide or mutual destruction: pieces off
+        lift(frm)
+        for c in move.captures:
+            lift(c)
+    else:
+        gone = sorted(sig.vacated - {frm})
+        before = rng.random() < 0.5
+        if before:
+            for c in gone:
+                lift(c)
+        if to in sig.replaced:
+            lift(to)
+        lift(frm)
+        place(to)
+        if not before:
+            lines.append(f"wait {settle_ms}")
+            for c in gone:
+                lift(c)
+    lines.append(f"wait {settle_ms}")
+    table = table if table is not None else MoveTable(position)
+    m = table.match(position.occupancy_after(move) if move.kind != "swap" else table.expected,
+                    sum(1 << s for s in lifted))
+    index = next((i for i, e in enumerate(m.entries) if e.move == move), 0)
+    if m.kind == "promote":
+        lines += ["press menu"] * index + ["press ok"]
+    elif m.kind == "ambiguous":
+        lines += ["press back"] * index + ["press ok"]
+    elif m.kind in ("suicide", "early"):
+        lines.append("press ok")
+    return lines

@@ -1,0 +1,22 @@
+"""The controller's modes, one class each: a reader finds a behaviour by
+the mode it belongs to.
+
+- ``SetupMode`` (setup.py): the pieces of a new game are being set up;
+- ``PlayMode`` (play.py): the players move; moves commit when they settle;
+- ``SyncMode`` (sync.py): the board is guided back to the position, after
+  a take-back or when a stored game resumes;
+- ``EndedMode`` (ended.py): the game is over, the result shown.
+
+The shared game state (position, move table, board frame, lifts, clock,
+store) lives in ``controller.core.Controller``; a mode reads it and asks
+the controller for transitions (commit, end, take back, start a game).
+The MENU (menu.py) lies over play, sync and ended.
+"""
+from .base import Mode
+from .ended import EndedMode
+from .menu import Menu, MenuItem
+from .play import PlayMode
+from .setup import Setup, SetupMode
+from .sync import Sync, SyncMode
+
+__all__ = ["EndedMode", "Menu", "MenuItem", "Mode", "PlayMode", "Setup", "SetupMode", "Sync", "SyncMode"]

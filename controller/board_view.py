@@ -59,6 +59,7 @@ class BoardView:
         self.offset = offset
         self._outside: frozenset[str] = frozenset()
         self._placement: Placement | None = None
+        self._last: tuple[frozenset[str], Placement] | None = None   # the last board frame, as placed
         self.problem: str | None = None      # the current game does not fit (kept: the last placement)
         self._told = takes_outside(controller.on_frame)   # the controller hears of outside pieces
         self.placement          # fail now, not at the first frame
@@ -85,10 +86,26 @@ class BoardView:
 
     def on_frame(self, now_ms: int, squares: frozenset[str] | set[str]) -> list[dict]:
         """A frame of occupied *board* squares."""
-        inside, self._outside = self.placement.to_game(squares)
+        placement = self.placement
+        self._last = (frozenset(squares), placement)
+        inside, self._outside = placement.to_game(squares)
         if self._told:
             return self.controller.on_frame(now_ms, inside, outside=self._outside)
         return self.controller.on_frame(now_ms, inside)
+
+    def on_button(self, now_ms: int, button: str) -> list[dict]:
+        return self._replaced(now_ms, self.controller.on_button(now_ms, button))
+
+    def on_tick(self, now_ms: int) -> list[dict]:
+        return self._replaced(now_ms, self.controller.on_tick(now_ms))
+
+    def _replaced(self, now_ms: int, events: list[dict]) -> list[dict]:
+        """``events``, and when the controller's game has moved to another
+        placement since the last frame (MENU → Game, a new or resumed game),
+        the same board read again through the new one."""
+        if self._last is not None and self.placement is not self._last[1]:
+            events = events + self.on_frame(now_ms, self._last[0])
+        return events
 
     @property
     def leds(self) -> dict[str, str]:

@@ -347,3 +347,34 @@ def test_diag_command_with_a_ten_by_ten_config(tmp_path, monkeypatch, capsys):
                         "opened  R9 C9  j10", "opened  R10 C0  button ok"]
     stats = [line for line in out if line.startswith("link lines_ok=")]
     assert stats and "dropped_malformed=0" in stats[-1] and "dropped_crc=0" in stats[-1]
+
+
+def test_real_controller_plays_ultima_on_the_ten_by_ten_board_and_rereads_it_after_a_game_change():
+    """Ultima (a1…h8) on the 10×10 board's b2…i9 with the real Controller: a
+    move made on board squares commits in game squares; a piece on a1 (not
+    part of Ultima) is an error-extra; after the game changes to a 10×8
+    game the same board is read again through the new placement."""
+    controller = Controller(Settings(board_kind="10x10", variant="ultima"), now_ms=0, fen="start")
+    view = BoardView(controller, "10x10")
+    placement = view.placement
+    board = {placement.board_of[sq] for sq in controller.expected_squares}
+    assert "b2" in board and "a1" not in board
+    view.on_frame(0, frozenset(board))
+    move = next(m for m in controller.position.legal_moves if m.kind == "move" and not m.captures)
+    names = controller.position.geometry.names
+    frm, to = placement.board_of[names[move.from_square]], placement.board_of[names[move.to_square]]
+    view.on_frame(100, frozenset(board - {frm}))
+    board = (board - {frm}) | {to}
+    view.on_frame(300, frozenset(board))
+    view.on_tick(1000)
+    assert controller.moves == [str(move)]
+    view.on_frame(1100, frozenset(board | {"a1"}))
+    assert view.leds["a1"] == "error-extra"
+    view.on_frame(1200, frozenset(board))
+    assert "a1" not in view.leds
+    controller.choose_game("coordinator-chess-10x8", 1300)     # MENU → Game
+    view.on_tick(1400)                          # no new frame: the view reads the board again
+    assert view.placement.variant.name == "coordinator-chess-10x8"
+    expected = {view.placement.board_of[sq] for sq in controller.expected_squares}
+    missing = {sq for sq, state in view.leds.items() if state == "setup-missing"}
+    assert missing and missing <= expected and not missing & board

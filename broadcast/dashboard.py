@@ -41,7 +41,7 @@ def record_text(table: str, record: dict) -> str:
     """A broadcast game record as PGN-style text (engine.record)."""
     tags = {k: str(v) for k, v in (record.get("tags") or {}).items()}
     tags["Result"] = _PGN_RESULT.get(record.get("result") or "*", record.get("result") or "*")
-    tags["Variant"] = record.get("variant") or "Maxima"
+    tags["Variant"] = record.get("title") or "Maxima"
     tags["Board"] = table
     game = GameRecord(tags, list(record.get("moves") or []))
     if record.get("start_fen") and record["start_fen"] != game.start_fen:
@@ -136,13 +136,14 @@ class ClubTables:
             for entry in chosen:
                 state = entry["state"] or {}
                 item = {"table": entry["table"], "online": entry["online"], "updated": entry.get("updated"),
-                        **{k: state.get(k) for k in ("game", "tags", "variant", "fen", "turn", "moves", "sans",
+                        **{k: state.get(k) for k in ("game", "tags", "variant", "title", "fen", "turn", "moves", "sans",
                                                      "last", "result", "reason", "clocks", "mode", "seq", "at")}}
                 if svg and state.get("fen"):
                     if "svg" not in entry:
                         try:
                             entry["svg"] = board_svg(state["fen"], state.get("leds"), state.get("last"),
-                                                     cell=24, coordinates=False)
+                                                     cell=24, coordinates=False,
+                                                     variant=state.get("variant") or "maxima")
                         except ValueError:
                             entry["svg"] = ""
                     item["svg"] = entry["svg"]

@@ -55,7 +55,8 @@ def status_payload(online: bool) -> bytes:
 def game_record(snapshot: dict) -> dict:
     """The record of the snapshot's game: enough to write its PGN-style text."""
     return {"game": snapshot["game"], "tags": snapshot["tags"], "start_fen": snapshot["start_fen"],
-            "variant": snapshot.get("variant", "Maxima"), "moves": snapshot["moves"],
+            "variant": snapshot.get("variant", "maxima"), "title": snapshot.get("title", "Maxima"),
+            "moves": snapshot["moves"],
             "result": snapshot["result"], "reason": snapshot["reason"]}
 
 
@@ -63,7 +64,8 @@ def state_payload(club: str, table: str, snapshot: dict) -> dict:
     """The ``state`` message: the whole table in one message."""
     keep = ("game", "tags", "start_fen", "fen", "turn", "moves", "sans", "last", "leds", "mode",
             "result", "reason", "clocks", "seq", "at", "link_ok")
-    return {"club": club, "table": table, "variant": snapshot.get("variant", "Maxima"),
+    return {"club": club, "table": table, "variant": snapshot.get("variant", "maxima"),
+            "title": snapshot.get("title", "Maxima"),
             **{k: snapshot.get(k) for k in keep}}
 
 
@@ -74,7 +76,8 @@ def table_messages(club: str, table: str, snapshot: dict) -> dict[str, bytes]:
     messages = {
         f"{base}/state": state,
         f"{base}/game": {"game": snapshot["game"], "tags": snapshot["tags"],
-                         "start_fen": snapshot["start_fen"], "variant": state["variant"]},
+                         "start_fen": snapshot["start_fen"], "variant": state["variant"],
+                         "title": state["title"]},
         f"{base}/fen": {"fen": snapshot["fen"], "turn": snapshot["turn"]},
         f"{base}/moves": {"game": snapshot["game"], "moves": snapshot["moves"], "sans": snapshot["sans"]},
         f"{base}/clocks": snapshot.get("clocks"),

@@ -83,7 +83,9 @@ def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int
         last = {"from": names[move.from_square],
                 "to": names[move.to_square] if move.to_square is not None else None}
     return {
-        "game": controller.game_id, "tags": dict(tags or {}), "start_fen": start_fen,
+        "game": controller.game_id, "variant": position.variant.name, "title": position.variant.title,
+        "board_kind": getattr(controller.settings, "board_kind", "maxima"),
+        "tags": dict(tags or {}), "start_fen": start_fen,
         "fen": position.fen(), "turn": "white" if position.turn == WHITE else "black",
         "moves": [str(m) for m in position.move_stack], "sans": sans, "last": last,
         "leds": controller.leds, "display": controller.display, "mode": controller.mode,
@@ -119,6 +121,7 @@ class NewGame:
     tags: dict[str, str]
     time_control: str = ""
     setup: bool = True
+    variant: str = "maxima"
 
     def __call__(self, controller: Any, now_ms: int) -> list[dict]:
         settings = controller.settings
@@ -127,7 +130,7 @@ class NewGame:
             controller.set_time_control(self.time_control)   # TimeControlError (ValueError) says why
             changes["time_control"] = self.time_control
         controller.settings = replace(settings, **changes)
-        return controller.new_game(now_ms, self.fen, setup=self.setup)
+        return controller.new_game(now_ms, self.fen, setup=self.setup, variant=self.variant)
 
 
 class BoardFeed:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from engine import variants
 from engine.variants.base import Variant
+from hardware.boards import games_for
 
-BOARD_KINDS = ("maxima", "10x10")
-_MAXIMA_BOARD = ("maxima", "ultima", "ultima-pure")
+from .settings import BOARD_KINDS
+
 
 
 def board_kind(settings: object) -> str:
@@ -23,10 +24,9 @@ def board_kind(settings: object) -> str:
 
 
 def games_for_board(kind: str) -> list[str]:
-    """The ids of the games the board ``kind`` plays, in listing order."""
-    if kind == "maxima":
-        return list(_MAXIMA_BOARD)
-    return [name for name in variants.names() if name != "maxima"]
+    """The ids of the games the board ``kind`` plays, in listing order
+    (those that can be placed on it: ``hardware.boards``)."""
+    return games_for(kind)
 
 
 def short_title(variant: "Variant | str") -> str:

@@ -54,7 +54,7 @@ class Settings:
     board_offset: str = ""
     # The game of new games (an id of ``maxima-board variants``). The board
     # kind (``board_kind``, "maxima" or "10x10") is the hardware's: see
-    # ``controller.games.board_kind``.
+    # ``controller.games.board_kind`` and ``hardware.boards``.
     variant: str = "maxima"
 
     def __post_init__(self) -> None:

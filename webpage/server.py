@@ -27,6 +27,8 @@ from engine import variants
 from controller.feed import BoardFeed, NewGame
 from controller.record import export_text
 
+from hardware.boards import games_for
+
 from .httpbase import Handler, WebServer
 from .pin import PinGuard
 from .svg import board_svg
@@ -38,15 +40,15 @@ _TIME_CONTROL = re.compile(r"^(none|(\d{1,3}/)?\d{1,3}([+d]\d{1,3})?(,(\d{1,3}/)
 _GAME_PATH = re.compile(r"^/games/(\d{1,9})\.pgn$")
 
 
-def available_games() -> list[dict]:
-    """The games (variants) this board can start: id, name, start FEN."""
-    # The controller plays Maxima only until it learns the other games' moves (issue 9).
-    playable = [variants.get(name) for name in variants.names() if name == "maxima"]
+def available_games(board_kind: str = "maxima") -> list[dict]:
+    """The games (variants) a board of ``board_kind`` can start: id, name, start FEN."""
+    playable = [variants.get(name) for name in games_for(board_kind)]
     return [{"id": v.name, "name": v.title, "start_fen": v.start_fen} for v in playable]
 
 
 def with_svg(snapshot: dict) -> dict:
-    return {**snapshot, "svg": board_svg(snapshot["fen"], snapshot["leds"], snapshot["last"])}
+    return {**snapshot, "svg": board_svg(snapshot["fen"], snapshot["leds"], snapshot["last"],
+                                         variant=snapshot.get("variant", "maxima"))}
 
 
 class _SvgCache:
@@ -74,19 +76,17 @@ def clean_tag(value: str, name: str) -> str:
     return value
 
 
-def parse_new_game(form: dict[str, str]) -> NewGame:
-    """The new-game request of the form's fields; ValueError says which
-    field is wrong."""
+def parse_new_game(form: dict[str, str], board_kind: str = "maxima") -> NewGame:
+    """The new-game request of the form's fields for a board of
+    ``board_kind``; ValueError says which field is wrong."""
     game = (form.get("game") or "maxima").strip().lower()
-    games = {g["id"]: g for g in available_games()}
+    games = {g["id"]: g for g in available_games(board_kind)}
     if game not in games:
         raise ValueError(f"game: unknown game {game!r} (this board plays {', '.join(g['name'] for g in games.values())})")
-    if game != "maxima":
-        raise ValueError(f"game: this board cannot start {games[game]['name']} games yet")
     fen = (form.get("fen") or "").strip()
-    fen = START_FEN if fen in ("", "start") else fen
+    fen = games[game]["start_fen"] if fen in ("", "start") else fen
     try:
-        Position(fen)
+        Position(fen, game)
     except FenError as exc:
         raise ValueError(f"start FEN: {exc}") from None
     tags = {}
@@ -98,13 +98,17 @@ def parse_new_game(form: dict[str, str]) -> NewGame:
     if time_control and not _TIME_CONTROL.match(time_control):
         raise ValueError(f"time control: {time_control!r} is not like 90+30, 60d10, 40/90,30+30 or none")
     setup = str(form.get("setup", "on")).lower() not in ("", "off", "false", "0", "no")
-    return NewGame(fen, tags, time_control, setup)
+    return NewGame(fen, tags, time_control, setup, game)
 
 
 class BoardHandler(Handler):
     feed: BoardFeed
     guard: PinGuard
     svg: _SvgCache
+
+    def _board_kind(self) -> str:
+        latest = self.feed.latest
+        return latest.get("board_kind", "maxima") if latest else "maxima"
 
     def route(self, method: str, path: str, query: str) -> None:
         if method == "POST":
@@ -130,11 +134,12 @@ class BoardHandler(Handler):
             if latest is None:
                 self.send_json({"error": "the board is starting"}, 503)
             else:
-                self.send_bytes(board_svg(latest["fen"], latest["leds"], latest["last"]).encode(), "image/svg+xml")
+                self.send_bytes(board_svg(latest["fen"], latest["leds"], latest["last"],
+                                          variant=latest.get("variant", "maxima")).encode(), "image/svg+xml")
         elif path == "/api/games":
             self.ask(lambda c, now: [asdict(g) for g in c.store.games()], self.send_json)
         elif path == "/api/variants":
-            self.send_json(available_games())
+            self.send_json(available_games(self._board_kind()))
         elif _GAME_PATH.match(path):
             number = int(_GAME_PATH.match(path).group(1))
             self.ask(lambda c, now: export_text(c.store, number),
@@ -192,7 +197,7 @@ class BoardHandler(Handler):
             self.send_json({"ok": False, "error": "wrong PIN (shown on the board: MENU, Show web PIN?)"}, 403)
             return
         try:
-            request = parse_new_game(form)
+            request = parse_new_game(form, self._board_kind())
         except ValueError as exc:
             self.send_json({"ok": False, "error": str(exc)}, 400)
             return

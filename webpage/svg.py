@@ -20,11 +20,11 @@ LIGHT, DARK = "#eeeed2", "#b5c69a"
 
 
 def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str, str | None] | None = None,
-              cell: int = 40, coordinates: bool = True) -> str:
-    """The SVG of the position ``fen`` with LED states and the last move
-    (``{"from": sq, "to": sq}``) marked. A FEN that cannot be read gives a
-    ValueError."""
-    position = Position(fen)
+              cell: int = 40, coordinates: bool = True, variant: str = "maxima") -> str:
+    """The SVG of the position ``fen`` of the game ``variant`` with LED
+    states and the last move (``{"from": sq, "to": sq}``) marked. A FEN or
+    game that cannot be read gives a ValueError."""
+    position = Position(fen, variant)
     geo = position.geometry
     leds = dict(leds or {})
     marked = {}

@@ -278,3 +278,22 @@ def test_feed_labels_moves_incrementally_and_after_a_takeback():
     feed.update(runner.controller)
     assert feed.latest["sans"] == ["Pd3-d4", "Pc7-c5", "Pf3-f4"]
     assert (feed.latest["start_fen"], feed.latest["sans"]) == move_labels(runner.controller.position)
+
+
+def test_the_form_starts_every_game_the_board_plays_and_no_other():
+    """Issue 9 + 12: the games offered are those that fit the board."""
+    request = parse_new_game({"game": "ultima-pure", "setup": "off"}, "maxima")
+    assert request.variant == "ultima-pure" and request.fen == Position("start", "ultima-pure").fen()
+    with pytest.raises(ValueError, match="this board plays"):
+        parse_new_game({"game": "swapper-chess"}, "maxima")
+    assert parse_new_game({"game": "swapper-chess-10x8"}, "10x10").variant == "swapper-chess-10x8"
+    with pytest.raises(ValueError, match="start FEN"):
+        parse_new_game({"game": "ultima", "fen": START_FEN}, "10x10")      # a Maxima FEN is not Ultima's
+    c = Controller(Settings(board_kind="10x10", variant="ultima"), GameStore(":memory:"), fen="start")
+    parse_new_game({"game": "coordinator-chess", "setup": "off"}, "10x10")(c, 0)
+    assert c.position.variant.name == "coordinator-chess"
+    snapshot = board_snapshot(c)
+    assert (snapshot["variant"], snapshot["title"], snapshot["board_kind"]) == \
+        ("coordinator-chess", "Coordinator Chess", "10x10")
+    svg = board_svg(snapshot["fen"], {}, None, variant=snapshot["variant"])
+    assert svg.count('class="piece"') == 40 and "<title>White Coordinator c1</title>" in svg

@@ -96,6 +96,9 @@ class Controller:
     def __init__(self, settings: Settings, store: GameStore | None = None, fen: str | None = None,
                  now_ms: int = 0):
         self.settings = settings
+        # Extra MENU items from outside the core (the computer opponent): (label(), action(now_ms)
+        # -> events), offered after the core's own items while a game is played.
+        self.menu_items: list[tuple] = []
         self.store = store if store is not None else GameStore(":memory:")
         self._now = now_ms
         self._raw: int | None = None
@@ -669,7 +672,8 @@ class Controller:
             return self._take_back(now)
         if button == "menu":
             side = self._position.turn
-            self._menu = ([("resign", side), ("resign", -side), ("draw", 0), ("new", 0)], 0)
+            self._menu = ([("resign", side), ("resign", -side), ("draw", 0), ("new", 0)]
+                          + [("extra", i) for i in range(len(self.menu_items))], 0)
         elif button == "new":
             self._menu = ([("new", 0)], 0)
         return []
@@ -688,6 +692,8 @@ class Controller:
                 return self._end("0-1" if side == WHITE else "1-0", "resignation", now)
             if action == "draw":
                 return self._end("1/2", "agreement", now)
+            if action == "extra":
+                return list(self.menu_items[side][1](now) or [])
             return self._next_game(now)
         return []
 
@@ -742,6 +748,12 @@ class Controller:
             self._pick = screen.pick
         return screen.leds, screen.lines
 
+    def _menu_view(self) -> tuple[str, int] | None:
+        if self._menu is None:
+            return None
+        action, side = self._menu[0][self._menu[1]]
+        return (self.menu_items[side][0](), 0) if action == "extra" else (action, side)
+
     def _view(self, now: int) -> screens.View:
         """What the screens need to know, now."""
         play = self._mode == "play" and self._raw is not None
@@ -753,7 +765,7 @@ class Controller:
             match=self._match() if play else None, pick=self._pick,
             last=self._last, game_id=self._game_id, result=self._result, reason=self._reason,
             note=self._note[0] if self._note is not None else None,
-            menu=self._menu[0][self._menu[1]] if self._menu is not None else None,
+            menu=self._menu_view(),
             failure=self._failure, sync=self._sync, setup=self._setup,
             clocks=self._clock.readings(now) if self._clock is not None else None,
             control=str(self._control) if self._control is not None else "none")

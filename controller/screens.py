@@ -154,7 +154,8 @@ def _texts(v: View, lit: _Lit) -> tuple[str, str, str]:
         return status, _second(v), "Waiting for the board."
     if v.menu is not None:
         action, side = v.menu
-        label = {"resign": f"Resign {g.side_name(side)}?", "draw": "Agree draw?", "new": "New game?"}[action]
+        labels = {"resign": f"Resign {g.side_name(side)}?", "draw": "Agree draw?", "new": "New game?"}
+        label = labels.get(action, action)   # an extra item (Controller.menu_items) is its own label
         return status, _second(v), f"{label} OK = yes, MENU = next, BACK = cancel."
     if v.failure is not None:
         return status, _second(v), v.failure

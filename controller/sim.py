@@ -36,6 +36,7 @@ commands (one per line):
   link down|up       lose / restore the board link
   clock CONTROL      time control of the next new game (90+30, 60d10, 40/90,30+30, none)
   show               the board, its LEDs and the OLED
+  opponent SIDE [N]  the computer plays white, black or none, at level N (1-10)
   help               this text
   quit               leave (the game is stored and resumes next time)"""
 
@@ -44,7 +45,7 @@ class Sim:
     """One simulated board session writing to ``output``."""
 
     def __init__(self, settings: Settings, store: GameStore, output: TextIO,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, wrap: Callable | None = None):
         self.out = output
         self._clock = clock
         self._t0 = clock()
@@ -55,6 +56,8 @@ class Sim:
         # game's position, else the start position of a new game.
         fen = None if store.unfinished() is not None else START_FEN
         controller = Controller(settings, store, fen=fen, now_ms=0)
+        if wrap is not None:   # a layer around the controller (the computer opponent)
+            controller = wrap(controller)
         self.runner = Runner.attach(controller, set(controller.expected_squares), 0)
         self._emit(self.runner.events)
 
@@ -135,6 +138,10 @@ class Sim:
                 self._print(f"set up {e['fen']}")
             elif kind == "reopened":
                 self._print(f"game {e['game']} goes on")
+            elif kind == "engine_move":
+                self._print(f"{'computer' if e['for'] == 'computer' else 'hint'} {e['move']} ({e['score']})")
+            elif kind == "engine_restart":
+                self._print(f"error {e['text']}: {e['detail']}")
             elif kind == "link":
                 self._print(f"link {'up' if e['ok'] else 'down'}")
             else:
@@ -177,15 +184,16 @@ def _lines(source: TextIO, tick: Callable[[], None]) -> Iterator[str]:
 
 
 def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | None = None,
-            label: str | None = None) -> int:
+            label: str | None = None, wrap: Callable | None = None) -> int:
     """Run a simulated board session until ``quit`` or end of input; the
     games database is ``settings.db_path`` (default: ``default_db_path()``),
     held with the board lock for the session (``label`` names it in errors)."""
     source = input if input is not None else sys.stdin
     out = output if output is not None else sys.stdout
     store = board_store(settings.db_path, label)
+    sim = None
     try:
-        sim = Sim(settings, store, out)
+        sim = Sim(settings, store, out, wrap=wrap)
         interactive = _isatty(source) and _isatty(out)
         intro = (f"Simulated Maxima board; games are stored in {store.path}.\n"
                  "Type 'help' for the commands, 'show' to see the board, 'quit' to leave.")
@@ -204,6 +212,9 @@ def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | No
                 out.write("> ")
                 out.flush()
     finally:
+        close = getattr(sim.controller, "close", None) if sim is not None else None
+        if close is not None:   # the layer's engine process
+            close()
         store.close()
     return 0
 

@@ -97,6 +97,19 @@ class PicoConfig:
 
 
 @dataclass(frozen=True)
+class OpponentConfig:
+    """The computer opponent (``opponent.board``): the side it plays
+    ("white", "black" or "none"), its level 1-10, the engine (``builtin`` or
+    any engine spec: a baseline player or the path of a UCI engine) and its
+    time per move without a game clock."""
+
+    side: str = "none"
+    level: int = 5
+    engine: str = "builtin"
+    movetime_ms: int = 1000
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the board reads from its configuration file."""
 
@@ -107,6 +120,7 @@ class Config:
     oled: OledConfig = field(default_factory=OledConfig)
     buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
     pico: PicoConfig = field(default_factory=PicoConfig)
+    opponent: OpponentConfig = field(default_factory=OpponentConfig)
     debounce_ms: int = 30
     loop_ms: int = 10
     # Values for controller.settings.Settings (only the keys the file sets,
@@ -360,6 +374,13 @@ def _time_control(value: Any) -> str:
     return value
 
 
+def _engine(value: Any) -> str:
+    text = _text(value).strip()
+    if not text:
+        raise ValueError('expected "builtin", "random", "greedy", "minimax2" or the path of a UCI engine')
+    return text
+
+
 def _suggest(word: str, options) -> str:
     close = difflib.get_close_matches(word, list(options), n=1)
     return f' (did you mean "{close[0]}"?)' if close else ""
@@ -385,6 +406,8 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "game": {"event": _text, "site": _text, "white": _text, "black": _text, "round": _text},
     "database": {"path": _text},
     "clock": {"control": _time_control},
+    "opponent": {"side": _choice("white", "black", "none"), "level": _integer(1, 10), "engine": _engine,
+                 "movetime_ms": _integer(10, 600_000)},
 }
 _TOP = ("hardware",)
 
@@ -428,6 +451,7 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     oled = OledConfig(**sections["oled"])
     buzzer = BuzzerConfig(**sections["buzzer"])
     pico = PicoConfig(**sections["pico"])
+    opponent = OpponentConfig(**sections["opponent"])
     if hardware == "direct":
         _check_pin_use(matrix, leds, oled, buzzer)
     elif hardware == "pico":
@@ -453,7 +477,7 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     values = _db_from_env(values, environ)
     _check_settings(values)
     return Config(path=str(path), hardware=hardware, matrix=matrix, leds=leds, oled=oled,
-                  buzzer=buzzer, pico=pico, debounce_ms=debounce_ms, loop_ms=loop_ms,
+                  buzzer=buzzer, pico=pico, opponent=opponent, debounce_ms=debounce_ms, loop_ms=loop_ms,
                   settings_values=values)
 
 

@@ -91,19 +91,21 @@ def _run(args: argparse.Namespace) -> int:
     if config.hardware == "sim":
         from controller.sim import run_sim
 
-        return int(run_sim(settings, sys.stdin, sys.stdout) or 0)
+        return int(run_sim(settings, sys.stdin, sys.stdout, wrap=lambda c: _opponent(c, config)) or 0)
     try:
         hardware = _hardware(config, "run")
     except _Failed as exc:
         print(exc, file=sys.stderr)
         return 1
     store = None
+    controller = None
     try:
         from controller.core import Controller
 
         clock = runner_module.SystemClock()
         store = _open_store(settings.db_path, hardware.display)
         controller = Controller(settings, store, now_ms=clock.now_ms())
+        controller = _opponent(controller, config)
         loop = runner_module.Runner(controller, hardware.source, hardware.leds, hardware.display,
                                     hardware.beeper, clock=clock, period_ms=config.loop_ms)
         print(f"maxima-board run: {hardware.description}, config {config.path}, games in {store.path}",
@@ -117,10 +119,19 @@ def _run(args: argparse.Namespace) -> int:
         with _stop_on_sigterm(loop.request_stop):
             loop.run(stop)
     finally:
+        if controller is not None and hasattr(controller, "close"):
+            controller.close()   # the computer opponent's engine
         hardware.close()
         if store is not None:
             store.close()
     return 0
+
+
+def _opponent(controller, config: Config):
+    """The computer opponent around the controller ([opponent] of the config)."""
+    from opponent.board import OpponentLayer
+    o = config.opponent
+    return OpponentLayer(controller, o.side, o.level, o.engine, movetime_ms=o.movetime_ms)
 
 
 def _open_store(db_path: str | None, display):

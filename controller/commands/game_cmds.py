@@ -23,12 +23,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fen", metavar="FEN", help="start from this position (default: the start position)")
     p.add_argument("--clock", metavar="CONTROL", default="none",
                    help="time control: 90+30, 60d10, 40/90,30+30 or none (default)")
+    p.add_argument("--engine", metavar="SPEC", default="builtin",
+                   help="engine of the script's 'opponent' lines (default: builtin)")
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("sim", help="play on a simulated board typed in this terminal")
     p.add_argument("--db", metavar="PATH", help=f"games database (default: {default_db_path()})")
     p.add_argument("--clock", metavar="CONTROL", default="none",
                    help="time control of new games: 90+30, 60d10, 40/90,30+30 or none (default)")
+    p.add_argument("--opponent", choices=("white", "black", "none"), default="none",
+                   help="the side the computer plays (MENU on the board changes it)")
+    p.add_argument("--level", metavar="N", type=argument("--level", 1, 10), default=5,
+                   help="the computer's level, 1-10 (default 5)")
+    p.add_argument("--engine", metavar="SPEC", default="builtin",
+                   help="builtin (default), random, greedy, minimax2 or the path of a UCI engine")
     p.set_defaults(func=_sim)
 
     p = sub.add_parser("games", help="list the stored games")
@@ -64,7 +72,7 @@ def _replay(args: argparse.Namespace) -> int:
     store = GameStore(":memory:")
     out = sys.stdout
     try:
-        for event in replay(steps, settings, fen, store):
+        for event in replay(steps, settings, fen, store, engine=args.engine):
             out.write(json.dumps(event) + "\n")
     finally:
         out.flush()
@@ -79,8 +87,13 @@ def _store(path: str | None) -> GameStore:
 
 
 def _sim(args: argparse.Namespace) -> int:
+    from opponent.board import OpponentLayer
+
+    def wrap(controller):
+        return OpponentLayer(controller, args.opponent, args.level, args.engine)
+
     return run_sim(Settings(db_path=args.db, time_control=args.clock),
-                   label=f"--db {args.db}" if args.db else None)
+                   label=f"--db {args.db}" if args.db else None, wrap=wrap)
 
 
 def _games(args: argparse.Namespace) -> int:

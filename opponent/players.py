@@ -5,7 +5,7 @@
   wins the game at once first), random among equals;
 - ``minimax2``: two plies of material: the move whose worst reply leaves the
   most material (a move that wins at once first; a move after which the
-  opponent wins at once last), random among equals — the strength of
+  opponent invades our palace at once, M13, last), random among equals — the strength of
   vchess.club's computer player.
 
 Each is a function ``(position, rng) -> (move, score)`` with the score in

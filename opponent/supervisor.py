@@ -18,7 +18,7 @@ from typing import Callable
 from engine import Position, variants
 
 from .specs import EngineSpec, parse_spec
-from .uci import EngineDied, EngineError, EngineTimeout, Result, UciEngine
+from .uci import HANDSHAKE_S, EngineDied, EngineError, EngineTimeout, Result, UciEngine
 
 RESTARTING = "Computer not answering — restarting"
 GRACE_S = 5.0         # beyond a time limit, how long an answer may be late
@@ -60,13 +60,14 @@ class Supervisor:
 
     def __init__(self, spec: EngineSpec | str, variant: str = "maxima", level: int | None = None, *,
                  seed: int | None = None, grace_s: float = GRACE_S, search_s: float = SEARCH_S,
-                 on_report: Callable[[dict], None] | None = None):
+                 handshake_s: float = HANDSHAKE_S, on_report: Callable[[dict], None] | None = None):
         self.spec = parse_spec(spec) if isinstance(spec, str) else spec
         self.variant = variants.get(variant).name
         self.level = level
         self.seed = seed
         self.grace_s = grace_s
         self.search_s = search_s
+        self.handshake_s = handshake_s
         self.on_report = on_report
         self.engine: UciEngine | None = None
         self.restarts = 0
@@ -83,7 +84,7 @@ class Supervisor:
         self.engine = engine
         try:
             engine.start()
-            engine.handshake()
+            engine.handshake(self.handshake_s)
             options = dict(self.spec.options)
             if self.level is not None:
                 options["Level"] = str(self.level)
@@ -96,7 +97,7 @@ class Supervisor:
             for name, value in options.items():
                 if engine.has_option(name):
                     engine.set_option(name, value)
-            engine.ready()
+            engine.ready(self.handshake_s)
         except EngineError:
             engine.kill()
             raise

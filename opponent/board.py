@@ -100,7 +100,7 @@ class OpponentLayer:
         self._asked: tuple | None = None        # (key, kind) of the question in flight
         self._retry_at: int | None = None
         self._hint_wanted: tuple | None = None  # the key a hint was asked for
-        self._note: tuple[str, int] | None = None
+        self._note: tuple[str, int, str] | None = None   # (text, until ms, the text in one line)
         self._events: list[dict] = []
         self._answers: "queue.Queue[tuple]" = queue.Queue()
         self._questions: "queue.Queue[tuple | None]" = queue.Queue()
@@ -204,7 +204,7 @@ class OpponentLayer:
     def _words(self) -> tuple[str | None, str]:
         """The OLED text (long, and short for one line), or None."""
         if self._note is not None:
-            return self._note[0], self._note[0]
+            return self._note[0], self._note[2]
         shown = self._current()
         if shown is not None:
             if shown.kind == "hint":
@@ -257,7 +257,8 @@ class OpponentLayer:
                 continue
             out.append({"type": "not_engine_move", "move": event["move"], "expected": str(shown.move)})
             out += c.on_button(now, "back")
-            self._note = (f"Not the computer's move. Put it back, then play {shown.words}.", now + NOTE_MS)
+            self._note = (f"Not the computer's move. Put it back, then play {shown.words}.", now + NOTE_MS,
+                          "Not computer's move!")
         return out
 
     def _maybe_ask(self, now: int) -> None:
@@ -334,14 +335,14 @@ class OpponentLayer:
                 return out
             if item[0] == "report":
                 out.append({**item[1], "at": now})
-                self._note = (RESTARTING + ".", now + NOTE_MS)
+                self._note = (RESTARTING + ".", now + NOTE_MS, "Computer restarting")
                 continue
             key, kind = item[1], item[2]
             if self._asked == (key, kind):
                 self._asked = None
             if item[0] == "failed":
                 out.append({"type": "engine_error", "text": item[3], "at": now})
-                self._note = (item[4], now + NOTE_MS)
+                self._note = (item[4], now + NOTE_MS, "Computer unavailable")
                 self._retry_at = now + RETRY_MS
                 continue
             result = item[3]

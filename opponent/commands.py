@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import argparse
-import subprocess
+import os
 import sys
 
 from engine import FenError, Position, variants
@@ -65,10 +65,9 @@ def _engine(args: argparse.Namespace) -> int:
     from .specs import builtin_path
 
     path = builtin_path()   # SpecError (exit 2) says how to build it
-    try:
-        return subprocess.call([str(path)])
-    except KeyboardInterrupt:
-        return 130
+    sys.stdout.flush()
+    os.execv(str(path), [str(path)])   # the engine takes over this process: stdin/stdout are its own
+    return 0
 
 
 def _best(args: argparse.Namespace) -> int:

@@ -259,3 +259,30 @@ def test_opponent_config_section():
                         ('engin = "x"', "[opponent] engin: unknown key")):
         with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("]", r"\]")):
             parse_config(f'hardware = "sim"\n[opponent]\n{text}\n', "b.toml", environ={})
+
+
+def test_run_with_an_opponent_in_the_config_plays_the_computers_side(tmp_path):
+    """``run`` with ``hardware = "sim"`` and ``[opponent] side = "white"``: the
+    computer's first move is announced without any input."""
+    config = tmp_path / "board.toml"
+    config.write_text('hardware = "sim"\n[database]\npath = "games.db"\n'
+                      '[opponent]\nside = "white"\nlevel = 2\nengine = "greedy"\n')
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            seen.append(line)
+            if line.startswith("computer "):
+                break
+        assert seen and seen[-1].startswith("computer "), seen
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        proc.kill()
+        proc.wait()

@@ -99,6 +99,7 @@ class OpponentLayer:
         self._shown: Shown | None = None
         self._asked: tuple | None = None        # (key, kind) of the question in flight
         self._retry_at: int | None = None
+        self._unavailable: str | None = None    # the engine spec names nothing usable: why; ask no more
         self._hint_wanted: tuple | None = None  # the key a hint was asked for
         self._note: tuple[str, int, str] | None = None   # (text, until ms, the text in one line)
         self._events: list[dict] = []
@@ -172,6 +173,7 @@ class OpponentLayer:
         if self._shown is not None and self._shown.kind == "computer":
             self._shown = None
         self._retry_at = None
+        self._unavailable = None
         return self._after(self._now if now_ms is None else now_ms, [])
 
     def set_level(self, level: int | None) -> None:
@@ -205,6 +207,8 @@ class OpponentLayer:
         """The OLED text (long, and short for one line), or None."""
         if self._note is not None:
             return self._note[0], self._note[2]
+        if self._unavailable:
+            return self._unavailable, "Computer unavailable"
         shown = self._current()
         if shown is not None:
             if shown.kind == "hint":
@@ -263,7 +267,7 @@ class OpponentLayer:
 
     def _maybe_ask(self, now: int) -> None:
         c = self.controller
-        if self._asked is not None:
+        if self._asked is not None or self._unavailable:
             return
         if self._retry_at is not None and now < self._retry_at:
             return
@@ -321,7 +325,8 @@ class OpponentLayer:
         try:
             result = self._supervisor().best(start, moves, limits, position)
         except SpecError as exc:
-            return ("failed", key, kind, str(exc), "Computer unavailable: engine not found.")
+            what = "engine not built" if "not built" in str(exc) else "engine not found"
+            return ("failed", key, kind, str(exc), f"Computer unavailable: {what}.")
         except EngineError as exc:
             return ("failed", key, kind, str(exc), RESTARTING + ".")
         return ("answer", key, kind, result)
@@ -344,6 +349,7 @@ class OpponentLayer:
                 out.append({"type": "engine_error", "text": item[3], "at": now})
                 self._note = (item[4], now + NOTE_MS, "Computer unavailable")
                 self._retry_at = now + RETRY_MS
+                self._unavailable = item[4] if item[4].startswith("Computer unavailable") else None
                 continue
             result = item[3]
             if key != self._key() or result.move is None:
@@ -368,10 +374,12 @@ class OpponentLayer:
         if self._shown is not None and self._shown.kind == "computer":
             self._shown = None
         self._retry_at = None
+        self._unavailable = None
         self._events.append({"type": "opponent", "side": nxt})
         return []
 
     def _ask_hint(self, now: int) -> list[dict]:
         self._hint_wanted = self._key()
         self._retry_at = None
+        self._unavailable = None
         return []

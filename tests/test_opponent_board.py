@@ -286,3 +286,15 @@ def test_run_with_an_opponent_in_the_config_plays_the_computers_side(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_an_engine_that_cannot_be_found_is_said_once_and_not_asked_again(tmp_path):
+    runner, layer = _board(engine=str(tmp_path / "no-engine"), side="white")
+    try:
+        first = runner.wait(1000)
+        assert [e["type"] for e in first].count("engine_error") == 1
+        later = runner.wait(10_000)
+        assert "engine_error" not in [e["type"] for e in later]
+        assert "Computer unavailable: engine not found." in " ".join(layer.display)
+    finally:
+        layer.close()

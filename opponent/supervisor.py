@@ -78,8 +78,10 @@ class Supervisor:
         """The running engine, started and configured if it was not."""
         if self.engine is not None and self.engine.alive():
             return self.engine
-        if self.engine is not None:
+        if self.engine is not None:   # it died between questions: that is a restart too
             self.engine.kill()
+            self.engine = None
+            self._report(EngineDied(f"engine {self.spec.label} died"))
         engine = UciEngine(list(self.spec.command))
         self.engine = engine
         try:

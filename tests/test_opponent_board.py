@@ -163,7 +163,7 @@ def test_a_killed_engine_is_reported_on_the_board_and_the_game_goes_on():
 def test_a_hung_engine_is_reported_and_replaced_in_the_background():
     """The real loop: answers come from a thread and reach the board on a tick."""
     runner = Runner(Settings())
-    layer = OpponentLayer(runner.controller, "none", 1, "greedy", grace_s=0.5)
+    layer = OpponentLayer(runner.controller, "none", 1, "greedy", grace_s=1.5)
     runner.controller = layer
     try:
         layer._supervisor().start().set_option("Hang", True)

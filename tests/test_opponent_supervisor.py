@@ -42,7 +42,7 @@ def test_a_killed_engine_is_reported_and_restarted():
 
 def test_a_hung_engine_is_killed_reported_and_restarted():
     reports = []
-    sup = Supervisor("greedy", "ultima", grace_s=0.5, on_report=reports.append)
+    sup = Supervisor("greedy", "ultima", grace_s=1.5, on_report=reports.append)
     try:
         engine = sup.start()
         engine.set_option("Hang", True)     # from now on it reads but never answers

@@ -35,7 +35,7 @@ FAMILIES = ("maxima", "ultima", "withdrawer-chess")
 
 
 def _fmt(x: float) -> str:
-    return "∞" if x == float("inf") else "-∞" if x == float("-inf") else f"{x:+.0f}"
+    return "∞" if x == float("inf") else "-∞" if x == float("-inf") else f"{x if abs(x) >= 0.5 else 0.0:+.0f}"
 
 
 def _with(spec: str, extra: str) -> str:

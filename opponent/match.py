@@ -121,7 +121,7 @@ class MatchResult:
 def _fmt(x: float) -> str:
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
-    return f"{x:+.0f}"
+    return f"{x if abs(x) >= 0.5 else 0.0:+.0f}"   # never "-0"
 
 
 def own_limits(spec: EngineSpec, limits: Limits) -> Limits:

@@ -17,7 +17,9 @@ in the controller's place. The core knows nothing of engines:
   and "Computer: Pawn d3-d5. Make it on the board." onto its OLED lines;
 - the player makes the computer's move on the board; a different move is
   taken back at once (the controller's BACK) and the board guides the pieces
-  back: "Not the computer's move.";
+  back: "Not the computer's move." (a move for the computer before it has
+  answered too: "Wait for the computer's move."; unless the engine cannot be
+  found, when the player plays both sides);
 - MENU offers "Computer: White?" (cycles none → White → Black) and "Hint?"
   (the engine's move for the player, shown the same way), through the
   controller's ``menu_items`` hook;
@@ -245,24 +247,33 @@ class OpponentLayer:
         return events
 
     def _check_moves(self, now: int, events: list[dict]) -> list[dict]:
-        """A move other than the computer's shown one is taken back."""
+        """A move of the computer's side other than its shown move is taken
+        back; so is one made before the computer has answered (unless the
+        engine is unavailable: then the player plays both sides)."""
         out: list[dict] = []
         c = self.controller
         for event in events:
-            if event.get("type") != "move":
-                continue
-            shown = self._shown
-            if shown is None or shown.kind != "computer":
+            if event.get("type") != "move" or self.side is None or self._unavailable:
                 continue
             moves = list(c.moves)
-            if not moves or moves[-1] != event["move"] or shown.key != (c.game_id, tuple(moves[:-1])):
+            if not moves or moves[-1] != event["move"]:
                 continue
-            if event["move"] == str(shown.move):
+            before = (c.game_id, tuple(moves[:-1]))
+            mover = -c.position.turn
+            if mover != self.side:
                 continue
-            out.append({"type": "not_engine_move", "move": event["move"], "expected": str(shown.move)})
+            shown = self._shown
+            if shown is not None and shown.kind == "computer" and shown.key == before:
+                if event["move"] == str(shown.move):
+                    continue
+                out.append({"type": "not_engine_move", "move": event["move"], "expected": str(shown.move)})
+                note = (f"Not the computer's move. Put it back, then play {shown.words}.", now + NOTE_MS,
+                        "Not computer's move!")
+            else:
+                out.append({"type": "not_engine_move", "move": event["move"], "expected": None})
+                note = ("Wait for the computer's move. Put the piece back.", now + NOTE_MS, "Wait for computer!")
             out += c.on_button(now, "back")
-            self._note = (f"Not the computer's move. Put it back, then play {shown.words}.", now + NOTE_MS,
-                          "Not computer's move!")
+            self._note = note
         return out
 
     def _maybe_ask(self, now: int) -> None:

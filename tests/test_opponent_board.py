@@ -298,3 +298,18 @@ def test_an_engine_that_cannot_be_found_is_said_once_and_not_asked_again(tmp_pat
         assert "Computer unavailable: engine not found." in " ".join(layer.display)
     finally:
         layer.close()
+
+
+def test_a_move_for_the_computer_before_it_has_answered_is_taken_back():
+    runner = Runner(Settings())
+    layer = OpponentLayer(runner.controller, "white", 1, "greedy")   # answers from a thread
+    runner.controller = layer
+    try:
+        layer._answer = lambda question: ("failed", question[0], question[1], "slow", "Computer is slow.")
+        move = layer.position.legal_moves[0]
+        events = make(runner, move)
+        kinds = [e["type"] for e in events]
+        assert "not_engine_move" in kinds and "takeback" in kinds and layer.moves == []
+        assert "Wait for the computer's move." in " ".join(layer.display) or "Wait for computer!" in layer.display
+    finally:
+        layer.close()

@@ -142,6 +142,8 @@ class Sim:
                 self._print(f"{'computer' if e['for'] == 'computer' else 'hint'} {e['move']} ({e['score']})")
             elif kind == "engine_restart":
                 self._print(f"error {e['text']}: {e['detail']}")
+            elif kind == "engine_error":
+                self._print(f"error computer: {e['text']}")
             elif kind == "link":
                 self._print(f"link {'up' if e['ok'] else 'down'}")
             else:

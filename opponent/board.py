@@ -337,9 +337,9 @@ class OpponentLayer:
             result = self._supervisor().best(start, moves, limits, position)
         except SpecError as exc:
             what = "engine not built" if "not built" in str(exc) else "engine not found"
-            return ("failed", key, kind, str(exc), f"Computer unavailable: {what}.")
+            return ("failed", key, kind, str(exc), f"Computer unavailable: {what}.", "Computer unavailable")
         except EngineError as exc:
-            return ("failed", key, kind, str(exc), RESTARTING + ".")
+            return ("failed", key, kind, str(exc), RESTARTING + ".", "Computer restarting")
         return ("answer", key, kind, result)
 
     def _collect(self, now: int) -> list[dict]:
@@ -358,7 +358,7 @@ class OpponentLayer:
                 self._asked = None
             if item[0] == "failed":
                 out.append({"type": "engine_error", "text": item[3], "at": now})
-                self._note = (item[4], now + NOTE_MS, "Computer unavailable")
+                self._note = (item[4], now + NOTE_MS, item[5])
                 self._retry_at = now + RETRY_MS
                 self._unavailable = item[4] if item[4].startswith("Computer unavailable") else None
                 continue

@@ -10,6 +10,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -305,11 +306,17 @@ def test_a_move_for_the_computer_before_it_has_answered_is_taken_back():
     layer = OpponentLayer(runner.controller, "white", 1, "greedy")   # answers from a thread
     runner.controller = layer
     try:
-        layer._answer = lambda question: ("failed", question[0], question[1], "slow", "Computer is slow.")
+        release = threading.Event()
+
+        def slow(question):   # the engine thinks until the test ends
+            release.wait(30)
+            return ("failed", question[0], question[1], "stopped", "Computer stopped.", "Computer stopped")
+        layer._answer = slow
         move = layer.position.legal_moves[0]
         events = make(runner, move)
         kinds = [e["type"] for e in events]
         assert "not_engine_move" in kinds and "takeback" in kinds and layer.moves == []
         assert "Wait for the computer's move." in " ".join(layer.display) or "Wait for computer!" in layer.display
     finally:
+        release.set()
         layer.close()

@@ -320,3 +320,18 @@ def test_a_move_for_the_computer_before_it_has_answered_is_taken_back():
     finally:
         release.set()
         layer.close()
+
+
+def test_with_a_game_clock_the_engine_gets_the_clocks_else_the_movetime():
+    runner = Runner(Settings(time_control="5+3"))
+    layer = OpponentLayer(runner.controller, "black", 1, "greedy", movetime_ms=700)
+    runner.controller = layer
+    try:
+        runner.wait(2000)
+        limits = layer._limits()
+        assert limits.movetime is None and limits.wtime == layer.clocks["white"]
+        assert limits.btime == layer.clocks["black"] == 5 * 60 * 1000
+    finally:
+        layer.close()
+    plain = OpponentLayer(Runner(Settings()).controller, "black", 1, "greedy", movetime_ms=700)
+    assert plain._limits().movetime == 700

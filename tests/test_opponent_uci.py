@@ -66,6 +66,9 @@ def test_go_movetime_and_clocks_from_a_fen(engine):
     engine.position(p.fen(), [])
     engine.go(wtime=60000, btime=60000, winc=1000, binc=1000, movestogo=30)
     assert p.is_legal(p.parse_move(engine.wait_best(10).move))
+    engine.position(p.fen(), [])
+    engine.go(nodes=5000)
+    assert p.is_legal(p.parse_move(engine.wait_best(10).move))
 
 
 def test_go_infinite_answers_only_after_stop_and_quit_ends_the_process():

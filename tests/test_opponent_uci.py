@@ -75,7 +75,7 @@ def test_go_infinite_answers_only_after_stop_and_quit_ends_the_process():
     engine = _engine("greedy")
     try:
         engine.handshake(10)
-        engine.position(None, ["e3-e5"] if False else [])
+        engine.position(None, [])
         engine.go(infinite=True)
         with pytest.raises(EngineTimeout):
             engine.wait_best(0.5)

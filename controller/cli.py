@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from opponent import commands as opponent_cmds
+
 from .commands import board_cmds, club_cmds, engine_cmds, game_cmds
 
 
@@ -26,7 +28,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="maxima-board", description="An electronic board for Maxima.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (engine_cmds, game_cmds, board_cmds, club_cmds):
+    for module in (engine_cmds, game_cmds, board_cmds, club_cmds, opponent_cmds):
         module.register(sub)
     return parser
 

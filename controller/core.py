@@ -148,10 +148,11 @@ class Controller:
         """``"setup"``, ``"play"``, ``"sync"`` (guiding the board back) or ``"ended"``."""
         return self._mode.name
 
-    def add_menu_item(self, label: str, action: Callable[[int], list]) -> None:
+    def add_menu_item(self, label: "str | Callable[[], str]", action: Callable[[int], list]) -> None:
         """Add a question to the MENU of a game in progress (after the
-        standard ones): ``label`` is shown ("Play the computer?"), OK calls
-        ``action(now_ms)``, which returns events."""
+        standard ones): ``label`` is shown ("Play the computer?"; a callable
+        gives the words of the moment), OK calls ``action(now_ms)``, which
+        returns events."""
         self._extra_items.append(MenuItem(label, action))
 
     @property
@@ -719,7 +720,7 @@ class Controller:
             match=self._match() if play else None, pick=self._pick,
             last=self._last, game_id=self._game_id, result=self._result, reason=self._reason,
             note=self._note[0] if self._note is not None else None,
-            menu=self._menu.current.label if self._menu is not None else None,
+            menu=self._menu.current.text if self._menu is not None else None,
             failure=self._failure, sync=self._sync, setup=self._setup, outside=self._outside,
             clocks=self._clock.readings(now) if self._clock is not None else None,
             control=str(self._control) if self._control is not None else "none")

@@ -20,6 +20,11 @@ Script lines (``#`` starts a comment, blank lines are skipped):
                         the next new game; before any other line (but a
                         first ``fen``): of the first game
     show                the board, its LEDs and the OLED (a ``show`` event)
+    opponent white|black|none [LEVEL]
+                        the computer plays that side (``opponent.board``),
+                        at LEVEL 1-10 (default 1); its answers are awaited
+                        within the line that makes it the computer's turn
+                        (``go depth 1 + LEVEL // 2``), so replays repeat
     help                ignored (it lists the commands in ``sim``)
 
 Squares are the game's own names (``a1``…``h8`` for Ultima); a square
@@ -44,7 +49,8 @@ from .render import board_text
 from .settings import Settings
 from .store import GameStore
 
-COMMANDS = ("fen", "variant", "lift", "place", "wait", "press", "board", "setup", "link", "clock", "show", "help")
+COMMANDS = ("fen", "variant", "lift", "place", "wait", "press", "board", "setup", "link", "clock", "show", "help",
+            "opponent")
 _ALL_SQUARES = frozenset(name for v in variants.all_variants() for name in v.geometry.names)
 MAX_WAIT_MS = 24 * 60 * 60 * 1000   # one wait: at most a day
 
@@ -145,6 +151,12 @@ def parse_line(text: str, line: int, variant: str = "maxima") -> Step | None:
         if words == ["start"]:
             return Step(line, op, "start")   # the start position of the game being played
         return Step(line, op, frozenset(_square(w, line) for w in words))
+    if op == "opponent":
+        if not 1 <= len(words) <= 2 or words[0] not in ("white", "black", "none") or \
+                (len(words) == 2 and not (words[1].isdigit() and 1 <= int(words[1]) <= 10)):
+            raise ScriptError(f"line {line}: opponent needs a side and an optional level: "
+                              f"'opponent white|black|none [1-10]'")
+        return Step(line, op, (words[0], int(words[1]) if len(words) == 2 else 1))
     if words not in (["up"], ["down"]):
         raise ScriptError(f"line {line}: link needs 'up' or 'down'")
     return Step(line, op, words[0] == "up")
@@ -166,6 +178,8 @@ def parse_script(lines: Iterable[str], variant: str = "maxima") -> list[Step]:
 class Runner:
     """A controller on a simulated board and clock. The board starts set up
     with ``fen`` (the start position by default) at time 0."""
+
+    engine = "builtin"   # the engine of ``opponent`` lines
 
     def __init__(self, settings: Settings, fen: str | None = None, store: GameStore | None = None,
                  now_ms: int = 0, variant: str | None = None):
@@ -264,6 +278,25 @@ class Runner:
             events += self._frame()
         return events
 
+    def opponent(self, arg: tuple[str, int]) -> list[dict]:
+        """The computer plays ``side`` at ``level``: a layer around the
+        controller (``opponent.board``) answering synchronously."""
+        from opponent.board import OpponentLayer, replay_limits
+
+        side, level = arg
+        if not isinstance(self.controller, OpponentLayer):
+            self.controller = OpponentLayer(self.controller, "none", level, self.engine, sync=True)
+        self.controller.set_level(level)
+        if self.controller.sync:
+            self.controller.limits = replay_limits(level)
+        return self.controller.set_side(side, self.now)
+
+    def close(self) -> None:
+        """End what the run started (the opponent's engine process)."""
+        close = getattr(self.controller, "close", None)
+        if close is not None:
+            close()
+
     def clock(self, control: str) -> list[dict]:
         self.controller.set_time_control(control)
         return []
@@ -290,7 +323,7 @@ class Runner:
 
 
 def replay(steps: list[Step], settings: Settings, fen: str | None = None,
-           store: GameStore | None = None, variant: str | None = None) -> Iterator[dict]:
+           store: GameStore | None = None, variant: str | None = None, engine: str = "builtin") -> Iterator[dict]:
     """Every event of a script run, then the final line. The first game is
     of ``variant`` (``settings.variant`` if None). A ``fen`` or ``variant``
     step before any other step sets the starting position instead of
@@ -309,7 +342,11 @@ def replay(steps: list[Step], settings: Settings, fen: str | None = None,
         lead += 1
     steps = steps[lead:]
     runner = Runner(settings, fen, store, variant=variant)
-    yield from runner.events
-    for step in steps:
-        yield from runner.do(step)
-    yield runner.final()
+    runner.engine = engine
+    try:
+        yield from runner.events
+        for step in steps:
+            yield from runner.do(step)
+        yield runner.final()
+    finally:
+        runner.close()

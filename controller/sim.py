@@ -36,6 +36,7 @@ commands (one per line):
   link down|up       lose / restore the board link
   clock CONTROL      time control of the next new game (90+30, 60d10, 40/90,30+30, none)
   show               the board, its LEDs and the OLED
+  opponent SIDE [N]  the computer plays white, black or none, at level N (1-10)
   help               this text
   quit               leave (the game is stored and resumes next time)"""
 
@@ -44,7 +45,7 @@ class Sim:
     """One simulated board session writing to ``output``."""
 
     def __init__(self, settings: Settings, store: GameStore, output: TextIO,
-                 clock: Callable[[], float] = time.monotonic, feed=None):
+                 clock: Callable[[], float] = time.monotonic, feed=None, wrap: Callable | None = None):
         self.out = output
         self.feed = feed       # controller.feed.BoardFeed: the web page, the broadcast
         self._clock = clock
@@ -55,7 +56,9 @@ class Sim:
         # The simulated board is set up as the game stands: the resumed
         # game's position, else the start position of a new game.
         fen = None if store.unfinished() is not None else "start"
-        controller = Controller(settings, store, fen=fen, now_ms=0)
+        controller = self.core = Controller(settings, store, fen=fen, now_ms=0)
+        if wrap is not None:   # a layer around the controller (the computer opponent)
+            controller = wrap(controller)
         self.runner = Runner.attach(controller, set(controller.expected_squares), 0)
         self._emit(self.runner.events)
         self._serve_feed(True)
@@ -151,6 +154,12 @@ class Sim:
                 self._print(f"set up {e['fen']}")
             elif kind == "reopened":
                 self._print(f"game {e['game']} goes on")
+            elif kind == "engine_move":
+                self._print(f"{'computer' if e['for'] == 'computer' else 'hint'} {e['move']} ({e['score']})")
+            elif kind == "engine_restart":
+                self._print(f"error {e['text']}: {e['detail']}")
+            elif kind == "engine_error":
+                self._print(f"error computer: {e['text']}")
             elif kind == "link":
                 self._print(f"link {'up' if e['ok'] else 'down'}")
             else:
@@ -193,7 +202,8 @@ def _lines(source: TextIO, tick: Callable[[], None]) -> Iterator[str]:
 
 
 def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | None = None,
-            label: str | None = None, feed=None, on_start: Callable[[Sim], None] | None = None) -> int:
+            label: str | None = None, feed=None, on_start: Callable[[Sim], None] | None = None,
+            wrap: Callable | None = None) -> int:
     """Run a simulated board session until ``quit`` or end of input; the
     games database is ``settings.db_path`` (default: ``default_db_path()``),
     held with the board lock for the session (``label`` names it in errors).
@@ -202,8 +212,9 @@ def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | No
     source = input if input is not None else sys.stdin
     out = output if output is not None else sys.stdout
     store = board_store(settings.db_path, label)
+    sim = None
     try:
-        sim = Sim(settings, store, out, feed=feed)
+        sim = Sim(settings, store, out, feed=feed, wrap=wrap)
         if on_start is not None:
             on_start(sim)
         interactive = _isatty(source) and _isatty(out)
@@ -228,6 +239,9 @@ def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | No
                 time.sleep(TICK_S)
                 sim.tick()
     finally:
+        close = getattr(sim.controller, "close", None) if sim is not None else None
+        if close is not None:   # the layer's engine process
+            close()
         store.close()
     return 0
 

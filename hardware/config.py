@@ -117,6 +117,19 @@ class BroadcastConfig:
 
 
 @dataclass(frozen=True)
+class OpponentConfig:
+    """The computer opponent (``opponent.board``): the side it plays
+    ("white", "black" or "none"), its level 1-10, the engine (``builtin`` or
+    any engine spec: a baseline player or the path of a UCI engine) and its
+    time per move without a game clock."""
+
+    side: str = "none"
+    level: int = 5
+    engine: str = "builtin"
+    movetime_ms: int = 1000
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the board reads from its configuration file."""
 
@@ -129,6 +142,7 @@ class Config:
     pico: PicoConfig = field(default_factory=PicoConfig)
     web: WebConfig = field(default_factory=WebConfig)
     broadcast: BroadcastConfig = field(default_factory=BroadcastConfig)
+    opponent: OpponentConfig = field(default_factory=OpponentConfig)
     debounce_ms: int = 30
     loop_ms: int = 10
     board_kind: str = "maxima"        # [board] kind: "maxima" | "10x10" (hardware/boards.py)
@@ -417,6 +431,13 @@ def _variant(value: Any) -> str:
     return name
 
 
+def _engine(value: Any) -> str:
+    text = _text(value).strip()
+    if not text:
+        raise ValueError('expected "builtin", "random", "greedy", "minimax2" or the path of a UCI engine')
+    return text
+
+
 def _suggest(word: str, options) -> str:
     close = difflib.get_close_matches(word, list(options), n=1)
     return f' (did you mean "{close[0]}"?)' if close else ""
@@ -448,6 +469,8 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "broadcast": {"broker": lambda v: _club_value("parse_broker", _text(v)),
                   "club": lambda v: _club_value("topic_word", v, "club"),
                   "table": lambda v: _club_value("topic_word", v, "table")},
+    "opponent": {"side": _choice("white", "black", "none"), "level": _integer(1, 10), "engine": _engine,
+                 "movetime_ms": _integer(10, 600_000)},
 }
 
 
@@ -513,6 +536,7 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     pico = PicoConfig(**sections["pico"])
     web = WebConfig(**sections["web"])
     broadcast = BroadcastConfig(**sections["broadcast"])
+    opponent = OpponentConfig(**sections["opponent"])
     if hardware == "direct":
         _check_pin_use(matrix, leds, oled, buzzer)
     elif hardware == "pico":
@@ -543,7 +567,7 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     values = _db_from_env(values, environ)
     _check_settings(values)
     return Config(path=str(path), hardware=hardware, matrix=matrix, leds=leds, oled=oled,
-                  buzzer=buzzer, pico=pico, web=web, broadcast=broadcast, debounce_ms=debounce_ms, loop_ms=loop_ms,
+                  buzzer=buzzer, pico=pico, web=web, broadcast=broadcast, opponent=opponent, debounce_ms=debounce_ms, loop_ms=loop_ms,
                   board_kind=kind.name, settings_values=values)
 
 

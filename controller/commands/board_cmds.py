@@ -103,14 +103,15 @@ def _run(args: argparse.Namespace) -> int:
         from controller.sim import run_sim
 
         if config.path is None:     # no config file: the plain simulator
-            return int(run_sim(settings, sys.stdin, sys.stdout) or 0)
+            return int(run_sim(settings, sys.stdin, sys.stdout, wrap=lambda c: _opponent(c, config)) or 0)
         from .club_cmds import interrupt_on_sigterm
 
         services = _club(config, settings)
         try:
             with interrupt_on_sigterm():
                 return int(run_sim(settings, sys.stdin, sys.stdout, feed=services.feed,
-                                   on_start=lambda sim: services.attach(sim.controller)) or 0)
+                                   on_start=lambda sim: services.attach(sim.core),
+                                   wrap=lambda c: _opponent(c, config)) or 0)
         except KeyboardInterrupt:
             return 0
         finally:
@@ -120,15 +121,17 @@ def _run(args: argparse.Namespace) -> int:
     except _Failed as exc:
         print(exc, file=sys.stderr)
         return 1
-    store = services = None
+    store = services = controller = None
     try:
         from controller.core import Controller
 
         clock = runner_module.SystemClock()
         store = _open_store(settings.db_path, hardware.display)
-        controller = _on_board(Controller(settings, store, now_ms=clock.now_ms()), settings, config)
+        core = Controller(settings, store, now_ms=clock.now_ms())
         services = _club(config, settings)
-        services.attach(controller)
+        services.attach(core)
+        # the board's squares outermost: the opponent's LEDs are the game's squares too
+        controller = _on_board(_opponent(core, config), settings, config)
         loop = runner_module.Runner(controller, hardware.source, hardware.leds, hardware.display,
                                     hardware.beeper, clock=clock, period_ms=config.loop_ms, feed=services.feed)
         print(f"maxima-board run: {hardware.description}, config {config.path}, games in {store.path}",
@@ -144,6 +147,8 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if services is not None:
             services.close()
+        if controller is not None and hasattr(controller, "close"):
+            controller.close()   # the computer opponent's engine
         hardware.close()
         if store is not None:
             store.close()
@@ -162,6 +167,13 @@ def _on_board(controller, settings, config: Config):
     except PlacementError as exc:
         key = "[board] offset" if settings.board_offset else "[board] kind"
         raise ConfigError(f"config {config.path}: {key}: {exc}") from None
+
+
+def _opponent(controller, config: Config):
+    """The computer opponent around the controller ([opponent] of the config)."""
+    from opponent.board import OpponentLayer
+    o = config.opponent
+    return OpponentLayer(controller, o.side, o.level, o.engine, movetime_ms=o.movetime_ms)
 
 
 def _open_store(db_path: str | None, display):

@@ -28,6 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--realtime", action="store_true", help="with --broadcast: waits take real time")
     p.add_argument("--variant", metavar="NAME", default="maxima", type=variant_name,
                    help="the game (default: maxima; see 'maxima-board variants'); squares are its own")
+    p.add_argument("--engine", metavar="SPEC", default="builtin",
+                   help="engine of the script's 'opponent' lines (default: builtin)")
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("sim", help="play on a simulated board typed in this terminal")
@@ -36,6 +38,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="time control of new games: 90+30, 60d10, 40/90,30+30 or none (default)")
     p.add_argument("--variant", metavar="NAME", default="maxima", type=variant_name,
                    help="the game of new games (default: maxima; see 'maxima-board variants')")
+    p.add_argument("--opponent", choices=("white", "black", "none"), default="none",
+                   help="the side the computer plays (MENU on the board changes it)")
+    p.add_argument("--level", metavar="N", type=argument("--level", 1, 10), default=5,
+                   help="the computer's level, 1-10 (default 5)")
+    p.add_argument("--engine", metavar="SPEC", default="builtin",
+                   help="builtin (default), random, greedy, minimax2 or the path of a UCI engine")
     p.set_defaults(func=_sim)
 
     p = sub.add_parser("games", help="list the stored games")
@@ -83,7 +91,7 @@ def _replay(args: argparse.Namespace) -> int:
     store = GameStore(":memory:")
     out = sys.stdout
     try:
-        for event in replay(steps, settings, fen, store):
+        for event in replay(steps, settings, fen, store, engine=args.engine):
             out.write(json.dumps(event) + "\n")
     finally:
         out.flush()
@@ -98,8 +106,13 @@ def _store(path: str | None) -> GameStore:
 
 
 def _sim(args: argparse.Namespace) -> int:
+    from opponent.board import OpponentLayer
+
+    def wrap(controller):
+        return OpponentLayer(controller, args.opponent, args.level, args.engine)
+
     return run_sim(Settings(db_path=args.db, time_control=args.clock, variant=args.variant),
-                   label=f"--db {args.db}" if args.db else None)
+                   label=f"--db {args.db}" if args.db else None, wrap=wrap)
 
 
 def _games(args: argparse.Namespace) -> int:

@@ -16,9 +16,13 @@ Action = Callable[[int], list]
 
 @dataclass(frozen=True)
 class MenuItem:
-    label: str
+    label: "str | Callable[[], str]"   # a callable: words that change (``"Computer: White?"``)
     action: Action
     key: str = ""     # "new" marks the item that the NEW button confirms
+
+    @property
+    def text(self) -> str:
+        return self.label() if callable(self.label) else self.label
 
 
 @dataclass

@@ -1,0 +1,94 @@
+"""Engine specs: how commands name an engine.
+
+- ``builtin`` or ``builtin:level=10`` (options after ``:``, comma-separated
+  ``key=value``): the compiled engine ``opponent/engine/maxima-engine``;
+- ``random``, ``greedy``, ``minimax2`` (``greedy:seed=3``): a baseline player
+  (``python -m opponent.baseline NAME``);
+- anything else: the path of a UCI engine (``/usr/games/engine:level=3``).
+
+Option keys ``level``, ``seed``, ``hash`` set the UCI options ``Level``,
+``Seed``, ``Hash``; ``movetime=MS`` and ``depth=N`` are this engine's own
+search limit in a match (``builtin:level=10,movetime=100``: a tenth of the
+time); other keys are sent as UCI options as written (when the engine has
+them).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .players import PLAYERS
+
+ENGINE_DIR = Path(__file__).resolve().parent / "engine"
+BUILTIN = ENGINE_DIR / "maxima-engine"
+BUILD_HINT = "run 'make -C opponent/engine' in the maxima-board source folder"
+_KNOWN = {"level": "Level", "seed": "Seed", "hash": "Hash"}
+
+
+class SpecError(ValueError):
+    """An engine spec that names nothing usable; the message says why."""
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """``label``: as written (for tables); ``command``: the argv; ``options``:
+    UCI options to set after the handshake."""
+
+    label: str
+    command: tuple[str, ...]
+    options: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def level(self) -> int | None:
+        value = self.options.get("Level")
+        return int(value) if value is not None and value.isdigit() else None
+
+
+def builtin_path() -> Path:
+    """The built-in engine's binary; SpecError saying how to build it."""
+    if not (BUILTIN.is_file() and os.access(BUILTIN, os.X_OK)):
+        raise SpecError(f"the built-in engine is not built ({BUILTIN} is missing): {BUILD_HINT}")
+    return BUILTIN
+
+
+def parse_spec(text: str) -> EngineSpec:
+    """The engine named by ``text`` (see the module docstring)."""
+    text = text.strip()
+    if not text:
+        raise SpecError("empty engine spec (expected builtin, random, greedy, minimax2 or a path)")
+    head, options = text, {}
+    if ":" in text:
+        before, _, after = text.rpartition(":")
+        if "=" in after and "/" not in after:
+            head, options = before, _options(after, text)
+    if head == "builtin":
+        return EngineSpec(text, (str(builtin_path()),), options)
+    if head in PLAYERS:
+        return EngineSpec(text, (sys.executable, "-m", "opponent.baseline", head), options)
+    path = shutil.which(head) if os.sep not in head else head
+    if path is None or not os.path.isfile(path):
+        raise SpecError(f"engine {head!r}: no such file (expected builtin, {', '.join(PLAYERS)} "
+                        f"or the path of a UCI engine)")
+    if not os.access(path, os.X_OK):
+        raise SpecError(f"engine {head!r}: not executable")
+    return EngineSpec(text, (os.path.abspath(path),), options)
+
+
+def _options(text: str, spec: str) -> dict[str, str]:
+    out = {}
+    for part in text.split(","):
+        key, eq, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key or not value:
+            raise SpecError(f"engine {spec!r}: options must be key=value, got {part!r}")
+        if key.lower() in ("movetime", "depth", "seed", "hash") and not value.isdigit():
+            raise SpecError(f"engine {spec!r}: {key} must be a whole number, got {value!r}")
+        if key.lower() in ("movetime", "depth"):
+            key = key.lower()
+        if key.lower() == "level" and not (value.isdigit() and 1 <= int(value) <= 10):
+            raise SpecError(f"engine {spec!r}: level must be 1 to 10, got {value!r}")
+        out[_KNOWN.get(key.lower(), key)] = value
+    return out

@@ -1,0 +1,2 @@
+#include "engine.h"
+volatile int stop_flag;

@@ -43,3 +43,64 @@ def engine_binary() -> Path:
         return build()
     except RuntimeError as exc:
         pytest.fail(str(exc), pytrace=False)
+
+
+import queue  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+
+
+class Uci:
+    """A UCI conversation with the engine process; lines are read by a thread."""
+
+    def __init__(self, binary: Path):
+        self.proc = subprocess.Popen([str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, text: str) -> None:
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def expect(self, prefix: str, timeout: float = 10.0) -> tuple[str, list[str]]:
+        """Read until a line starting with ``prefix``; returns it and the lines before it."""
+        seen = []
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {prefix!r} within {timeout} s; got {seen[-5:]}")
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise AssertionError(f"engine exited before {prefix!r}; got {seen[-5:]}")
+            if line.startswith(prefix):
+                return line, seen
+            seen.append(line)
+
+    def bestmove(self, position: str, go: str, timeout: float = 30.0) -> tuple[str, list[str]]:
+        self.send(position)
+        self.send(go)
+        line, info = self.expect("bestmove", timeout)
+        return line.split()[1], info
+
+    def close(self) -> int:
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+            except BrokenPipeError:
+                pass
+            try:
+                return self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode

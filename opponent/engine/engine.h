@@ -122,11 +122,14 @@ const VariantDef *find_variant(const char *name);
 
 /* movegen.c */
 int mobile(const Pos *p, int x, int a);
+void movegen_prepare(void);
 void pseudo_moves(const Pos *p, int c, MoveList *out);
 void legal_moves(Pos *p, MoveList *out);
 int count_legal(Pos *p);
 void candidates(Pos *p, MoveList *l);      /* pseudo-legal + castling, en passant, swap ban */
-int legal_after(const Pos *q, int c);      /* c just moved into q: is it legal */
+int legal_after(const Pos *q, int c);
+int legal_prepare(const Pos *p, uint8_t *z);
+int move_legal(const Pos *p, const Move *m, int have_z, const uint8_t *z, const Pos *after);      /* c just moved into q: is it legal */
 int attacked(const Pos *p, int a, int k);
 int attacks(const Pos *p, int a);
 int in_check(const Pos *p);

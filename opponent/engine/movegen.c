@@ -298,6 +298,60 @@ static int replace_attacks(const Pos *p, const Prim *pr, int a, int s, int k) {
     return d >= 0 && (pr->dirs & (1 << d)) && clear_between(p, s, k);
 }
 
+/* geometric supersets: could the Mage on s ever capture on k; could an
+ * orthogonal custodian slider on s ever end next to k */
+static uint8_t mage_geo[MAXSQ][MAXSQ], cust_geo[MAXSQ][MAXSQ], may[MAXTYPES][MAXSQ][MAXSQ];
+static const Variant *geo_for;
+static void build_geo_tables(void) {
+    const Geo *g = &V.g;
+    memset(mage_geo, 0, sizeof mage_geo); memset(cust_geo, 0, sizeof cust_geo);
+    static const int bent[8][2] = {{0,0},{0,0},{0,0},{0,0},{DN,DE},{DS,DE},{DS,DW},{DN,DW}};
+    for (int s = 0; s < g->size; s++) {
+        for (int d = 4; d < 8; d++) {
+            int x = g->step[s][d];
+            if (x < 0) continue;
+            mage_geo[s][x] = 1;
+            for (int j = 0; j < 2; j++)
+                for (int i = 0; i < g->raylen[x][bent[d][j]]; i++) mage_geo[s][g->rays[x][bent[d][j]][i]] = 1;
+        }
+        for (int k = 0; k < g->size; k++)
+            for (int e = 0; e < 4; e++) {
+                int t = g->step[k][e];
+                if (t >= 0 && g->dir[s][t] >= 0 && g->dir[s][t] < 4) cust_geo[s][k] = 1;
+            }
+    }
+    geo_for = V.def ? &V : NULL;
+    /* may[v][s][k]: a superset of "a piece of type v on s can capture on k" */
+    memset(may, 0, sizeof may);
+    for (int v = 1; v <= V.ntypes; v++) {
+        const PType *T = &V.t[v];
+        for (int s = 0; s < g->size; s++)
+            for (int k = 0; k < g->size; k++) {
+                int ok = 0;
+                for (int i = 0; i < T->nprim && !ok; i++) {
+                    const Prim *pr = &T->prim[i];
+                    int d = g->dir[s][k];
+                    switch (pr->kind) {
+                    case PR_LEAP: ok = pr->replace && V.isleap[pr->leaptab][s][k]; break;
+                    case PR_SLIDE:
+                        if (pr->effects & EF_COORD) ok = 1;
+                        if ((pr->replace || (pr->effects & EF_APPROACH)) && d >= 0 && (pr->dirs & (1 << d))) ok = 1;
+                        if ((pr->effects & EF_WITHDRAW) && g->adj[s][k]) ok = 1;
+                        if ((pr->effects & EF_CUSTODIAN) && (pr->dirs != 0x0F || cust_geo[s][k])) ok = 1;
+                        break;
+                    case PR_LEAPSLIDE: ok = d >= 0; break;
+                    case PR_MAGE: ok = mage_geo[s][k]; break;
+                    case PR_PAWN: ok = 1; break;
+                    case PR_SWAP: break;
+                    case PR_DESTRUCT: ok = g->adj[s][k]; break;
+                    default: ok = 1;
+                    }
+                }
+                may[v][s][k] = (uint8_t)ok;
+            }
+    }
+}
+
 static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k) {
     const Geo *g = &V.g;
     switch (pr->kind) {
@@ -319,7 +373,7 @@ static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k) {
             int d = g->dir[s][k];
             if (d >= 0 && (dirs & (1 << d)) && g->dist[s][k] >= 2 && clear_between(p, s, k)) return 1;
         }
-        if (pr->effects & EF_CUSTODIAN) {
+        if ((pr->effects & EF_CUSTODIAN) && (pr->dirs != 0x0F || cust_geo[s][k])) {
             for (int e = 0; e < 4; e++) {
                 int t = g->step[k][e];
                 if (t < 0 || B(t) != 0) continue;
@@ -381,7 +435,7 @@ static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k) {
         return 0;
     }
     default: /* PR_MAGE */
-        return gen_has_capture(p, pr, a, s, k);
+        return mage_geo[s][k] && gen_has_capture(p, pr, a, s, k);
     }
 }
 
@@ -411,10 +465,16 @@ static int prim_reaches(const Pos *p, const Prim *pr, int a, int s, int goal) {
     }
 }
 
+static int tables_variant = -1;
+void movegen_prepare(void) {
+    int id = (int)(V.def - VARIANTS);
+    if (tables_variant != id) { build_geo_tables(); tables_variant = id; }
+}
+
 int attacked(const Pos *p, int a, int k) {
     for (int s = 0; s < V.g.size; s++) {
         int v = B(s) * a;
-        if (v <= 0) continue;
+        if (v <= 0 || !may[v][s][k]) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++)
             if (prim_captures(p, &T->prim[i], a, s, k)) {
@@ -580,27 +640,158 @@ void candidates(Pos *p, MoveList *l) {
     }
 }
 
+/* ------------------------------------------------------------ legality shortcut
+ * (movegen.Rules.relevant_squares): the squares a plain move must touch to
+ * possibly give the opponent a winning reply; 0 when every move needs the
+ * full test. Mirrors each primitive's deps(). */
+static inline void mark_between(uint8_t *z, int s, int k) {
+    const Geo *g = &V.g;
+    int d = g->dir[s][k], n = g->dist[s][k];
+    for (int i = 0; i < n - 1; i++) z[g->rays[s][d][i]] = 1;
+}
+
+static int prim_deps(const Pos *p, const Prim *pr, int a, int s, int k, uint8_t *z) {
+    const Geo *g = &V.g;
+    static const int bent[8][2] = {{0,0},{0,0},{0,0},{0,0},{DN,DE},{DS,DE},{DS,DW},{DN,DW}};
+    switch (pr->kind) {
+    case PR_LEAP: case PR_PAWN: case PR_SWAP: case PR_DESTRUCT: return 1;
+    case PR_SLIDE: {
+        int dirs = pr->dirs;
+        int d = g->dir[s][k];
+        if ((pr->replace || (pr->effects & EF_APPROACH)) && d >= 0 && (dirs & (1 << d))) mark_between(z, s, k);
+        if (pr->effects & EF_WITHDRAW) {
+            int dk = g->dir[k][s];
+            if (dk >= 0 && g->dist[k][s] == 1 && (dirs & (1 << dk))) { int t = g->step[s][dk]; if (t >= 0) z[t] = 1; }
+        }
+        if (pr->effects & EF_CUSTODIAN) {
+            for (int e = 0; e < 4; e++) {
+                int t = g->step[k][e];
+                if (t < 0) continue;
+                int anvil = g->step[k][OPP[e]];
+                if (anvil < 0 || B(anvil) * a <= 0) continue;
+                int dt = g->dir[s][t];
+                if (dt >= 0 && (dirs & (1 << dt))) { z[t] = 1; mark_between(z, s, t); }
+            }
+        }
+        if (pr->effects & EF_COORD) {
+            int king = KING(a);
+            if (king >= 0 && king != k) {
+                int byfile;
+                if (g->rank_of[king] == g->rank_of[k]) byfile = 1;
+                else if (g->file_of[king] == g->file_of[k]) byfile = 0;
+                else return 1;
+                int target = byfile ? g->file_of[k] : g->rank_of[k];
+                for (int dd = 0; dd < 8; dd++) {
+                    if (!(dirs & (1 << dd))) continue;
+                    const int8_t *ray = g->rays[s][dd];
+                    for (int i = 0; i < g->raylen[s][dd]; i++)
+                        if ((byfile ? g->file_of[ray[i]] : g->rank_of[ray[i]]) == target) {
+                            for (int j = 0; j <= i; j++) z[ray[j]] = 1;
+                            break;
+                        }
+                }
+            }
+        }
+        return 1;
+    }
+    case PR_LEAPSLIDE: {
+        int d = g->dir[s][k];
+        if (d < 0) return 1;
+        int n = g->dist[s][k] + 1;
+        for (int i = 0; i < n && i < g->raylen[s][d]; i++) z[g->rays[s][d][i]] = 1;
+        return 1;
+    }
+    case PR_MAGE:
+        for (int d = 4; d < 8; d++) {
+            int x = g->step[s][d];
+            if (x < 0 || x == k) continue;
+            for (int j = 0; j < 2; j++)
+                if (g->dir[x][k] == bent[d][j]) { z[x] = 1; mark_between(z, x, k); }
+        }
+        return 1;
+    case PR_IMIT: {
+        int victim = -B(k) * a;
+        return victim > 0 && V.step_victim[victim];
+    }
+    case PR_MIMIC: {
+        int victim = -B(k) * a;
+        if (victim <= 0) return 1;
+        const PType *T = &V.t[victim];
+        for (int j = 0; j < T->nmimic; j++) {
+            const Prim *mp = &T->mimic[j];
+            if (mp->kind == PR_SLIDE) {
+                int d = g->dir[s][k];
+                if (d >= 0 && (mp->dirs & (1 << d))) mark_between(z, s, k);
+            }
+        }
+        return 1;
+    }
+    }
+    return 0;
+}
+
+/* 1 and z filled when the shortcut applies; 0 when every move needs the full test */
+static int relevant_squares(const Pos *p, uint8_t *z) {
+    int c = p->side, a = -c, k = KING(c);
+    if (k < 0) return 0;
+    if (V.palace) {
+        if (B(V.goals[c + 1][0]) * a > 0 || B(V.goals[c + 1][1]) * a > 0) return 0;
+    }
+    if (attacked(p, a, k)) return 0;
+    memset(z, 0, MAXSQ);
+    for (int s = 0; s < V.g.size; s++) {
+        int v = B(s) * a;
+        if (v <= 0) continue;
+        const PType *T = &V.t[v];
+        for (int i = 0; i < T->nprim; i++) if (!prim_deps(p, &T->prim[i], a, s, k, z)) return 0;
+    }
+    return 1;
+}
+
+/* whether the plain move m skips the full test (z from relevant_squares) */
+static inline int shortcut_safe(const Pos *p, const Move *m, const uint8_t *z) {
+    if (m->kind != K_PLAIN) return 0;
+    int frm = m->from, c = p->side;
+    int v = B(frm) * c;
+    if (V.t[v].royal) return 0;
+    if (V.t[v].freezer || V.t[v].freezes_freezer) {
+        const Geo *g = &V.g;
+        for (int i = 0; i < g->nnb[frm]; i++) if (B(g->nb[frm][i]) * c < 0) return 0;
+    }
+    int to = m->to;
+    if (z[frm] || (to >= 0 && z[to])) return 0;
+    if (V.palace && (to == V.goals[c + 1][0] || to == V.goals[c + 1][1])) return 0;
+    for (int i = 0; i < m->ncap; i++) if (z[m->cap[i]]) return 0;
+    return 1;
+}
+
+int legal_prepare(const Pos *p, uint8_t *z) { return relevant_squares(p, z); }
+
+int move_legal(const Pos *p, const Move *m, int have_z, const uint8_t *z, const Pos *after) {
+    if (have_z && shortcut_safe(p, m, z)) return 1;
+    if (after) return legal_after(after, p->side);
+    Pos q = *p;
+    make_board(&q, m);
+    return legal_after(&q, p->side);
+}
+
 void legal_moves(Pos *p, MoveList *out) {
     MoveList l;
     candidates(p, &l);
     out->n = 0;
-    int c = p->side;
-    for (int i = 0; i < l.n; i++) {
-        Pos q = *p;
-        make_board(&q, &l.m[i]);
-        if (legal_after(&q, c)) out->m[out->n++] = l.m[i];
-    }
+    uint8_t z[MAXSQ];
+    int hz = relevant_squares(p, z);
+    for (int i = 0; i < l.n; i++)
+        if (move_legal(p, &l.m[i], hz, z, NULL)) out->m[out->n++] = l.m[i];
 }
 
 int count_legal(Pos *p) {
     MoveList l;
     candidates(p, &l);
-    int n = 0, c = p->side;
-    for (int i = 0; i < l.n; i++) {
-        Pos q = *p;
-        make_board(&q, &l.m[i]);
-        n += legal_after(&q, c);
-    }
+    int n = 0;
+    uint8_t z[MAXSQ];
+    int hz = relevant_squares(p, z);
+    for (int i = 0; i < l.n; i++) n += move_legal(p, &l.m[i], hz, z, NULL);
     return n;
 }
 

@@ -242,5 +242,6 @@ int select_variant(const char *name) {
         }
     }
     init_zobrist();
+    movegen_prepare();
     return 1;
 }

@@ -124,6 +124,7 @@ const VariantDef *find_variant(const char *name);
 int mobile(const Pos *p, int x, int a);
 void movegen_prepare(void);
 void pseudo_moves(const Pos *p, int c, MoveList *out);
+void capture_moves(Pos *p, MoveList *out);
 void legal_moves(Pos *p, MoveList *out);
 int count_legal(Pos *p);
 void candidates(Pos *p, MoveList *l);      /* pseudo-legal + castling, en passant, swap ban */

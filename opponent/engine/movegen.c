@@ -46,6 +46,9 @@ int mobile(const Pos *p, int x, int a) {
 static int custodian_caps(const Pos *p, int c, int t, int victim, int8_t *out) {
     const Geo *g = &V.g;
     int n = 0;
+    const int8_t *st = g->step[t];
+    if (!((st[0] >= 0 && B(st[0]) * c < 0) || (st[1] >= 0 && B(st[1]) * c < 0) ||
+          (st[2] >= 0 && B(st[2]) * c < 0) || (st[3] >= 0 && B(st[3]) * c < 0))) return 0;
     for (int e = 0; e < 4; e++) {
         int x = g->step[t][e];
         if (x < 0) continue;
@@ -534,6 +537,7 @@ int attacks(const Pos *p, int a) {
 int in_check(const Pos *p) { return attacks(p, -p->side); }
 
 /* ------------------------------------------------------------ generation */
+static void special_moves(Pos *p, int c, MoveList *out);
 void pseudo_moves(const Pos *p, int c, MoveList *out) {
     for (int s = 0; s < V.g.size; s++) {
         int v = B(s) * c;
@@ -544,6 +548,55 @@ void pseudo_moves(const Pos *p, int c, MoveList *out) {
         }
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++) gen_prim(p, &T->prim[i], c, s, out);
+    }
+}
+
+/* Moves that capture or promote (a superset of what quiescence needs): like
+ * pseudo_moves but skipping pieces and rays that cannot capture. */
+void capture_moves(Pos *p, MoveList *out) {
+    const Geo *g = &V.g;
+    int c = p->side;
+    out->n = 0;
+    for (int s = 0; s < g->size; s++) {
+        int v = B(s) * c;
+        if (v <= 0) continue;
+        if (V.nfreezers && !mobile(p, s, c)) continue;
+        const PType *T = &V.t[v];
+        for (int i = 0; i < T->nprim; i++) {
+            const Prim *pr = &T->prim[i];
+            if (pr->kind == PR_SWAP) continue;
+            if (pr->kind == PR_SLIDE && !pr->effects) {
+                if (!pr->replace) continue;
+                int8_t cap[1];
+                for (int d = 0; d < 8; d++) {
+                    if (!(pr->dirs & (1 << d))) continue;
+                    for (int j = 0; j < g->raylen[s][d]; j++) {
+                        int t = g->rays[s][d][j], w = B(t);
+                        if (w) { if (w * c < 0) { cap[0] = (int8_t)t; add(out, s, t, cap, 1, 0, 0, 0); } break; }
+                    }
+                }
+                continue;
+            }
+            if (pr->kind == PR_SLIDE && pr->effects == EF_WITHDRAW && !pr->replace) {
+                int any = 0;
+                for (int j = 0; j < g->nnb[s]; j++) if (B(g->nb[s][j]) * c < 0) { any = 1; break; }
+                if (!any) continue;
+            }
+            if (pr->kind == PR_LEAP) {
+                int8_t cap[1];
+                for (int j = 0; j < V.nleaps[pr->leaptab][s]; j++) {
+                    int t = V.leaps[pr->leaptab][s][j];
+                    if (B(t) * c < 0 && pr->replace) { cap[0] = (int8_t)t; add(out, s, t, cap, 1, 0, 0, 0); }
+                }
+                continue;
+            }
+            gen_prim(p, pr, c, s, out);
+        }
+    }
+    if (V.family == FAM_DECKLE && p->nep) {
+        MoveList sp; sp.n = 0;
+        special_moves(p, c, &sp);
+        for (int i = 0; i < sp.n; i++) if (sp.m[i].kind == K_EP) out->m[out->n++] = sp.m[i];
     }
 }
 

@@ -48,23 +48,38 @@ static int same_move(const Move *a, const Move *b) {
 int evaluate(const Pos *p) {
     const Geo *g = &V.g;
     int score = 0, material[3] = {0, 0, 0};
+    /* only pieces next to a freezer can be frozen */
+    uint8_t near[MAXSQ];
+    int anyfreezer = 0;
+    if (V.nfreezers) {
+        memset(near, 0, sizeof near);
+        for (int s = 0; s < g->size; s++) {
+            int v = p->b[s];
+            if (v && V.freezer[v > 0 ? v : -v]) {
+                anyfreezer = 1; near[s] = 1;
+                for (int i = 0; i < g->nnb[s]; i++) near[g->nb[s][i]] = 1;
+            }
+        }
+    }
     for (int s = 0; s < g->size; s++) {
         int v = p->b[s];
         if (!v) continue;
         int c = v > 0 ? 1 : -1, t = v * c;
         const PType *T = &V.t[t];
         int val = T->value;
-        int frozen = V.nfreezers && !mobile(p, s, c);
+        int frozen = anyfreezer && near[s] && !mobile(p, s, c);
         if (frozen) val = val / 2;
         else {
             int mob = 0;
             const Prim *pr = &T->prim[0];
-            if (pr->kind == PR_SLIDE || pr->kind == PR_LEAPSLIDE || pr->kind == PR_IMIT) {
+            if ((pr->kind == PR_SLIDE && pr->dirs != 0x0F) || pr->kind == PR_LEAPSLIDE || pr->kind == PR_IMIT) {
                 for (int d = 0; d < 8; d++) {
                     if (pr->kind == PR_SLIDE && !(pr->dirs & (1 << d))) continue;
-                    for (int i = 0; i < g->raylen[s][d] && i < 4; i++) { if (p->b[g->rays[s][d][i]]) break; mob++; }
+                    const int8_t *ray = g->rays[s][d];
+                    int len = g->raylen[s][d] < 3 ? g->raylen[s][d] : 3;
+                    for (int i = 0; i < len; i++) { if (p->b[ray[i]]) break; mob++; }
                 }
-                val += 2 * mob;
+                val += 3 * mob;
             }
         }
         if (T->pawn) {  /* Deckle Pawn: advancement */
@@ -174,17 +189,18 @@ static int qsearch(Pos *p, int alpha, int beta, int ply) {
     if (stand >= beta) return stand;
     if (stand > alpha) alpha = stand;
     MoveList l; int sc[MAXMOVES];
-    candidates(p, &l);
+    capture_moves(p, &l);
     int j = 0;
     for (int i = 0; i < l.n; i++) if (l.m[i].ncap || l.m[i].kind == K_PROMOTE) l.m[j++] = l.m[i];
     l.n = j;
     score_moves(p, &l, sc, NULL, ply);
-    int c = p->side;
+    uint8_t z[MAXSQ];
+    int hz = l.n ? legal_prepare(p, z) : 0;
     for (int i = 0; i < l.n; i++) {
         pick(&l, sc, i);
         Pos q = *p;
         play(&q, &l.m[i]);
-        if (!legal_after(&q, c)) continue;
+        if (!move_legal(p, &l.m[i], hz, z, &q)) continue;
         int v = -qsearch(&q, -beta, -alpha, ply + 1);
         if (stop_flag) return 0;
         if (v > stand) stand = v;
@@ -226,7 +242,9 @@ static int search(Pos *p, int depth, int alpha, int beta, int ply) {
     MoveList l; int sc[MAXMOVES];
     candidates(p, &l);
     score_moves(p, &l, sc, has_tt ? &ttmove : NULL, ply);
-    int c = p->side, best = -INF, legal = 0, alpha0 = alpha;
+    int best = -INF, legal = 0, alpha0 = alpha;
+    uint8_t z[MAXSQ];
+    int hz = legal_prepare(p, z);
     Move bestm; memset(&bestm, 0, sizeof bestm);
     hstack[hbase + ply] = p->hash;
     for (int i = 0; i < l.n; i++) {
@@ -234,7 +252,7 @@ static int search(Pos *p, int depth, int alpha, int beta, int ply) {
         const Move *m = &l.m[i];
         Pos q = *p;
         play(&q, m);
-        if (!legal_after(&q, c)) continue;
+        if (!move_legal(p, m, hz, z, &q)) continue;
         legal++;
         int v;
         if (legal == 1) v = -search(&q, depth - 1, -beta, -alpha, ply + 1);

@@ -158,6 +158,7 @@ void search_init(int hash_mb);
 void search_clear(void);
 void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found);
 int evaluate(const Pos *p);
+long long search_nodes(void);
 extern volatile int stop_flag;
 int terminal_score(Pos *p, int nlegal, int ply, int *is_terminal);
 #endif

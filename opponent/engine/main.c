@@ -10,7 +10,8 @@ static void usage(void) {
                     "       maxima-engine perft VARIANT DEPTH     (FENs on stdin, one count per line)\n"
                     "       maxima-engine moves VARIANT           (FENs on stdin, sorted legal moves per line)\n"
                     "       maxima-engine children VARIANT        (FENs on stdin, 'move fen' after each legal move, blank line after each)\n"
-                    "       maxima-engine bench VARIANT DEPTH [FEN]\n");
+                    "       maxima-engine bench VARIANT DEPTH [FEN]   (perft speed)\n"
+                    "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n");
 }
 
 static int load(const char *variant, const char *line, Pos *p) {
@@ -73,6 +74,26 @@ static int bench(int argc, char **argv) {
     return 0;
 }
 
+static int search_bench(int argc, char **argv) {
+    if (argc < 4 || !select_variant(argv[2])) { usage(); return 2; }
+    Pos p; char err[200];
+    const char *fen = argc > 4 ? argv[4] : V.start_fen;
+    if (!parse_fen(fen, &p, err, sizeof err)) { fprintf(stderr, "maxima-engine: %s\n", err); return 2; }
+    GoParams gp; memset(&gp, 0, sizeof gp);
+    gp.depth = atoi(argv[3]); gp.level = 10;
+    Move best; int found;
+    search_init(64);
+    double t0 = now(), c0 = (double)clock() / CLOCKS_PER_SEC;
+    search_go(&p, NULL, 0, &gp, &best, &found);
+    double dt = now() - t0, dc = (double)clock() / CLOCKS_PER_SEC - c0;
+    long long n = search_nodes();
+    char mv[64] = "(none)";
+    if (found) move_str(&best, mv);
+    printf("search %s depth %s: %lld nodes, %.3f s CPU (%.3f s wall), %.0f nodes/s CPU, best %s\n", argv[2], argv[3],
+           n, dc, dt, n / (dc > 0 ? dc : 1e-9), mv);
+    return 0;
+}
+
 int uci_loop(void);
 
 int main(int argc, char **argv) {
@@ -80,6 +101,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves") || !strcmp(argv[1], "children")))
         return batch(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "bench")) return bench(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "search")) return search_bench(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "uci")) { usage(); return 2; }
     return uci_loop();
 }

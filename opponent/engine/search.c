@@ -17,6 +17,7 @@ static double t_start, t_soft, t_hard;
 static int use_time, level_noise, root_depth_limit;
 static uint64_t noise_seed;
 
+long long search_nodes(void) { return nodes; }
 static double now_s(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
 
 /* ------------------------------------------------------------ transposition table */

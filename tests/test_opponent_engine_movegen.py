@@ -66,6 +66,13 @@ def test_fen_after_each_move_equals_python_engine(engine_binary, positions, vari
         assert got == want, fen
 
 
+def test_perft_depth_3_maxima_middle_game(engine_binary, positions):
+    """Maxima perft(3) from a middle-game position agrees (the start's is in the slow set)."""
+    fen = positions("maxima")[60][0]
+    got = run_batch(engine_binary, "perft", "maxima", [fen], depth=3)
+    assert int(got[0]) == Position(fen, "maxima").perft(3)
+
+
 @pytest.mark.parametrize("variant", NAMES)
 def test_perft_depth_2_equals_python_engine(engine_binary, positions, variant):
     """perft(2) of 10 positions per game agrees with Position.perft."""
@@ -74,7 +81,8 @@ def test_perft_depth_2_equals_python_engine(engine_binary, positions, variant):
     assert got == [Position(f, variant).perft(2) for f, _ in sample]
 
 
-@pytest.mark.parametrize("variant", ["maxima", "ultima", "ultima-pure", "swapper-chess-10x8", "immobilizer-chess"])
+@pytest.mark.parametrize("variant", [
+    pytest.param("maxima", marks=pytest.mark.slow), "ultima", "ultima-pure", "swapper-chess-10x8", "immobilizer-chess"])
 def test_perft_depth_3_from_start_and_middle(engine_binary, positions, variant):
     """perft(3) from the start and from one middle-game position agrees."""
     fens = [variants.get(variant).start_fen, positions(variant)[30][0]]

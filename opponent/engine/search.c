@@ -213,8 +213,13 @@ static int qsearch(Pos *p, int alpha, int beta, int ply) {
 static int score_to_tt(int s, int ply) { return s > MATE_BOUND ? s + ply : s < -MATE_BOUND ? s - ply : s; }
 static int score_from_tt(int s, int ply) { return s > MATE_BOUND ? s - ply : s < -MATE_BOUND ? s + ply : s; }
 
+static int no_quiescence;
+
 static int search(Pos *p, int depth, int alpha, int beta, int ply) {
-    if (depth <= 0) return qsearch(p, alpha, beta, ply);
+    if (depth <= 0) {
+        if (no_quiescence) { nodes++; pvlen[ply] = 0; return evaluate(p); }
+        return qsearch(p, alpha, beta, ply);
+    }
     nodes++;
     pvlen[ply] = 0;
     if (check_time()) return 0;
@@ -290,6 +295,9 @@ static int search(Pos *p, int depth, int alpha, int beta, int ply) {
 
 static const int LEVEL_DEPTH[11] = {0, 1, 1, 2, 2, 3, 4, 5, 6, 8, MAXPLY - 4};
 static const int LEVEL_NOISE[11] = {0, 500, 250, 90, 0, 0, 0, 0, 0, 0, 0};
+/* percent of moves chosen at random among the legal ones (the weakest levels) */
+static const int LEVEL_RANDOM[11] = {0, 65, 35, 10, 0, 0, 0, 0, 0, 0, 0};
+static const int LEVEL_QUIESCENCE[11] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
 static const int LEVEL_NODES[11] = {0, 0, 0, 0, 20000, 60000, 200000, 600000, 2000000, 8000000, 0};
 
 void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found) {
@@ -326,6 +334,18 @@ void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, M
     *found = l.n > 0;
     if (!l.n) return;
     *best = l.m[0];
+    no_quiescence = !LEVEL_QUIESCENCE[level] && !gp->infinite;
+    if (LEVEL_RANDOM[level] && !gp->infinite) {
+        uint64_t r = noise_seed * 0xD1B54A32D192ED03ULL ^ root->hash;
+        r ^= r >> 29;
+        if ((int)(r % 100) < LEVEL_RANDOM[level]) {
+            *best = l.m[(r >> 8) % (uint64_t)l.n];
+            char mv[64]; move_str(best, mv);
+            printf("info depth 0 score cp 0 nodes 0 nps 0 time 0 pv %s\n", mv);
+            fflush(stdout);
+            return;
+        }
+    }
     Move root_pv[MAXPLY]; int root_pvlen = 0;
     for (int depth = 1; depth <= root_depth_limit; depth++) {
         int v = search(root, depth, -INF, INF, 0);

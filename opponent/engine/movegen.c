@@ -42,6 +42,29 @@ int mobile(const Pos *p, int x, int a) {
     return 1;
 }
 
+/* fz[x] = 1 for the immobilized pieces of colour c (movegen.frozen_squares);
+ * returns whether there is any */
+int frozen_mask(const Pos *p, int c, uint8_t *fz) {
+    if (!V.nfreezers) return 0;
+    const Geo *g = &V.g;
+    int any = 0;
+    memset(fz, 0, MAXSQ);
+    for (int s = 0; s < g->size; s++) {
+        int v = B(s);
+        if (!v) continue;
+        int t = v > 0 ? v : -v, own = (v > 0) == (c > 0);
+        if (!own && V.freezer[t]) {
+            for (int i = 0; i < g->nnb[s]; i++) {
+                int n = g->nb[s][i];
+                if (B(n) * c > 0 && !fz[n] && !mobile(p, n, c)) { fz[n] = 1; any = 1; }
+            }
+        } else if (own && V.freezer[t] && !fz[s]) {
+            if (!mobile(p, s, c)) { fz[s] = 1; any = 1; }
+        }
+    }
+    return any;
+}
+
 /* ------------------------------------------------------------ capture effects */
 static int custodian_caps(const Pos *p, int c, int t, int victim, int8_t *out) {
     const Geo *g = &V.g;
@@ -539,10 +562,12 @@ int in_check(const Pos *p) { return attacks(p, -p->side); }
 /* ------------------------------------------------------------ generation */
 static void special_moves(Pos *p, int c, MoveList *out);
 void pseudo_moves(const Pos *p, int c, MoveList *out) {
+    uint8_t fz[MAXSQ];
+    int anyfz = frozen_mask(p, c, fz);
     for (int s = 0; s < V.g.size; s++) {
         int v = B(s) * c;
         if (v <= 0) continue;
-        if (V.nfreezers && !mobile(p, s, c)) {
+        if (anyfz && fz[s]) {
             if (V.suicide && v != V.king) add(out, s, -1, NULL, 0, 0, 0, 0);
             continue;
         }
@@ -557,10 +582,12 @@ void capture_moves(Pos *p, MoveList *out) {
     const Geo *g = &V.g;
     int c = p->side;
     out->n = 0;
+    uint8_t fz[MAXSQ];
+    int anyfz = frozen_mask(p, c, fz);
     for (int s = 0; s < g->size; s++) {
         int v = B(s) * c;
         if (v <= 0) continue;
-        if (V.nfreezers && !mobile(p, s, c)) continue;
+        if (anyfz && fz[s]) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++) {
             const Prim *pr = &T->prim[i];

@@ -114,3 +114,31 @@ def test_level_1_plays_legal_moves_quickly(uci):
     for _ in range(6):
         best, _ = uci.bestmove(f"position fen {p.fen()}", "go movetime 1000")
         p.push(best)
+
+
+def test_go_nodes_limits_the_search(uci):
+    best, info = uci.bestmove("position startpos", "go nodes 3000")
+    assert Position().is_legal(Position().parse_move(best))
+    counts = [int(line.split(" nodes ")[1].split()[0]) for line in info if " nodes " in line]
+    assert counts and max(counts) <= 3000
+
+
+def test_bad_input_is_reported_and_the_engine_goes_on(uci):
+    """A malformed FEN, an illegal move or an unknown game: one 'info string error' line each; still ready."""
+    for command, what in (("position fen xxx/8 w 0", "bad fen"),
+                          ("position startpos moves a1-a9", "illegal move a1-a9"),
+                          ("setoption name UCI_Variant value chess960", "unknown variant chess960")):
+        uci.send(command)
+        line, _ = uci.expect("info string error")
+        assert what in line
+    uci.send("isready")
+    uci.expect("readyok")
+    best, _ = uci.bestmove("position startpos", "go depth 2")
+    assert Position().is_legal(Position().parse_move(best))
+
+
+def test_command_line_refuses_an_unknown_game(engine_binary):
+    import subprocess
+    r = subprocess.run([str(engine_binary), "moves", "chess"], input="", capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip() == "maxima-engine: unknown variant 'chess'"

@@ -102,6 +102,15 @@ int evaluate(const Pos *p) {
         for (int c = -1; c <= 1; c += 2)
             for (int i = 0; i < 2; i++) if (p->b[V.goals[c + 1][i]] * c < 0) score -= c * 150;
     }
+    /* King safety: enemy pieces next to the King (every family); a frozen King is worse */
+    for (int c = -1; c <= 1; c += 2) {
+        int k = p->king[c + 1];
+        if (k < 0) continue;
+        int near_enemies = 0;
+        for (int i = 0; i < g->nnb[k]; i++) if (p->b[g->nb[k][i]] * c < 0) near_enemies++;
+        score -= c * 20 * near_enemies;
+        if (anyfreezer && near[k] && !mobile(p, k, c)) score -= c * 60;
+    }
     (void)material;
     int out = score * p->side;
     if (level_noise) {

@@ -41,7 +41,7 @@ typedef struct {
 
 typedef struct {
     int files, min_rank, max_rank, size;
-    char names[MAXSQ][4];
+    char names[MAXSQ][5];
     int8_t file_of[MAXSQ], rank_of[MAXSQ];
     int8_t at[10][12];                /* [file][rank - min_rank] */
     int8_t rays[MAXSQ][8][MAXRAY];

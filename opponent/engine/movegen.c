@@ -111,7 +111,7 @@ static void add_pawn_move(MoveList *l, int c, int s, int t, const int8_t *caps, 
 /* ------------------------------------------------------------ generation per primitive */
 static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
     const Geo *g = &V.g;
-    int8_t caps[MAXCAP];
+    int8_t caps[MAXCAP] = {0};
     switch (pr->kind) {
     case PR_LEAP: {
         int lt = pr->leaptab;

@@ -42,7 +42,11 @@ static void build_geo(Geo *g, int family, int files, int minr, int maxr) {
             if (exists_cell(family, files, minr, maxr, f, r)) {
                 g->at[f][r - minr] = (int8_t)n;
                 g->file_of[n] = (int8_t)f; g->rank_of[n] = (int8_t)r;
-                snprintf(g->names[n], 4, "%c%d", 'a' + f, r);
+                char *nm = g->names[n];
+                *nm++ = (char)('a' + f);
+                if (r >= 10) *nm++ = (char)('0' + r / 10);
+                *nm++ = (char)('0' + r % 10);
+                *nm = 0;
                 n++;
             }
     g->size = n;

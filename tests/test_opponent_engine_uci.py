@@ -142,3 +142,16 @@ def test_command_line_refuses_an_unknown_game(engine_binary):
     r = subprocess.run([str(engine_binary), "moves", "chess"], input="", capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr.strip() == "maxima-engine: unknown variant 'chess'"
+
+
+def test_a_new_position_during_go_infinite_ends_that_search(uci):
+    """A GUI that forgets 'stop' does not hang the engine: the search ends with a bestmove first."""
+    uci.send("position startpos")
+    uci.send("go infinite")
+    time.sleep(0.3)
+    uci.send("position startpos moves d3-d5")
+    uci.expect("bestmove", timeout=5)
+    p = Position()
+    p.push("d3-d5")
+    best, _ = uci.bestmove("position startpos moves d3-d5", "go depth 2")
+    assert p.is_legal(p.parse_move(best))

@@ -205,11 +205,12 @@ static int qsearch(Pos *p, int alpha, int beta, int ply) {
     l.n = j;
     score_moves(p, &l, sc, NULL, ply);
     uint8_t z[MAXSQ];
-    int hz = l.n ? legal_prepare(p, z) : 0;
+    int hz = -1;
     for (int i = 0; i < l.n; i++) {
         pick(&l, sc, i);
         Pos q = *p;
         play(&q, &l.m[i]);
+        if (hz < 0) hz = legal_prepare(p, z);
         if (!move_legal(p, &l.m[i], hz, z, &q)) continue;
         int v = -qsearch(&q, -beta, -alpha, ply + 1);
         if (stop_flag) return 0;

@@ -32,6 +32,12 @@ static void wait_search(void) {
     if (searching) { pthread_join(thread, NULL); searching = 0; }
 }
 
+/* a command that changes the position or options while thinking: stop first
+ * (the GUI should have sent stop; an infinite search would never end) */
+static void stop_search(void) {
+    if (searching) { stop_flag = 1; wait_search(); }
+}
+
 static void say(const char *s) { printf("%s\n", s); fflush(stdout); }
 
 static void set_position(char *args) {
@@ -123,10 +129,10 @@ int uci_loop(void) {
             say("option name Hash type spin default 16 min 1 max 1024");
             say("uciok");
         } else if (!strcmp(cmd, "isready")) say("readyok");
-        else if (!strcmp(cmd, "ucinewgame")) { wait_search(); search_clear(); }
-        else if (!strncmp(cmd, "setoption", 9)) { wait_search(); set_option(cmd + 9); }
-        else if (!strncmp(cmd, "position", 8)) { wait_search(); set_position(cmd + 8); }
-        else if (!strncmp(cmd, "go", 2) && (cmd[2] == 0 || cmd[2] == ' ')) { wait_search(); go(cmd + 2); }
+        else if (!strcmp(cmd, "ucinewgame")) { stop_search(); search_clear(); }
+        else if (!strncmp(cmd, "setoption", 9)) { stop_search(); set_option(cmd + 9); }
+        else if (!strncmp(cmd, "position", 8)) { stop_search(); set_position(cmd + 8); }
+        else if (!strncmp(cmd, "go", 2) && (cmd[2] == 0 || cmd[2] == ' ')) { stop_search(); go(cmd + 2); }
         else if (!strcmp(cmd, "stop")) { stop_flag = 1; wait_search(); }
         else if (!strcmp(cmd, "quit")) { stop_flag = 1; wait_search(); return 0; }
         else if (!strcmp(cmd, "d")) { char fen[512]; format_fen(&root, fen); printf("info string fen %s\n", fen); fflush(stdout); }

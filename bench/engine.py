@@ -34,12 +34,12 @@ def run(binary: Path, *args: str) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     ap.add_argument("--variant", action="append")
-    ap.add_argument("--depth-perft", type=int, default=0, help="default: 4 for Maxima and Ultima, 3 otherwise")
+    ap.add_argument("--depth-perft", type=int, default=0, help="default: 4")
     ap.add_argument("--depth-search", type=int, default=7)
     args = ap.parse_args()
     binary = build()
     for v in args.variant or DEFAULT:
-        depth = args.depth_perft or (4 if v in ("maxima", "ultima", "ultima-pure", "swapper-chess") else 3)
+        depth = args.depth_perft or 4
         print(run(binary, "bench", v, str(depth)))
         print(run(binary, "search", v, str(args.depth_search)))
         fen = middle_game(v).fen()

@@ -46,72 +46,82 @@ static int same_move(const Move *a, const Move *b) {
 /* Material values are in engine.h's PType.value (variants.c). Frozen pieces
  * count half; a slider's reach adds mobility; Maxima's palace: enemy pieces on
  * or next to the own goal squares cost, own Guards near it pay. */
+static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count as mobility */
+static const VariantDef *ev_def;
+static void eval_prepare(void) {
+    for (int t = 1; t <= V.ntypes; t++) {
+        const Prim *pr = &V.t[t].prim[0];
+        ev_mobdirs[t] = 0;
+        if ((pr->kind == PR_SLIDE && pr->dirs != 0x0F) || pr->kind == PR_LEAPSLIDE || pr->kind == PR_IMIT)
+            ev_mobdirs[t] = pr->kind == PR_SLIDE ? pr->dirs : 0xFF;
+    }
+    ev_def = V.def;
+}
+
 int evaluate(const Pos *p) {
     const Geo *g = &V.g;
-    int score = 0, material[3] = {0, 0, 0};
-    /* only pieces next to a freezer can be frozen */
-    uint8_t near[MAXSQ];
-    int anyfreezer = 0;
-    if (V.nfreezers) {
-        memset(near, 0, sizeof near);
-        for (int s = 0; s < g->size; s++) {
-            int v = p->b[s];
-            if (v && V.freezer[v > 0 ? v : -v]) {
-                anyfreezer = 1; near[s] = 1;
-                for (int i = 0; i < g->nnb[s]; i++) near[g->nb[s][i]] = 1;
-            }
-        }
-    }
+    if (ev_def != V.def) eval_prepare();
+    int score = 0;
+    int8_t sqs[MAXSQ]; int n = 0, anyfreezer = 0;
     for (int s = 0; s < g->size; s++) {
         int v = p->b[s];
         if (!v) continue;
-        int c = v > 0 ? 1 : -1, t = v * c;
-        const PType *T = &V.t[t];
-        int val = T->value;
-        int frozen = anyfreezer && near[s] && !mobile(p, s, c);
-        if (frozen) val = val / 2;
-        else {
-            int mob = 0;
-            const Prim *pr = &T->prim[0];
-            if ((pr->kind == PR_SLIDE && pr->dirs != 0x0F) || pr->kind == PR_LEAPSLIDE || pr->kind == PR_IMIT) {
-                for (int d = 0; d < 8; d++) {
-                    if (pr->kind == PR_SLIDE && !(pr->dirs & (1 << d))) continue;
-                    const int8_t *ray = g->rays[s][d];
-                    int len = g->raylen[s][d] < 3 ? g->raylen[s][d] : 3;
-                    for (int i = 0; i < len; i++) { if (p->b[ray[i]]) break; mob++; }
-                }
-                val += 3 * mob;
+        sqs[n++] = (int8_t)s;
+        if (V.freezer[v > 0 ? v : -v]) anyfreezer = 1;
+    }
+    /* only pieces next to a freezer can be frozen */
+    uint8_t near[MAXSQ];
+    if (anyfreezer) {
+        memset(near, 0, sizeof near);
+        for (int i = 0; i < n; i++) {
+            int s = sqs[i], v = p->b[s];
+            if (V.freezer[v > 0 ? v : -v]) {
+                near[s] = 1;
+                for (int j = 0; j < g->nnb[s]; j++) near[g->nb[s][j]] = 1;
             }
         }
-        if (T->pawn) {  /* Deckle Pawn: advancement */
-            int r = g->rank_of[s] - g->min_rank, n = g->max_rank - g->min_rank;
-            val += 6 * (c > 0 ? r : n - r);
+    }
+    for (int i = 0; i < n; i++) {
+        int s = sqs[i], v = p->b[s];
+        int c = v > 0 ? 1 : -1, t = v * c;
+        int val = V.t[t].value;
+        if (anyfreezer && near[s] && !mobile(p, s, c)) val /= 2;   /* frozen: half value, no mobility */
+        else if (ev_mobdirs[t]) {
+            int mob = 0, dirs = ev_mobdirs[t];
+            for (int d = 0; d < 8; d++) {
+                if (!(dirs & (1 << d))) continue;
+                const int8_t *ray = g->rays[s][d];
+                int len = g->raylen[s][d] < 3 ? g->raylen[s][d] : 3;
+                for (int j = 0; j < len; j++) { if (p->b[ray[j]]) break; mob++; }
+            }
+            val += 3 * mob;
         }
-        if (V.palace && t != V.king) {
-            /* enemy palace pressure */
-            for (int i = 0; i < 2; i++) {
-                int goal = V.goals[-c + 1][i];
+        if (t == V.pawn) {  /* Deckle Pawn: advancement */
+            int r = g->rank_of[s] - g->min_rank, nr = g->max_rank - g->min_rank;
+            val += 6 * (c > 0 ? r : nr - r);
+        }
+        if (V.palace && t != V.king) {  /* pressure on the enemy palace */
+            for (int j = 0; j < 2; j++) {
+                int goal = V.goals[-c + 1][j];
                 if (s == goal) val += 120;
                 else if (g->adj[s][goal]) val += 25;
             }
         }
-        material[c + 1] += T->value;
         score += c * val;
     }
     if (V.palace) {  /* a piece on one goal square already is an invasion threat */
         for (int c = -1; c <= 1; c += 2)
-            for (int i = 0; i < 2; i++) if (p->b[V.goals[c + 1][i]] * c < 0) score -= c * 150;
+            for (int j = 0; j < 2; j++) if (p->b[V.goals[c + 1][j]] * c < 0) score -= c * 150;
     }
     /* King safety: enemy pieces next to the King (every family); a frozen King is worse */
     for (int c = -1; c <= 1; c += 2) {
         int k = p->king[c + 1];
         if (k < 0) continue;
         int near_enemies = 0;
-        for (int i = 0; i < g->nnb[k]; i++) if (p->b[g->nb[k][i]] * c < 0) near_enemies++;
+        for (int j = 0; j < g->nnb[k]; j++) if (p->b[g->nb[k][j]] * c < 0) near_enemies++;
         score -= c * 20 * near_enemies;
         if (anyfreezer && near[k] && !mobile(p, k, c)) score -= c * 60;
     }
-    (void)material;
     int out = score * p->side;
     if (level_noise) {
         uint64_t z = (p->hash ^ noise_seed) * 0x9E3779B97F4A7C15ULL;

@@ -29,8 +29,14 @@ def run_batch(binary: Path, mode: str, variant: str, fens: list[str], depth: int
     assert r.returncode == 0, r.stderr
     if not blank_separated:
         return r.stdout.split("\n")[:len(fens)]
-    blocks = r.stdout.split("\n\n")
-    return [[line for line in b.split("\n") if line] for b in blocks[:len(fens)]]
+    blocks, block = [], []
+    for line in r.stdout.split("\n"):
+        if line:
+            block.append(line)
+        else:  # each FEN's block ends with one blank line (no line at all when no move is legal)
+            blocks.append(block)
+            block = []
+    return blocks[:len(fens)]
 
 
 import pytest  # noqa: E402

@@ -6,12 +6,19 @@ import random
 from engine import Position
 
 
-def _pick(rng: random.Random, moves: list) -> object:
+def _pick(rng: random.Random, p: Position, moves: list) -> object:
     """Mostly random, but favour the rarer kinds so that captures, promotions,
-    castling, en passant, swaps, suicides and destructions all occur."""
+    castling, en passant, swaps, suicides and destructions all occur (Pawn
+    advances of two or three squares make en passant possible)."""
     special = [m for m in moves if m.kind in ("castle", "en passant", "swap", "destruction", "suicide") or m.promotion]
     if special and rng.random() < 0.5:
         return rng.choice(special)
+    if p.variant.en_passant and rng.random() < 0.25:
+        ranks = p.geometry.rank_of
+        advances = [m for m in moves if m.kind == "move" and p.piece_letter(m) in "Pp"
+                    and abs(ranks[m.to_square] - ranks[m.from_square]) >= 2]
+        if advances:
+            return rng.choice(advances)
     captures = [m for m in moves if m.captures]
     if captures and rng.random() < 0.4:
         return rng.choice(captures)
@@ -29,5 +36,5 @@ def playout_positions(variant: str, count: int, seed: int, plies: int = 80) -> l
             out.append((p.fen(), [str(m) for m in moves]))
             if not moves or len(out) >= count or p.outcome() is not None:
                 break
-            p.push(_pick(rng, moves))
+            p.push(_pick(rng, p, moves))
     return out

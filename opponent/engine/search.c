@@ -265,20 +265,35 @@ static int search(Pos *p, int depth, int alpha, int beta, int ply) {
     }
     Move ttmove; int has_tt = 0;
     if (ttm) { ttmove = *ttm; has_tt = 1; }
+    /* the TT move (legal: stored from this very position) is tried before generating */
     MoveList l; int sc[MAXMOVES];
-    candidates(p, &l);
-    score_moves(p, &l, sc, has_tt ? &ttmove : NULL, ply);
+    l.n = 0;
+    int generated = 0;
     int best = -INF, legal = 0, alpha0 = alpha;
     uint8_t z[MAXSQ];
-    int hz = legal_prepare(p, z);
+    int hz = -1;
     Move bestm; memset(&bestm, 0, sizeof bestm);
     hstack[hbase + ply] = p->hash;
-    for (int i = 0; i < l.n; i++) {
-        pick(&l, sc, i);
-        const Move *m = &l.m[i];
+    for (int i = has_tt ? -1 : 0;; i++) {
+        const Move *m;
+        if (i < 0) m = &ttmove;
+        else {
+            if (!generated) {
+                candidates(p, &l);
+                score_moves(p, &l, sc, NULL, ply);
+                generated = 1;
+            }
+            if (i >= l.n) break;
+            pick(&l, sc, i);
+            m = &l.m[i];
+            if (has_tt && same_move(m, &ttmove)) continue;
+        }
         Pos q = *p;
         play(&q, m);
-        if (!move_legal(p, m, hz, z, &q)) continue;
+        if (i >= 0) {
+            if (hz < 0) hz = legal_prepare(p, z);
+            if (!move_legal(p, m, hz, z, &q)) continue;
+        }
         legal++;
         int v;
         if (legal == 1) v = -search(&q, depth - 1, -beta, -alpha, ply + 1);

@@ -604,10 +604,36 @@ void capture_moves(Pos *p, MoveList *out) {
                 }
                 continue;
             }
-            if (pr->kind == PR_SLIDE && pr->effects == EF_WITHDRAW && !pr->replace) {
-                int any = 0;
-                for (int j = 0; j < g->nnb[s]; j++) if (B(g->nb[s][j]) * c < 0) { any = 1; break; }
-                if (!any) continue;
+            if (pr->kind == PR_SLIDE) {  /* a slide with capture effects: only moves that capture */
+                int eff = pr->effects;
+                int8_t caps[MAXCAP];
+                for (int d = 0; d < 8; d++) {
+                    if (!(pr->dirs & (1 << d))) continue;
+                    int nbase = 0;
+                    int8_t base = -1;
+                    if (eff & EF_WITHDRAW) {
+                        int back = g->step[s][OPP[d]];
+                        if (back >= 0 && B(back) * c < 0) { base = (int8_t)back; nbase = 1; }
+                    }
+                    const int8_t *ray = g->rays[s][d];
+                    for (int j = 0; j < g->raylen[s][d]; j++) {
+                        int t = ray[j], w = B(t);
+                        if (w) {
+                            if (pr->replace && w * c < 0) { caps[0] = (int8_t)t; add(out, s, t, caps, 1, 0, 0, 0); }
+                            break;
+                        }
+                        int n = 0;
+                        if (nbase) caps[n++] = base;
+                        if (eff & EF_APPROACH) {
+                            int front = g->step[t][d];
+                            if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
+                        }
+                        if (eff & EF_CUSTODIAN) n += custodian_caps(p, c, t, 0, caps + n);
+                        if (eff & EF_COORD) n += coord_caps(p, c, t, 0, caps + n);
+                        if (n) add(out, s, t, caps, n, 0, 0, 0);
+                    }
+                }
+                continue;
             }
             if (pr->kind == PR_LEAP) {
                 int8_t cap[1];

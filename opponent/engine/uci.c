@@ -105,7 +105,11 @@ static void go(char *args) {
     if (!any && level == 10) gp.movetime = 5000;
     stop_flag = 0;
     searching = 1;
-    pthread_create(&thread, NULL, search_thread, NULL);
+    pthread_attr_t attr;   /* deep searches keep move lists on the stack: ask for 64 MB */
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 64u << 20);
+    if (pthread_create(&thread, &attr, search_thread, NULL) != 0) pthread_create(&thread, NULL, search_thread, NULL);
+    pthread_attr_destroy(&attr);
 }
 
 int uci_loop(void) {

@@ -1,0 +1,51 @@
+"""Speed of the compiled engine (opponent/engine, issue 11).
+
+    python bench/engine.py [--depth-perft N] [--depth-search N] [--variant NAME ...]
+
+Builds the engine with make, then prints for each game family (default:
+maxima, ultima, one Deckle game on each board) perft leaves/s from the start
+and search nodes/s from the start and from a middle-game position (a seeded
+random game of 40 plies, as bench/perft.py). Rates are per CPU second of the
+engine process (the machine is shared; wall time is also shown).
+
+Targets (issue 11): perft >= 5 million leaves/s for Maxima; search >= 1
+million nodes/s.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.perft import middle_game  # noqa: E402
+from tests.opponent_engine import build  # noqa: E402
+
+DEFAULT = ["maxima", "ultima", "ultima-pure", "swapper-chess", "coordinator-chess-10x8"]
+
+
+def run(binary: Path, *args: str) -> str:
+    r = subprocess.run([str(binary), *args], capture_output=True, text=True, check=True)
+    return r.stdout.strip().splitlines()[-1]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    ap.add_argument("--variant", action="append")
+    ap.add_argument("--depth-perft", type=int, default=0, help="default: 4")
+    ap.add_argument("--depth-search", type=int, default=7)
+    args = ap.parse_args()
+    binary = build()
+    for v in args.variant or DEFAULT:
+        depth = args.depth_perft or 4
+        print(run(binary, "bench", v, str(depth)))
+        print(run(binary, "search", v, str(args.depth_search)))
+        fen = middle_game(v).fen()
+        print(run(binary, "search", v, str(args.depth_search), fen), f"[middle game {fen}]")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

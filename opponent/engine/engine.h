@@ -1,0 +1,164 @@
+/* maxima-engine: a compiled player of the Ultima family (Maxima, Ultima,
+ * Deckle's games). Rules identical to the Python engine (engine/). */
+#ifndef MAXIMA_ENGINE_H
+#define MAXIMA_ENGINE_H
+#include <stdint.h>
+#include <stdio.h>
+
+#define MAXSQ 100
+#define MAXRAY 11
+#define MAXCAP 12
+#define MAXMOVES 640
+#define MAXTYPES 16
+
+/* directions: N E S W NE SE SW NW (as engine/geometry.py) */
+enum { DN, DE, DS, DW, DNE, DSE, DSW, DNW };
+extern const int OPP[8];
+
+/* move kinds (engine/pieces.py) */
+enum { K_PLAIN = 0, K_CASTLE = 1, K_SWAP = 2, K_PROMOTE = 3, K_EP = 4 };
+
+/* primitives and capture effects */
+enum { PR_LEAP, PR_SLIDE, PR_LEAPSLIDE, PR_MAGE, PR_PAWN, PR_IMIT, PR_SWAP, PR_DESTRUCT, PR_MIMIC };
+enum { EF_WITHDRAW = 1, EF_APPROACH = 2, EF_CUSTODIAN = 4, EF_COORD = 8 };
+enum { LT_KING, LT_KNIGHT, LT_KNIGHT_WRAP, LT_N };
+enum { IM_NONE, IM_STEP, IM_CUSTODIAN, IM_WITHDRAWAL, IM_COORDINATION, IM_LEAPING };
+enum { FAM_MAXIMA, FAM_ULTIMA, FAM_DECKLE };
+
+typedef struct { uint8_t kind, dirs, replace, effects, leaptab; } Prim;
+
+typedef struct {
+    char letter;
+    const char *name;
+    int nprim;
+    Prim prim[3];
+    uint8_t royal, freezer, freezes_freezer, never_frozen, pawn;
+    uint8_t imitated;
+    int nmimic;
+    Prim mimic[1];
+    int value;      /* material in centipawns (evaluation) */
+} PType;
+
+typedef struct {
+    int files, min_rank, max_rank, size;
+    char names[MAXSQ][5];
+    int8_t file_of[MAXSQ], rank_of[MAXSQ];
+    int8_t at[10][12];                /* [file][rank - min_rank] */
+    int8_t rays[MAXSQ][8][MAXRAY];
+    uint8_t raylen[MAXSQ][8];
+    int8_t step[MAXSQ][8];
+    int8_t nb[MAXSQ][8];
+    uint8_t nnb[MAXSQ];
+    int8_t dir[MAXSQ][MAXSQ];         /* direction s->t on a common line, else -1 */
+    int8_t dist[MAXSQ][MAXSQ];
+    uint8_t adj[MAXSQ][MAXSQ];
+} Geo;
+
+typedef struct {
+    const char *name;
+    int family;
+    int deckle_ranks;       /* 10 or 8 for Deckle */
+    char added;             /* Deckle's added piece letter */
+} VariantDef;
+
+typedef struct {
+    const VariantDef *def;
+    int family;
+    Geo g;
+    int ntypes;                   /* types 1..ntypes */
+    PType t[MAXTYPES];
+    int palace;
+    int goals[3][2];              /* [c+1] */
+    int suicide, pure, chameleon_pure, castling, en_passant, pawn_advance, swap_ban;
+    int stalemate_mover_wins, bare_king, fifty, repetition, insufficient;
+    int npromo; int promo[6];
+    int king, pawn, rook, swapper;       /* type indices (0 = none) */
+    int nfreezers;
+    uint8_t freezer[MAXTYPES], freezes_freezer[MAXTYPES], neutralizer[MAXTYPES], never_frozen[MAXTYPES];
+    uint8_t step_victim[MAXTYPES];
+    int im_custodian, im_withdrawal, im_coordination, im_leaping;
+    int8_t leaps[LT_N][MAXSQ][8]; uint8_t nleaps[LT_N][MAXSQ];
+    uint8_t isleap[LT_N][MAXSQ][MAXSQ];
+    int8_t pawn_step[3][MAXSQ];
+    int8_t pawn_caps[3][MAXSQ][2]; uint8_t npawn_caps[3][MAXSQ];
+    uint8_t second_rank[3][MAXSQ], last_rank[3][MAXSQ], end_rank[MAXSQ];
+    const char *start_fen;
+    char start_buf[160];
+    /* castling: [c+1][side 0=king,1=queen] */
+    int cs_bit[3][2], cs_kf[3][2], cs_kt[3][2], cs_rf[3][2], cs_rt[3][2];
+    int cs_empty[3][2][4], cs_nempty[3][2], cs_safe[3][2][3], cs_nsafe[3][2];
+} Variant;
+
+typedef struct {
+    int8_t from, to;
+    uint8_t kind;
+    int8_t arg;             /* promotion type; castle: rook from */
+    int8_t arg2;            /* castle: rook to */
+    uint8_t ncap;
+    int8_t cap[MAXCAP];
+} Move;
+
+typedef struct { int n; Move m[MAXMOVES]; } MoveList;
+
+typedef struct {
+    int8_t b[MAXSQ];
+    int8_t side;            /* 1 White, -1 Black */
+    int8_t king[3];         /* [c+1] */
+    uint8_t castling;
+    uint8_t nep;
+    int8_t ep[3];
+    int8_t ban0, ban1;      /* swap-back ban, -1 none */
+    int halfmove, fullmove, ply;
+    uint64_t hash;
+} Pos;
+
+extern Variant V;
+extern const VariantDef VARIANTS[];
+extern const int NVARIANTS;
+
+/* variants.c */
+int select_variant(const char *name);
+const VariantDef *find_variant(const char *name);
+
+/* movegen.c */
+int mobile(const Pos *p, int x, int a);
+void movegen_prepare(void);
+void pseudo_moves(const Pos *p, int c, MoveList *out);
+void capture_moves(Pos *p, MoveList *out);
+void legal_moves(Pos *p, MoveList *out);
+int count_legal(Pos *p);
+void candidates(Pos *p, MoveList *l);      /* pseudo-legal + castling, en passant, swap ban */
+int legal_after(const Pos *q, int c);
+int legal_prepare(const Pos *p, uint8_t *z);
+int move_legal(const Pos *p, const Move *m, int have_z, const uint8_t *z, const Pos *after);      /* c just moved into q: is it legal */
+int attacked(const Pos *p, int a, int k);
+int attacks(const Pos *p, int a);
+int in_check(const Pos *p);
+void make_board(Pos *p, const Move *m);
+void play(Pos *p, const Move *m);           /* full make: state, counters, hash */
+uint64_t perft(Pos *p, int depth);
+uint64_t compute_hash(const Pos *p);
+void init_zobrist(void);
+int palace_held(const Pos *p, int owner, int holder);
+
+/* fen.c */
+int parse_fen(const char *fen, Pos *p, char *err, int errlen);
+void format_fen(const Pos *p, char *out);
+void move_str(const Move *m, char *out);
+int parse_move_legal(Pos *p, const char *text, Move *out);
+void sort_move_strings(MoveList *l, char (*strs)[64], int *n);
+
+/* search.c */
+typedef struct {
+    int depth, movetime, nodes_limit, infinite;
+    int wtime, btime, winc, binc, movestogo;
+    int level;
+} GoParams;
+void search_init(int hash_mb);
+void search_clear(void);
+void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found);
+int evaluate(const Pos *p);
+long long search_nodes(void);
+extern volatile int stop_flag;
+int terminal_score(Pos *p, int nlegal, int ply, int *is_terminal);
+#endif

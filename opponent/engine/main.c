@@ -1,0 +1,107 @@
+/* maxima-engine: command line (perft, moves, children batch modes) and UCI. */
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <unistd.h>
+#include "engine.h"
+
+static void usage(void) {
+    fprintf(stderr, "usage: maxima-engine [uci]\n"
+                    "       maxima-engine perft VARIANT DEPTH     (FENs on stdin, one count per line)\n"
+                    "       maxima-engine moves VARIANT           (FENs on stdin, sorted legal moves per line)\n"
+                    "       maxima-engine children VARIANT        (FENs on stdin, 'move fen' after each legal move, blank line after each)\n"
+                    "       maxima-engine bench VARIANT DEPTH [FEN]   (perft speed)\n"
+                    "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n");
+}
+
+static int load(const char *variant, const char *line, Pos *p) {
+    char err[200];
+    if (!select_variant(variant)) { fprintf(stderr, "maxima-engine: unknown variant '%s'\n", variant); exit(2); }
+    if (!parse_fen(line, p, err, sizeof err)) { printf("error %s\n", err); return 0; }
+    return 1;
+}
+
+static int batch(int argc, char **argv) {
+    const char *mode = argv[1];
+    if (argc < 3) { usage(); return 2; }
+    const char *variant = argv[2];
+    if (!find_variant(variant)) { fprintf(stderr, "maxima-engine: unknown variant '%s'\n", variant); return 2; }
+    int depth = argc > 3 ? atoi(argv[3]) : 1;
+    char line[1024];
+    static char strs[MAXMOVES][64];
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0]) continue;
+        Pos p;
+        if (!load(variant, line, &p)) { fflush(stdout); continue; }
+        if (!strcmp(mode, "perft")) {
+            printf("%llu\n", (unsigned long long)perft(&p, depth));
+        } else if (!strcmp(mode, "moves")) {
+            MoveList l; int n;
+            legal_moves(&p, &l);
+            sort_move_strings(&l, strs, &n);
+            for (int i = 0; i < n; i++) printf("%s%s", i ? " " : "", strs[i]);
+            printf("\n");
+        } else if (!strcmp(mode, "children")) {
+            MoveList l; char ms[64], fen[512];
+            legal_moves(&p, &l);
+            for (int i = 0; i < l.n; i++) {
+                Pos q = p;
+                play(&q, &l.m[i]);
+                move_str(&l.m[i], ms); format_fen(&q, fen);
+                printf("%s %s\n", ms, fen);
+            }
+            printf("\n");
+        } else { usage(); return 2; }
+        fflush(stdout);
+    }
+    return 0;
+}
+
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
+
+static int bench(int argc, char **argv) {
+    if (argc < 4 || !select_variant(argv[2])) { usage(); return 2; }
+    Pos p; char err[200];
+    const char *fen = argc > 4 ? argv[4] : V.start_fen;
+    if (!parse_fen(fen, &p, err, sizeof err)) { fprintf(stderr, "maxima-engine: %s\n", err); return 2; }
+    double t0 = now(), c0 = (double)clock() / CLOCKS_PER_SEC;
+    uint64_t n = perft(&p, atoi(argv[3]));
+    double dt = now() - t0, dc = (double)clock() / CLOCKS_PER_SEC - c0;
+    printf("perft %s depth %s: %llu leaves, %.3f s CPU (%.3f s wall), %.0f leaves/s CPU\n", argv[2], argv[3],
+           (unsigned long long)n, dc, dt, n / (dc > 0 ? dc : 1e-9));
+    return 0;
+}
+
+static int search_bench(int argc, char **argv) {
+    if (argc < 4 || !select_variant(argv[2])) { usage(); return 2; }
+    Pos p; char err[200];
+    const char *fen = argc > 4 ? argv[4] : V.start_fen;
+    if (!parse_fen(fen, &p, err, sizeof err)) { fprintf(stderr, "maxima-engine: %s\n", err); return 2; }
+    GoParams gp; memset(&gp, 0, sizeof gp);
+    gp.depth = atoi(argv[3]); gp.level = 10;
+    Move best; int found;
+    search_init(64);
+    double t0 = now(), c0 = (double)clock() / CLOCKS_PER_SEC;
+    search_go(&p, NULL, 0, &gp, &best, &found);
+    double dt = now() - t0, dc = (double)clock() / CLOCKS_PER_SEC - c0;
+    long long n = search_nodes();
+    char mv[64] = "(none)";
+    if (found) move_str(&best, mv);
+    printf("search %s depth %s: %lld nodes, %.3f s CPU (%.3f s wall), %.0f nodes/s CPU, best %s\n", argv[2], argv[3],
+           n, dc, dt, n / (dc > 0 ? dc : 1e-9), mv);
+    return 0;
+}
+
+int uci_loop(void);
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    if (argc >= 2 && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves") || !strcmp(argv[1], "children")))
+        return batch(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "bench")) return bench(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "search")) return search_bench(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "uci")) { usage(); return 2; }
+    return uci_loop();
+}

@@ -1,0 +1,1008 @@
+/* Move generation, immobilization, check, legality, make (mirrors engine/movegen.py, engine/pieces.py). */
+#include <string.h>
+#include "engine.h"
+
+#define B(x) (p->b[x])
+#define KING(c) (p->king[(c) + 1])
+
+static inline void add(MoveList *l, int f, int t, const int8_t *caps, int n, int kind, int arg, int arg2) {
+    Move *m = &l->m[l->n++];
+    m->from = (int8_t)f; m->to = (int8_t)t; m->kind = (uint8_t)kind; m->arg = (int8_t)arg; m->arg2 = (int8_t)arg2;
+    m->ncap = (uint8_t)n;
+    for (int i = 0; i < n; i++) m->cap[i] = caps[i];
+}
+
+/* ------------------------------------------------------------ immobilization */
+int mobile(const Pos *p, int x, int a) {
+    if (!V.nfreezers) return 1;
+    int code = B(x) * a;
+    if (code <= 0) return 1;
+    if (V.never_frozen[code]) return 1;
+    const Geo *g = &V.g;
+    int nn = g->nnb[x];
+    if (V.freezer[code])
+        for (int i = 0; i < nn; i++) {
+            int e = -B(g->nb[x][i]) * a;
+            if (e > 0 && V.freezes_freezer[e]) return 0;
+        }
+    for (int i = 0; i < nn; i++) {
+        int n = g->nb[x][i];
+        int e = -B(n) * a;
+        if (e > 0 && V.freezer[e]) {
+            if (!V.pure) return 0;
+            int neutralized = 0;
+            for (int j = 0; j < g->nnb[n]; j++) {
+                int m = g->nb[n][j];
+                int o = B(m) * a;
+                if (m != x && o > 0 && V.neutralizer[o]) { neutralized = 1; break; }
+            }
+            if (!neutralized) return 0;
+        }
+    }
+    return 1;
+}
+
+/* fz[x] = 1 for the immobilized pieces of colour c (movegen.frozen_squares);
+ * returns whether there is any */
+int frozen_mask(const Pos *p, int c, uint8_t *fz) {
+    if (!V.nfreezers) return 0;
+    const Geo *g = &V.g;
+    int any = 0;
+    memset(fz, 0, MAXSQ);
+    for (int s = 0; s < g->size; s++) {
+        int v = B(s);
+        if (!v) continue;
+        int t = v > 0 ? v : -v, own = (v > 0) == (c > 0);
+        if (!own && V.freezer[t]) {
+            for (int i = 0; i < g->nnb[s]; i++) {
+                int n = g->nb[s][i];
+                if (B(n) * c > 0 && !fz[n] && !mobile(p, n, c)) { fz[n] = 1; any = 1; }
+            }
+        } else if (own && V.freezer[t] && !fz[s]) {
+            if (!mobile(p, s, c)) { fz[s] = 1; any = 1; }
+        }
+    }
+    return any;
+}
+
+/* ------------------------------------------------------------ capture effects */
+static int custodian_caps(const Pos *p, int c, int t, int victim, int8_t *out) {
+    const Geo *g = &V.g;
+    int n = 0;
+    const int8_t *st = g->step[t];
+    if (!((st[0] >= 0 && B(st[0]) * c < 0) || (st[1] >= 0 && B(st[1]) * c < 0) ||
+          (st[2] >= 0 && B(st[2]) * c < 0) || (st[3] >= 0 && B(st[3]) * c < 0))) return 0;
+    for (int e = 0; e < 4; e++) {
+        int x = g->step[t][e];
+        if (x < 0) continue;
+        int v = B(x) * c;
+        if (v < 0 && (!victim || v == -victim)) {
+            int beyond = g->step[x][e];
+            if (beyond >= 0 && B(beyond) * c > 0) out[n++] = (int8_t)x;
+        }
+    }
+    return n;
+}
+
+static int coord_caps(const Pos *p, int c, int t, int victim, int8_t *out) {
+    int king = KING(c);
+    if (king < 0) return 0;
+    const Geo *g = &V.g;
+    int kf = g->file_of[king], kr = g->rank_of[king], tf = g->file_of[t], tr = g->rank_of[t];
+    if (tf == kf || tr == kr) return 0;
+    int n = 0;
+    int xs[2] = {g->at[tf][kr - g->min_rank], g->at[kf][tr - g->min_rank]};
+    for (int i = 0; i < 2; i++) {
+        int x = xs[i];
+        if (x >= 0) {
+            int v = B(x) * c;
+            if (v < 0 && (!victim || v == -victim)) out[n++] = (int8_t)x;
+        }
+    }
+    return n;
+}
+
+static void add_pawn_move(MoveList *l, int c, int s, int t, const int8_t *caps, int n) {
+    if (V.last_rank[c + 1][t]) {
+        for (int i = 0; i < V.npromo; i++) add(l, s, t, caps, n, K_PROMOTE, V.promo[i], 0);
+    } else add(l, s, t, caps, n, K_PLAIN, 0, 0);
+}
+
+/* ------------------------------------------------------------ generation per primitive */
+static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
+    const Geo *g = &V.g;
+    int8_t caps[MAXCAP] = {0};
+    switch (pr->kind) {
+    case PR_LEAP: {
+        int lt = pr->leaptab;
+        for (int i = 0; i < V.nleaps[lt][s]; i++) {
+            int t = V.leaps[lt][s][i];
+            int w = B(t) * c;
+            if (w == 0) add(l, s, t, caps, 0, 0, 0, 0);
+            else if (w < 0 && pr->replace) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+        }
+        break;
+    }
+    case PR_SLIDE: {
+        int eff = pr->effects;
+        for (int d = 0; d < 8; d++) {
+            if (!(pr->dirs & (1 << d))) continue;
+            int nbase = 0;
+            int8_t base[1];
+            if (eff & EF_WITHDRAW) {
+                int back = g->step[s][OPP[d]];
+                if (back >= 0 && B(back) * c < 0) base[nbase++] = (int8_t)back;
+            }
+            const int8_t *ray = g->rays[s][d];
+            for (int i = 0; i < g->raylen[s][d]; i++) {
+                int t = ray[i];
+                int w = B(t);
+                if (w) {
+                    if (pr->replace && w * c < 0) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+                    break;
+                }
+                int n = 0;
+                if (nbase) caps[n++] = base[0];
+                if (eff & EF_APPROACH) {
+                    int front = g->step[t][d];
+                    if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
+                }
+                if (eff & EF_CUSTODIAN) n += custodian_caps(p, c, t, 0, caps + n);
+                if (eff & EF_COORD) n += coord_caps(p, c, t, 0, caps + n);
+                add(l, s, t, caps, n, 0, 0, 0);
+            }
+        }
+        break;
+    }
+    case PR_LEAPSLIDE:
+        for (int d = 0; d < 8; d++) {
+            const int8_t *ray = g->rays[s][d];
+            int len = g->raylen[s][d], n = 0, i = 0;
+            while (i < len) {
+                int t = ray[i];
+                int w = B(t) * c;
+                if (w == 0) { add(l, s, t, caps, n, 0, 0, 0); i++; }
+                else if (w < 0 && i + 1 < len && B(ray[i + 1]) == 0) { caps[n++] = (int8_t)t; i++; }
+                else break;
+            }
+        }
+        break;
+    case PR_MAGE: {
+        static const int bent[8][2] = {{0,0},{0,0},{0,0},{0,0},{DN,DE},{DS,DE},{DS,DW},{DN,DW}};
+        for (int d = 4; d < 8; d++) {
+            int x = g->step[s][d];
+            if (x < 0) continue;
+            int w = B(x) * c;
+            if (w < 0) { caps[0] = (int8_t)x; add(l, s, x, caps, 1, 0, 0, 0); continue; }
+            if (w > 0) continue;
+            add(l, s, x, caps, 0, 0, 0, 0);
+            for (int j = 0; j < 2; j++) {
+                int o = bent[d][j];
+                for (int i = 0; i < g->raylen[x][o]; i++) {
+                    int t = g->rays[x][o][i];
+                    int v = B(t) * c;
+                    if (v == 0) { add(l, s, t, caps, 0, 0, 0, 0); continue; }
+                    if (v < 0) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+                    break;
+                }
+            }
+        }
+        break;
+    }
+    case PR_PAWN: {
+        int st = V.pawn_step[c + 1][s];
+        if (st >= 0 && B(st) == 0) {
+            add_pawn_move(l, c, s, st, caps, 0);
+            if (V.second_rank[c + 1][s]) {
+                int x = st;
+                for (int i = 0; i < V.pawn_advance - 1; i++) {
+                    x = V.pawn_step[c + 1][x];
+                    if (x < 0 || B(x) != 0) break;
+                    add(l, s, x, caps, 0, 0, 0, 0);
+                }
+            }
+        }
+        for (int i = 0; i < V.npawn_caps[c + 1][s]; i++) {
+            int t = V.pawn_caps[c + 1][s][i];
+            if (B(t) * c < 0) { caps[0] = (int8_t)t; add_pawn_move(l, c, s, t, caps, 1); }
+        }
+        break;
+    }
+    case PR_IMIT: {
+        for (int i = 0; i < g->nnb[s]; i++) {
+            int t = g->nb[s][i];
+            int e = -B(t) * c;
+            if (e > 0 && V.step_victim[e]) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+        }
+        int leaper = V.im_leaping, withdrawer = V.im_withdrawal, coordinator = V.im_coordination, pawn = V.im_custodian;
+        for (int d = 0; d < 8; d++) {
+            const int8_t *ray = g->rays[s][d];
+            int len = g->raylen[s][d];
+            int nbase = 0; int8_t base = -1;
+            if (withdrawer) {
+                int back = g->step[s][OPP[d]];
+                if (back >= 0 && -B(back) * c == withdrawer) { base = (int8_t)back; nbase = 1; }
+            }
+            int8_t jumped[MAXCAP]; int nj = 0;
+            int i = 0;
+            while (i < len) {
+                int t = ray[i];
+                int w = B(t);
+                if (w == 0) {
+                    if (V.chameleon_pure && nj) add(l, s, t, jumped, nj, 0, 0, 0);
+                    else {
+                        int n = 0;
+                        if (nbase) caps[n++] = base;
+                        for (int j = 0; j < nj; j++) caps[n++] = jumped[j];
+                        if (coordinator) n += coord_caps(p, c, t, coordinator, caps + n);
+                        if (pawn && d < 4) n += custodian_caps(p, c, t, pawn, caps + n);
+                        add(l, s, t, caps, n, 0, 0, 0);
+                    }
+                    i++;
+                } else if (leaper && -w * c == leaper && i + 1 < len && B(ray[i + 1]) == 0) {
+                    jumped[nj++] = (int8_t)t; i++;
+                } else break;
+            }
+        }
+        break;
+    }
+    case PR_SWAP: {
+        int me = B(s);
+        for (int d = 0; d < 8; d++) {
+            for (int i = 0; i < g->raylen[s][d]; i++) {
+                int t = g->rays[s][d][i];
+                int w = B(t);
+                if (!w) continue;
+                if (w != me && !((w == V.pawn || w == -V.pawn) && V.end_rank[s])) add(l, s, t, caps, 0, K_SWAP, 0, 0);
+                break;
+            }
+        }
+        break;
+    }
+    case PR_DESTRUCT:
+        for (int i = 0; i < g->nnb[s]; i++) {
+            int t = g->nb[s][i];
+            if (B(t) * c < 0) { caps[0] = (int8_t)t; add(l, s, -1, caps, 1, 0, 0, 0); }
+        }
+        break;
+    case PR_MIMIC:
+        for (int v = 1; v <= V.ntypes; v++) {
+            const PType *T = &V.t[v];
+            for (int j = 0; j < T->nmimic; j++) {
+                const Prim *mp = &T->mimic[j];
+                if (mp->kind == PR_LEAP) {
+                    int lt = mp->leaptab;
+                    for (int i = 0; i < V.nleaps[lt][s]; i++) {
+                        int t = V.leaps[lt][s][i];
+                        if (B(t) * c == -v) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+                    }
+                } else if (mp->kind == PR_SLIDE) {
+                    for (int d = 0; d < 8; d++) {
+                        if (!(mp->dirs & (1 << d))) continue;
+                        for (int i = 0; i < g->raylen[s][d]; i++) {
+                            int t = g->rays[s][d][i];
+                            int w = B(t);
+                            if (w) { if (w * c == -v) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); } break; }
+                        }
+                    }
+                } else if (mp->kind == PR_PAWN) {
+                    for (int i = 0; i < V.npawn_caps[c + 1][s]; i++) {
+                        int t = V.pawn_caps[c + 1][s][i];
+                        if (B(t) * c == -v) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+                    }
+                }
+            }
+        }
+        break;
+    }
+}
+
+/* ------------------------------------------------------------ look-back attacks */
+static inline int clear_between(const Pos *p, int s, int k) {
+    const Geo *g = &V.g;
+    int d = g->dir[s][k], n = g->dist[s][k];
+    for (int i = 0; i < n - 1; i++) if (B(g->rays[s][d][i])) return 0;
+    return 1;
+}
+
+static int gen_has_capture(const Pos *p, const Prim *pr, int a, int s, int k) {
+    MoveList l; l.n = 0;
+    gen_prim(p, pr, a, s, &l);
+    for (int i = 0; i < l.n; i++)
+        for (int j = 0; j < l.m[i].ncap; j++) if (l.m[i].cap[j] == k) return 1;
+    return 0;
+}
+
+static int replace_attacks(const Pos *p, const Prim *pr, int a, int s, int k) {
+    const Geo *g = &V.g;
+    if (pr->kind == PR_LEAP) return V.isleap[pr->leaptab][s][k];
+    if (pr->kind == PR_PAWN) {
+        for (int i = 0; i < V.npawn_caps[a + 1][s]; i++) if (V.pawn_caps[a + 1][s][i] == k) return 1;
+        return 0;
+    }
+    int d = g->dir[s][k];
+    return d >= 0 && (pr->dirs & (1 << d)) && clear_between(p, s, k);
+}
+
+/* geometric supersets: could the Mage on s ever capture on k; could an
+ * orthogonal custodian slider on s ever end next to k */
+static uint8_t mage_geo[MAXSQ][MAXSQ], cust_geo[MAXSQ][MAXSQ], may[MAXTYPES][MAXSQ][MAXSQ];
+static const Variant *geo_for;
+static void build_geo_tables(void) {
+    const Geo *g = &V.g;
+    memset(mage_geo, 0, sizeof mage_geo); memset(cust_geo, 0, sizeof cust_geo);
+    static const int bent[8][2] = {{0,0},{0,0},{0,0},{0,0},{DN,DE},{DS,DE},{DS,DW},{DN,DW}};
+    for (int s = 0; s < g->size; s++) {
+        for (int d = 4; d < 8; d++) {
+            int x = g->step[s][d];
+            if (x < 0) continue;
+            mage_geo[s][x] = 1;
+            for (int j = 0; j < 2; j++)
+                for (int i = 0; i < g->raylen[x][bent[d][j]]; i++) mage_geo[s][g->rays[x][bent[d][j]][i]] = 1;
+        }
+        for (int k = 0; k < g->size; k++)
+            for (int e = 0; e < 4; e++) {
+                int t = g->step[k][e];
+                if (t >= 0 && g->dir[s][t] >= 0 && g->dir[s][t] < 4) cust_geo[s][k] = 1;
+            }
+    }
+    geo_for = V.def ? &V : NULL;
+    /* may[v][s][k]: a superset of "a piece of type v on s can capture on k" */
+    memset(may, 0, sizeof may);
+    for (int v = 1; v <= V.ntypes; v++) {
+        const PType *T = &V.t[v];
+        for (int s = 0; s < g->size; s++)
+            for (int k = 0; k < g->size; k++) {
+                int ok = 0;
+                for (int i = 0; i < T->nprim && !ok; i++) {
+                    const Prim *pr = &T->prim[i];
+                    int d = g->dir[s][k];
+                    switch (pr->kind) {
+                    case PR_LEAP: ok = pr->replace && V.isleap[pr->leaptab][s][k]; break;
+                    case PR_SLIDE:
+                        if (pr->effects & EF_COORD) ok = 1;
+                        if ((pr->replace || (pr->effects & EF_APPROACH)) && d >= 0 && (pr->dirs & (1 << d))) ok = 1;
+                        if ((pr->effects & EF_WITHDRAW) && g->adj[s][k]) ok = 1;
+                        if ((pr->effects & EF_CUSTODIAN) && (pr->dirs != 0x0F || cust_geo[s][k])) ok = 1;
+                        break;
+                    case PR_LEAPSLIDE: ok = d >= 0; break;
+                    case PR_MAGE: ok = mage_geo[s][k]; break;
+                    case PR_PAWN: ok = 1; break;
+                    case PR_SWAP: break;
+                    case PR_DESTRUCT: ok = g->adj[s][k]; break;
+                    default: ok = 1;
+                    }
+                }
+                may[v][s][k] = (uint8_t)ok;
+            }
+    }
+}
+
+static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k) {
+    const Geo *g = &V.g;
+    switch (pr->kind) {
+    case PR_LEAP: return pr->replace && V.isleap[pr->leaptab][s][k];
+    case PR_SLIDE: {
+        int dirs = pr->dirs;
+        if (pr->replace) {
+            int d = g->dir[s][k];
+            if (d >= 0 && (dirs & (1 << d)) && clear_between(p, s, k)) return 1;
+        }
+        if (pr->effects & EF_WITHDRAW) {
+            int d = g->dir[k][s];
+            if (d >= 0 && g->dist[k][s] == 1 && (dirs & (1 << d))) {
+                int t = g->step[s][d];
+                if (t >= 0 && B(t) == 0) return 1;
+            }
+        }
+        if (pr->effects & EF_APPROACH) {
+            int d = g->dir[s][k];
+            if (d >= 0 && (dirs & (1 << d)) && g->dist[s][k] >= 2 && clear_between(p, s, k)) return 1;
+        }
+        if ((pr->effects & EF_CUSTODIAN) && (pr->dirs != 0x0F || cust_geo[s][k])) {
+            for (int e = 0; e < 4; e++) {
+                int t = g->step[k][e];
+                if (t < 0 || B(t) != 0) continue;
+                int anvil = g->step[k][OPP[e]];
+                if (anvil < 0 || B(anvil) * a <= 0 || anvil == s) continue;
+                int d = g->dir[s][t];
+                if (d >= 0 && (dirs & (1 << d)) && clear_between(p, s, t)) return 1;
+            }
+        }
+        if (pr->effects & EF_COORD) {
+            int king = KING(a);
+            if (king >= 0 && king != k) {
+                int byfile;  /* 1: need t on k's file; 0: need t on k's rank */
+                if (g->rank_of[king] == g->rank_of[k]) byfile = 1;
+                else if (g->file_of[king] == g->file_of[k]) byfile = 0;
+                else return 0;
+                int target = byfile ? g->file_of[k] : g->rank_of[k];
+                for (int d = 0; d < 8; d++) {
+                    if (!(dirs & (1 << d))) continue;
+                    for (int i = 0; i < g->raylen[s][d]; i++) {
+                        int t = g->rays[s][d][i];
+                        if (B(t)) break;
+                        if ((byfile ? g->file_of[t] : g->rank_of[t]) == target) return 1;
+                    }
+                }
+            }
+        }
+        return 0;
+    }
+    case PR_LEAPSLIDE: {
+        int d = g->dir[s][k];
+        if (d < 0) return 0;
+        const int8_t *ray = g->rays[s][d];
+        int len = g->raylen[s][d], i = 0;
+        while (i < len) {
+            int t = ray[i];
+            int w = B(t) * a;
+            if (w == 0) i++;
+            else if (w < 0 && i + 1 < len && B(ray[i + 1]) == 0) { if (t == k) return 1; i++; }
+            else return 0;
+        }
+        return 0;
+    }
+    case PR_PAWN:
+        for (int i = 0; i < V.npawn_caps[a + 1][s]; i++) if (V.pawn_caps[a + 1][s][i] == k) return 1;
+        return 0;
+    case PR_IMIT: {
+        int victim = -B(k) * a;
+        if (victim > 0 && V.step_victim[victim]) return g->adj[s][k];
+        return gen_has_capture(p, pr, a, s, k);
+    }
+    case PR_SWAP: return 0;
+    case PR_DESTRUCT: return g->adj[s][k];
+    case PR_MIMIC: {
+        int victim = -B(k) * a;
+        if (victim <= 0) return 0;
+        const PType *T = &V.t[victim];
+        for (int j = 0; j < T->nmimic; j++) if (replace_attacks(p, &T->mimic[j], a, s, k)) return 1;
+        return 0;
+    }
+    default: /* PR_MAGE */
+        return mage_geo[s][k] && gen_has_capture(p, pr, a, s, k);
+    }
+}
+
+static int gen_reaches(const Pos *p, const Prim *pr, int a, int s, int goal) {
+    MoveList l; l.n = 0;
+    gen_prim(p, pr, a, s, &l);
+    for (int i = 0; i < l.n; i++) if (l.m[i].to == goal) return 1;
+    return 0;
+}
+
+static int prim_reaches(const Pos *p, const Prim *pr, int a, int s, int goal) {
+    const Geo *g = &V.g;
+    switch (pr->kind) {
+    case PR_LEAP:
+        return V.isleap[pr->leaptab][s][goal] && (B(goal) == 0 || (pr->replace && B(goal) * a < 0));
+    case PR_SLIDE: {
+        int d = g->dir[s][goal];
+        if (d < 0 || !(pr->dirs & (1 << d)) || !clear_between(p, s, goal)) return 0;
+        return B(goal) == 0 || (pr->replace && B(goal) * a < 0);
+    }
+    case PR_LEAPSLIDE:
+        if (B(goal) != 0 || g->dir[s][goal] < 0) return 0;
+        return gen_reaches(p, pr, a, s, goal);
+    case PR_SWAP: case PR_DESTRUCT: return 0;
+    case PR_MIMIC: return B(goal) * a < 0 && prim_captures(p, pr, a, s, goal);
+    default: return gen_reaches(p, pr, a, s, goal);
+    }
+}
+
+static int tables_variant = -1;
+void movegen_prepare(void) {
+    int id = (int)(V.def - VARIANTS);
+    if (tables_variant != id) { build_geo_tables(); tables_variant = id; }
+}
+
+int attacked(const Pos *p, int a, int k) {
+    for (int s = 0; s < V.g.size; s++) {
+        int v = B(s) * a;
+        if (v <= 0 || !may[v][s][k]) continue;
+        const PType *T = &V.t[v];
+        for (int i = 0; i < T->nprim; i++)
+            if (prim_captures(p, &T->prim[i], a, s, k)) {
+                if (mobile(p, s, a)) return 1;
+                break;
+            }
+    }
+    return 0;
+}
+
+static int reaches_any(const Pos *p, int a, int goal, int exclude) {
+    for (int s = 0; s < V.g.size; s++) {
+        int v = B(s) * a;
+        if (v <= 0 || s == exclude) continue;
+        const PType *T = &V.t[v];
+        for (int i = 0; i < T->nprim; i++)
+            if (prim_reaches(p, &T->prim[i], a, s, goal)) {
+                if (mobile(p, s, a)) return 1;
+                break;
+            }
+    }
+    return 0;
+}
+
+int palace_held(const Pos *p, int owner, int holder) {
+    if (!V.palace) return 0;
+    return B(V.goals[owner + 1][0]) * holder > 0 && B(V.goals[owner + 1][1]) * holder > 0;
+}
+
+static int winning_reply_exists(const Pos *p, int a) {
+    int d = -a, k = KING(d);
+    MoveList l; l.n = 0;
+    pseudo_moves(p, a, &l);
+    for (int i = 0; i < l.n; i++) {
+        const Move *m = &l.m[i];
+        if (k >= 0) for (int j = 0; j < m->ncap; j++) if (m->cap[j] == k) return 1;
+        if (!V.palace) continue;
+        Pos q = *p;
+        make_board(&q, m);
+        if (!palace_held(&q, a, a) && palace_held(&q, d, a)) return 1;
+    }
+    return 0;
+}
+
+int attacks(const Pos *p, int a) {
+    int d = -a, k = KING(d);
+    if (k >= 0 && attacked(p, a, k)) return 1;
+    if (!V.palace) return 0;
+    int g1 = V.goals[d + 1][0], g2 = V.goals[d + 1][1];
+    int h1 = B(g1) * a > 0, h2 = B(g2) * a > 0;
+    if (h1 && h2) return winning_reply_exists(p, a);
+    if (h1) return reaches_any(p, a, g2, g1);
+    if (h2) return reaches_any(p, a, g1, g2);
+    return 0;
+}
+
+int in_check(const Pos *p) { return attacks(p, -p->side); }
+
+/* ------------------------------------------------------------ generation */
+static void special_moves(Pos *p, int c, MoveList *out);
+void pseudo_moves(const Pos *p, int c, MoveList *out) {
+    uint8_t fz[MAXSQ];
+    int anyfz = frozen_mask(p, c, fz);
+    for (int s = 0; s < V.g.size; s++) {
+        int v = B(s) * c;
+        if (v <= 0) continue;
+        if (anyfz && fz[s]) {
+            if (V.suicide && v != V.king) add(out, s, -1, NULL, 0, 0, 0, 0);
+            continue;
+        }
+        const PType *T = &V.t[v];
+        for (int i = 0; i < T->nprim; i++) gen_prim(p, &T->prim[i], c, s, out);
+    }
+}
+
+/* Moves that capture or promote (a superset of what quiescence needs): like
+ * pseudo_moves but skipping pieces and rays that cannot capture. */
+void capture_moves(Pos *p, MoveList *out) {
+    const Geo *g = &V.g;
+    int c = p->side;
+    out->n = 0;
+    uint8_t fz[MAXSQ];
+    int anyfz = frozen_mask(p, c, fz);
+    for (int s = 0; s < g->size; s++) {
+        int v = B(s) * c;
+        if (v <= 0) continue;
+        if (anyfz && fz[s]) continue;
+        const PType *T = &V.t[v];
+        for (int i = 0; i < T->nprim; i++) {
+            const Prim *pr = &T->prim[i];
+            if (pr->kind == PR_SWAP) continue;
+            if (pr->kind == PR_SLIDE && !pr->effects) {
+                if (!pr->replace) continue;
+                int8_t cap[1];
+                for (int d = 0; d < 8; d++) {
+                    if (!(pr->dirs & (1 << d))) continue;
+                    for (int j = 0; j < g->raylen[s][d]; j++) {
+                        int t = g->rays[s][d][j], w = B(t);
+                        if (w) { if (w * c < 0) { cap[0] = (int8_t)t; add(out, s, t, cap, 1, 0, 0, 0); } break; }
+                    }
+                }
+                continue;
+            }
+            if (pr->kind == PR_SLIDE) {  /* a slide with capture effects: only moves that capture */
+                int eff = pr->effects;
+                int8_t caps[MAXCAP];
+                for (int d = 0; d < 8; d++) {
+                    if (!(pr->dirs & (1 << d))) continue;
+                    int nbase = 0;
+                    int8_t base = -1;
+                    if (eff & EF_WITHDRAW) {
+                        int back = g->step[s][OPP[d]];
+                        if (back >= 0 && B(back) * c < 0) { base = (int8_t)back; nbase = 1; }
+                    }
+                    const int8_t *ray = g->rays[s][d];
+                    for (int j = 0; j < g->raylen[s][d]; j++) {
+                        int t = ray[j], w = B(t);
+                        if (w) {
+                            if (pr->replace && w * c < 0) { caps[0] = (int8_t)t; add(out, s, t, caps, 1, 0, 0, 0); }
+                            break;
+                        }
+                        int n = 0;
+                        if (nbase) caps[n++] = base;
+                        if (eff & EF_APPROACH) {
+                            int front = g->step[t][d];
+                            if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
+                        }
+                        if (eff & EF_CUSTODIAN) n += custodian_caps(p, c, t, 0, caps + n);
+                        if (eff & EF_COORD) n += coord_caps(p, c, t, 0, caps + n);
+                        if (n) add(out, s, t, caps, n, 0, 0, 0);
+                    }
+                }
+                continue;
+            }
+            if (pr->kind == PR_LEAP) {
+                int8_t cap[1];
+                for (int j = 0; j < V.nleaps[pr->leaptab][s]; j++) {
+                    int t = V.leaps[pr->leaptab][s][j];
+                    if (B(t) * c < 0 && pr->replace) { cap[0] = (int8_t)t; add(out, s, t, cap, 1, 0, 0, 0); }
+                }
+                continue;
+            }
+            gen_prim(p, pr, c, s, out);
+        }
+    }
+    if (V.family == FAM_DECKLE && p->nep) {
+        MoveList sp; sp.n = 0;
+        special_moves(p, c, &sp);
+        for (int i = 0; i < sp.n; i++) if (sp.m[i].kind == K_EP) out->m[out->n++] = sp.m[i];
+    }
+}
+
+static void special_moves(Pos *p, int c, MoveList *out) {
+    if (p->nep && V.pawn) {
+        int pawn = c * V.pawn;
+        int hi = p->ep[0], lo = p->ep[0];
+        for (int i = 1; i < p->nep; i++) { if (p->ep[i] > hi) hi = p->ep[i]; if (p->ep[i] < lo) lo = p->ep[i]; }
+        int victim = V.pawn_step[-c + 1][-c == 1 ? hi : lo];
+        for (int i = 0; i < p->nep; i++) {
+            int e = p->ep[i];
+            for (int j = 0; j < V.npawn_caps[-c + 1][e]; j++) {
+                int s = V.pawn_caps[-c + 1][e][j];
+                if (B(s) == pawn && mobile(p, s, c) && B(e) == 0) {
+                    int8_t cap = (int8_t)victim;
+                    add(out, s, e, &cap, 1, K_EP, 0, 0);
+                }
+            }
+        }
+    }
+    if (p->castling && V.castling) {
+        int king = c * V.king, rook = c * V.rook, ci = c + 1;
+        for (int side = 0; side < 2; side++) {
+            int kf = V.cs_kf[ci][side], rf = V.cs_rf[ci][side];
+            if (!(p->castling & V.cs_bit[ci][side]) || B(kf) != king || B(rf) != rook) continue;
+            int ok = 1;
+            for (int i = 0; i < V.cs_nempty[ci][side]; i++) if (B(V.cs_empty[ci][side][i])) ok = 0;
+            if (!ok) continue;
+            if (!mobile(p, kf, c) || !mobile(p, rf, c)) continue;
+            if (attacked(p, -c, kf)) continue;
+            p->b[kf] = 0;
+            for (int i = 0; i < V.cs_nsafe[ci][side] && ok; i++) {
+                int x = V.cs_safe[ci][side][i];
+                p->b[x] = (int8_t)king; KING(c) = (int8_t)x;
+                if (attacked(p, -c, x)) ok = 0;
+                p->b[x] = 0;
+            }
+            p->b[kf] = (int8_t)king; KING(c) = (int8_t)kf;
+            if (ok) add(out, kf, V.cs_kt[ci][side], NULL, 0, K_CASTLE, rf, V.cs_rt[ci][side]);
+        }
+    }
+}
+
+void make_board(Pos *p, const Move *m) {
+    int frm = m->from, to = m->to;
+    int pc = B(frm);
+    int rk = V.king;
+    for (int i = 0; i < m->ncap; i++) {
+        int x = m->cap[i], v = B(x);
+        if (v == rk || v == -rk) KING(v > 0 ? 1 : -1) = -1;
+        p->b[x] = 0;
+    }
+    if (m->kind == K_SWAP) {
+        int other = B(to);
+        p->b[to] = (int8_t)pc; p->b[frm] = (int8_t)other;
+        if (other == rk || other == -rk) KING(other > 0 ? 1 : -1) = (int8_t)frm;
+        if (pc == rk || pc == -rk) KING(pc > 0 ? 1 : -1) = (int8_t)to;
+        return;
+    }
+    p->b[frm] = 0;
+    if (m->kind == K_PROMOTE) { p->b[to] = (int8_t)(pc > 0 ? m->arg : -m->arg); return; }
+    if (to >= 0) {
+        p->b[to] = (int8_t)pc;
+        if (pc == rk || pc == -rk) KING(pc > 0 ? 1 : -1) = (int8_t)to;
+    } else if (pc == rk || pc == -rk) KING(pc > 0 ? 1 : -1) = -1;
+    if (m->kind == K_CASTLE) { p->b[m->arg2] = p->b[m->arg]; p->b[m->arg] = 0; }
+}
+
+int legal_after(const Pos *q, int c) {
+    if (V.palace) {
+        if (palace_held(q, c, c)) return 0;
+        if (palace_held(q, -c, c)) return 1;
+        return !attacks(q, -c);
+    }
+    int k = q->king[c + 1];
+    return k < 0 || !attacked(q, -c, k);
+}
+
+void candidates(Pos *p, MoveList *l) {
+    int c = p->side;
+    l->n = 0;
+    pseudo_moves(p, c, l);
+    if (V.family == FAM_DECKLE) {
+        special_moves(p, c, l);
+        if (p->ban0 >= 0) {
+            int j = 0;
+            for (int i = 0; i < l->n; i++) {
+                const Move *m = &l->m[i];
+                if (m->kind == K_SWAP && m->from == p->ban0 && m->to == p->ban1) continue;
+                l->m[j++] = *m;
+            }
+            l->n = j;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ legality shortcut
+ * (movegen.Rules.relevant_squares): the squares a plain move must touch to
+ * possibly give the opponent a winning reply; 0 when every move needs the
+ * full test. Mirrors each primitive's deps(). */
+static inline void mark_between(uint8_t *z, int s, int k) {
+    const Geo *g = &V.g;
+    int d = g->dir[s][k], n = g->dist[s][k];
+    for (int i = 0; i < n - 1; i++) z[g->rays[s][d][i]] = 1;
+}
+
+static int prim_deps(const Pos *p, const Prim *pr, int a, int s, int k, uint8_t *z) {
+    const Geo *g = &V.g;
+    static const int bent[8][2] = {{0,0},{0,0},{0,0},{0,0},{DN,DE},{DS,DE},{DS,DW},{DN,DW}};
+    switch (pr->kind) {
+    case PR_LEAP: case PR_PAWN: case PR_SWAP: case PR_DESTRUCT: return 1;
+    case PR_SLIDE: {
+        int dirs = pr->dirs;
+        int d = g->dir[s][k];
+        if ((pr->replace || (pr->effects & EF_APPROACH)) && d >= 0 && (dirs & (1 << d))) mark_between(z, s, k);
+        if (pr->effects & EF_WITHDRAW) {
+            int dk = g->dir[k][s];
+            if (dk >= 0 && g->dist[k][s] == 1 && (dirs & (1 << dk))) { int t = g->step[s][dk]; if (t >= 0) z[t] = 1; }
+        }
+        if (pr->effects & EF_CUSTODIAN) {
+            for (int e = 0; e < 4; e++) {
+                int t = g->step[k][e];
+                if (t < 0) continue;
+                int anvil = g->step[k][OPP[e]];
+                if (anvil < 0 || B(anvil) * a <= 0) continue;
+                int dt = g->dir[s][t];
+                if (dt >= 0 && (dirs & (1 << dt))) { z[t] = 1; mark_between(z, s, t); }
+            }
+        }
+        if (pr->effects & EF_COORD) {
+            int king = KING(a);
+            if (king >= 0 && king != k) {
+                int byfile;
+                if (g->rank_of[king] == g->rank_of[k]) byfile = 1;
+                else if (g->file_of[king] == g->file_of[k]) byfile = 0;
+                else return 1;
+                int target = byfile ? g->file_of[k] : g->rank_of[k];
+                for (int dd = 0; dd < 8; dd++) {
+                    if (!(dirs & (1 << dd))) continue;
+                    const int8_t *ray = g->rays[s][dd];
+                    for (int i = 0; i < g->raylen[s][dd]; i++)
+                        if ((byfile ? g->file_of[ray[i]] : g->rank_of[ray[i]]) == target) {
+                            for (int j = 0; j <= i; j++) z[ray[j]] = 1;
+                            break;
+                        }
+                }
+            }
+        }
+        return 1;
+    }
+    case PR_LEAPSLIDE: {
+        int d = g->dir[s][k];
+        if (d < 0) return 1;
+        int n = g->dist[s][k] + 1;
+        for (int i = 0; i < n && i < g->raylen[s][d]; i++) z[g->rays[s][d][i]] = 1;
+        return 1;
+    }
+    case PR_MAGE:
+        for (int d = 4; d < 8; d++) {
+            int x = g->step[s][d];
+            if (x < 0 || x == k) continue;
+            for (int j = 0; j < 2; j++)
+                if (g->dir[x][k] == bent[d][j]) { z[x] = 1; mark_between(z, x, k); }
+        }
+        return 1;
+    case PR_IMIT: {
+        int victim = -B(k) * a;
+        return victim > 0 && V.step_victim[victim];
+    }
+    case PR_MIMIC: {
+        int victim = -B(k) * a;
+        if (victim <= 0) return 1;
+        const PType *T = &V.t[victim];
+        for (int j = 0; j < T->nmimic; j++) {
+            const Prim *mp = &T->mimic[j];
+            if (mp->kind == PR_SLIDE) {
+                int d = g->dir[s][k];
+                if (d >= 0 && (mp->dirs & (1 << d))) mark_between(z, s, k);
+            }
+        }
+        return 1;
+    }
+    }
+    return 0;
+}
+
+/* 1 and z filled when the shortcut applies; 0 when every move needs the full test */
+static int relevant_squares(const Pos *p, uint8_t *z) {
+    int c = p->side, a = -c, k = KING(c);
+    if (k < 0) return 0;
+    if (V.palace) {
+        if (B(V.goals[c + 1][0]) * a > 0 || B(V.goals[c + 1][1]) * a > 0) return 0;
+    }
+    if (attacked(p, a, k)) return 0;
+    memset(z, 0, MAXSQ);
+    for (int s = 0; s < V.g.size; s++) {
+        int v = B(s) * a;
+        if (v <= 0) continue;
+        const PType *T = &V.t[v];
+        for (int i = 0; i < T->nprim; i++) if (!prim_deps(p, &T->prim[i], a, s, k, z)) return 0;
+    }
+    return 1;
+}
+
+/* whether the plain move m skips the full test (z from relevant_squares) */
+static inline int shortcut_safe(const Pos *p, const Move *m, const uint8_t *z) {
+    if (m->kind != K_PLAIN) return 0;
+    int frm = m->from, c = p->side;
+    int v = B(frm) * c;
+    if (V.t[v].royal) return 0;
+    if (V.t[v].freezer || V.t[v].freezes_freezer) {
+        const Geo *g = &V.g;
+        for (int i = 0; i < g->nnb[frm]; i++) if (B(g->nb[frm][i]) * c < 0) return 0;
+    }
+    int to = m->to;
+    if (z[frm] || (to >= 0 && z[to])) return 0;
+    if (V.palace && (to == V.goals[c + 1][0] || to == V.goals[c + 1][1])) return 0;
+    for (int i = 0; i < m->ncap; i++) if (z[m->cap[i]]) return 0;
+    return 1;
+}
+
+int legal_prepare(const Pos *p, uint8_t *z) { return relevant_squares(p, z); }
+
+int move_legal(const Pos *p, const Move *m, int have_z, const uint8_t *z, const Pos *after) {
+    if (have_z && shortcut_safe(p, m, z)) return 1;
+    if (after) return legal_after(after, p->side);
+    Pos q = *p;
+    make_board(&q, m);
+    return legal_after(&q, p->side);
+}
+
+void legal_moves(Pos *p, MoveList *out) {
+    MoveList l;
+    candidates(p, &l);
+    out->n = 0;
+    uint8_t z[MAXSQ];
+    int hz = relevant_squares(p, z);
+    for (int i = 0; i < l.n; i++)
+        if (move_legal(p, &l.m[i], hz, z, NULL)) out->m[out->n++] = l.m[i];
+}
+
+int count_legal(Pos *p) {
+    MoveList l;
+    candidates(p, &l);
+    int n = 0;
+    uint8_t z[MAXSQ];
+    int hz = relevant_squares(p, z);
+    for (int i = 0; i < l.n; i++) n += move_legal(p, &l.m[i], hz, z, NULL);
+    return n;
+}
+
+/* ------------------------------------------------------------ hashing */
+static uint64_t Z[MAXTYPES * 2 + 1][MAXSQ], Z_SIDE, Z_CASTLE[16], Z_EP[MAXSQ], Z_BAN[MAXSQ], Z_BAN2[MAXSQ];
+static int zinit;
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static uint64_t rng64(void) {
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+void init_zobrist(void) {
+    if (zinit) return;
+    zinit = 1;
+    for (int i = 0; i < MAXTYPES * 2 + 1; i++) for (int s = 0; s < MAXSQ; s++) Z[i][s] = rng64();
+    Z_SIDE = rng64();
+    for (int i = 0; i < 16; i++) Z_CASTLE[i] = rng64();
+    for (int s = 0; s < MAXSQ; s++) { Z_EP[s] = rng64(); Z_BAN[s] = rng64(); Z_BAN2[s] = rng64(); }
+}
+#define ZP(v, s) Z[(v) + MAXTYPES][s]
+static uint64_t state_hash(const Pos *p) {
+    uint64_t h = 0;
+    if (p->side < 0) h ^= Z_SIDE;
+    h ^= Z_CASTLE[p->castling & 15];
+    for (int i = 0; i < p->nep; i++) h ^= Z_EP[p->ep[i]];
+    if (p->ban0 >= 0) h ^= Z_BAN[p->ban0] ^ Z_BAN2[p->ban1];
+    return h;
+}
+uint64_t compute_hash(const Pos *p) {
+    uint64_t h = state_hash(p);
+    for (int s = 0; s < V.g.size; s++) if (B(s)) h ^= ZP(B(s), s);
+    return h;
+}
+
+/* full make: castling rights, en passant, swap ban (movegen.next_state), counters, hash */
+void play(Pos *p, const Move *m) {
+    int frm = m->from, to = m->to, kind = m->kind;
+    int pc = B(frm);
+    int touched[MAXCAP + 4], nt = 0;
+    touched[nt++] = frm;
+    if (to >= 0) touched[nt++] = to;
+    for (int i = 0; i < m->ncap; i++) touched[nt++] = m->cap[i];
+    if (kind == K_CASTLE) { touched[nt++] = m->arg; touched[nt++] = m->arg2; }
+    uint64_t h = p->hash ^ state_hash(p);
+    /* remove old contents of touched squares (each once) */
+    for (int i = 0; i < nt; i++) {
+        int dup = 0;
+        for (int j = 0; j < i; j++) if (touched[j] == touched[i]) dup = 1;
+        if (!dup && B(touched[i])) h ^= ZP(B(touched[i]), touched[i]);
+    }
+    if (V.family == FAM_DECKLE) {
+        int castling = p->castling;
+        if (castling) {
+            for (int ci = 0; ci <= 2; ci += 2)
+                for (int side = 0; side < 2; side++) {
+                    int bit = V.cs_bit[ci][side];
+                    if (!(castling & bit)) continue;
+                    for (int i = 0; i < nt; i++)
+                        if (touched[i] == V.cs_kf[ci][side] || touched[i] == V.cs_rf[ci][side]) { castling &= ~bit; break; }
+                }
+        }
+        p->castling = (uint8_t)castling;
+        p->nep = 0; p->ban0 = p->ban1 = -1;
+        if (kind == K_SWAP) {
+            if (B(to) == -pc) { p->ban0 = (int8_t)frm; p->ban1 = (int8_t)to; }
+        } else if ((pc == V.pawn || pc == -V.pawn) && to >= 0 && kind == K_PLAIN) {
+            int c = pc > 0 ? 1 : -1;
+            int x = V.pawn_step[c + 1][frm], crossed[3], n = 0;
+            while (x != to && x >= 0 && n < 3) { crossed[n++] = x; x = V.pawn_step[c + 1][x]; }
+            if (n && x == to) {
+                /* sorted by square index */
+                for (int i = 0; i < n; i++) for (int j = i + 1; j < n; j++)
+                    if (crossed[j] < crossed[i]) { int t = crossed[i]; crossed[i] = crossed[j]; crossed[j] = t; }
+                for (int i = 0; i < n; i++) p->ep[i] = (int8_t)crossed[i];
+                p->nep = (uint8_t)n;
+            }
+        }
+        int removes = m->ncap > 0 || to < 0;
+        int pawn_move = (pc == V.pawn || pc == -V.pawn) && kind != K_SWAP;
+        p->halfmove = (removes || pawn_move) ? 0 : p->halfmove + 1;
+        if (p->side < 0) p->fullmove++;
+    }
+    make_board(p, m);
+    for (int i = 0; i < nt; i++) {
+        int dup = 0;
+        for (int j = 0; j < i; j++) if (touched[j] == touched[i]) dup = 1;
+        if (!dup && B(touched[i])) h ^= ZP(B(touched[i]), touched[i]);
+    }
+    p->side = (int8_t)-p->side;
+    p->ply++;
+    p->hash = h ^ state_hash(p);
+}
+
+uint64_t perft(Pos *p, int depth) {
+    if (depth <= 0) return 1;
+    if (depth == 1) return (uint64_t)count_legal(p);
+    MoveList l;
+    legal_moves(p, &l);
+    uint64_t total = 0;
+    for (int i = 0; i < l.n; i++) {
+        Pos q = *p;
+        play(&q, &l.m[i]);
+        total += perft(&q, depth - 1);
+    }
+    return total;
+}

@@ -122,6 +122,7 @@ class NewGame:
     time_control: str = ""
     setup: bool = True
     variant: str = "maxima"
+    opponent: str = ""      # "white", "black", "none"; "": as the board has it
 
     def __call__(self, controller: Any, now_ms: int) -> list[dict]:
         settings = controller.settings
@@ -129,6 +130,13 @@ class NewGame:
         if self.time_control:
             controller.set_time_control(self.time_control)   # TimeControlError (ValueError) says why
             changes["time_control"] = self.time_control
+        if self.opponent:
+            set_side = getattr(controller, "set_side", None)    # the computer opponent's layer
+            if set_side is None:
+                if self.opponent != "none":
+                    raise ValueError("opponent: this board has no computer opponent")
+            else:
+                set_side(self.opponent, now_ms)
         controller.settings = replace(settings, **changes)
         return controller.new_game(now_ms, self.fen, setup=self.setup, variant=self.variant)
 

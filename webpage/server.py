@@ -98,7 +98,10 @@ def parse_new_game(form: dict[str, str], board_kind: str = "maxima") -> NewGame:
     if time_control and not _TIME_CONTROL.match(time_control):
         raise ValueError(f"time control: {time_control!r} is not like 90+30, 60d10, 40/90,30+30 or none")
     setup = str(form.get("setup", "on")).lower() not in ("", "off", "false", "0", "no")
-    return NewGame(fen, tags, time_control, setup, game)
+    opponent = (form.get("opponent") or "").strip().lower()
+    if opponent not in ("", "none", "white", "black"):
+        raise ValueError(f"opponent: expected white, black or none, got {opponent[:20]!r}")
+    return NewGame(fen, tags, time_control, setup, game, opponent)
 
 
 class BoardHandler(Handler):

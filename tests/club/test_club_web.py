@@ -297,3 +297,21 @@ def test_the_form_starts_every_game_the_board_plays_and_no_other():
         ("coordinator-chess", "Coordinator Chess", "10x10")
     svg = board_svg(snapshot["fen"], {}, None, variant=snapshot["variant"])
     assert svg.count('class="piece"') == 40 and "<title>White Coordinator c1</title>" in svg
+
+
+def test_the_form_sets_the_computer_opponent():
+    """Issue 12: the new-game form sets the computer opponent (issue 11's layer)."""
+    from opponent.board import SIDES, OpponentLayer
+
+    assert parse_new_game({"opponent": "black"}).opponent == "black"
+    with pytest.raises(ValueError, match="opponent"):
+        parse_new_game({"opponent": "both"})
+    bare = Controller(Settings(), GameStore(":memory:"), fen=START_FEN)
+    with pytest.raises(ValueError, match="no computer opponent"):
+        parse_new_game({"opponent": "white", "setup": "off"})(bare, 0)
+    layer = OpponentLayer(Controller(Settings(), GameStore(":memory:"), fen=START_FEN), "none", 1, "random")
+    try:
+        parse_new_game({"opponent": "black", "setup": "off"})(layer, 0)
+        assert layer.side == SIDES["black"] != SIDES["none"]
+    finally:
+        layer.close()

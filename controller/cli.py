@@ -26,7 +26,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="maxima-board", description="An electronic board for Maxima.")
+    parser = _Parser(prog="maxima-board", description="An electronic board for Maxima, Ultima and Deckle's games.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in (engine_cmds, game_cmds, board_cmds, club_cmds, opponent_cmds):
         module.register(sub)

@@ -31,17 +31,10 @@ Listener = Callable[[dict], None]
 
 
 def clocks_of(controller: Any) -> dict | None:
-    """The controller's clocks as ``{"white": ms, "black": ms, "running":
-    "white"|"black"|None}``, or None when it has none. Accepts a ``clocks``
-    attribute that is such a dict, or a method or object giving one."""
+    """The controller's clocks (``Controller.clocks``, whose clock runs:
+    ``Controller.clock_running``) as ``{"white": ms, "black": ms,
+    "running": "white"|"black"|None}``, or None when it has none."""
     clocks = getattr(controller, "clocks", None)
-    if callable(clocks):
-        clocks = clocks()
-    if clocks is not None and not isinstance(clocks, dict):
-        for name in ("snapshot", "as_dict", "to_dict"):
-            if hasattr(clocks, name):
-                clocks = getattr(clocks, name)()
-                break
     if not isinstance(clocks, dict) or "white" not in clocks or "black" not in clocks:
         return None
     running = clocks.get("running", getattr(controller, "clock_running", None))

@@ -23,12 +23,6 @@ def board_kind(settings: object) -> str:
     return kind
 
 
-def games_for_board(kind: str) -> list[str]:
-    """The ids of the games the board ``kind`` plays, in listing order
-    (those that can be placed on it: ``hardware.boards``)."""
-    return games_for(kind)
-
-
 def short_title(variant: "Variant | str") -> str:
     """The game's name for the OLED: its title without " Chess"
     (``"Pushme-Pullyu 10x8"``, ``"Ultima (pure)"``)."""
@@ -37,7 +31,7 @@ def short_title(variant: "Variant | str") -> str:
 
 def next_game(current: str, kind: str) -> str:
     """The game after ``current`` among those the board plays (MENU → Game)."""
-    games = games_for_board(kind)
+    games = games_for(kind)
     if current not in games:
         return games[0]
     return games[(games.index(current) + 1) % len(games)]

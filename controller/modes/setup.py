@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Position
+from hardware.boards import games_for
 
 from ..clock import PRESETS, parse_time_control
-from ..games import board_kind, games_for_board, next_game
+from ..games import board_kind, next_game
 from ..reconstruct import MoveTable
 from .base import Mode
 
@@ -78,7 +79,7 @@ class SetupMode(Mode):
             if setup.position.fen() != fresh.fen():
                 c._begin_setup(fresh, now)
         elif button == "menu":
-            if setup.walk is None and len(games_for_board(board_kind(c.settings))) > 1:
+            if setup.walk is None and len(games_for(board_kind(c.settings))) > 1:
                 setup.on_game = True
             elif setup.walk is None:
                 setup.on_clock = True

@@ -17,8 +17,8 @@ class Variant:
     ``name`` is the id (``"swapper-chess-10x8"``), ``title`` the name people
     write (``"Swapper Chess 10x8"``), ``summary`` one line for listings.
     ``types`` are the piece types; ``family`` selects the FEN format and the
-    end-of-game rules: ``"maxima"`` (M13, M14), ``"ultima"`` (U12, U13) or
-    ``"deckle"`` (D3, D16). Rule switches:
+    end-of-game rules: ``"maxima"`` (M13, M14), ``"ultima"`` (U12, U13),
+    ``"deckle"`` (D3, D16) or ``"optima"`` (O13, O15). Rule switches:
 
     - ``check``: ``"palace"`` (M12 winning replies: King capture or palace
       invasion, with goal squares ``white_goals``/``black_goals``) or ``"king"``;
@@ -29,7 +29,9 @@ class Variant:
       ``promotion`` (letters, display order), ``swap_ban`` (FEN field 7);
     - ``stalemate``: ``"draw"`` or ``"mover wins"``; ``bare_king`` (M13);
       ``fifty_moves``, ``repetition``, ``insufficient_material`` (D16);
-      ``draw_result``: how a draw is written.
+      ``draw_result``: how a draw is written;
+    - ``units``: Optima's unit types (:mod:`engine.optima.units`), which
+      replace ``types`` in the ``"optima"`` family.
     """
 
     name: str
@@ -56,6 +58,7 @@ class Variant:
     repetition: bool = False
     insufficient_material: bool = False
     draw_result: str = "1/2"
+    units: tuple = ()
     letters: dict[str, PieceType] = field(init=False, repr=False)
 
     def __post_init__(self):

@@ -1,0 +1,122 @@
+"""Optima (Michael Howe; optima.md): 53 piece types, pawns, guards and the Wizard, on 10x10 and 9x9.
+
+Every unit is data: its token, name, the primitives of :mod:`engine.optima.movers`
+and :mod:`engine.optima.effects` it moves and captures with, and the attributes
+of O2. Codes are stable (they are stored on boards and in the compiled engine):
+never renumber.
+"""
+from __future__ import annotations
+
+from ..geometry import Geometry
+from ..optima.units import ADJACENT, FIRST_ALL, FIRST_DIAG, FIRST_ORTH, KNIGHT_SQUARES, UnitType
+from .base import Variant
+
+U = UnitType
+
+# ---------------------------------------------------------------------------
+# Section A (O7, O8, O12.1-O12.7 and the immobilizers' moves of O12.12):
+# primitives from engine/optima/movers.py.
+# ---------------------------------------------------------------------------
+CENTAUR = U(1, "CE", "Centaur", (), resolute=True)
+HERO = U(2, "HE", "Hero", (), resolute=True)
+MARSHAL = U(3, "MA", "Marshal", (), shielded=True)
+MYRMIDON = U(4, "MY", "Myrmidon", (), shielded=True)
+NOMAD = U(5, "NO", "Nomad", (), resolute=True)
+PRINCE = U(6, "PR", "Prince", (), loyal=True)
+QUEEN = U(7, "QU", "Queen", (), loyal=True)
+BASTION = U(8, "BS", "Bastion", (), shielded=True)
+JUGGERNAUT = U(9, "JU", "Juggernaut", (), resolute=True)
+LEGION = U(10, "LE", "Legion", ())
+PHALANX = U(11, "PH", "Phalanx", ())
+DAUPHIN = U(12, "DA", "Dauphin", (), loyal=True)
+DEACON = U(13, "DE", "Deacon", ())
+PARAPET = U(14, "PA", "Parapet", ())
+GENERAL = U(15, "GE", "General", (), shielded=True)
+FALCON = U(16, "FA", "Falcon", (), resolute=True)
+KITE = U(17, "KI", "Kite", ())
+OWL = U(18, "OW", "Owl", ())
+TOWER = U(19, "TO", "Tower", ())
+PATRIARCH = U(20, "PT", "Patriarch", ())
+BATTLEMENT = U(21, "BT", "Battlement", ())
+PRELATE = U(22, "PL", "Prelate", ())
+CAVALRY = U(23, "CV", "Cavalry", ())
+BASILISK = U(24, "BA", "Basilisk", (), immobilizes=KNIGHT_SQUARES)
+CHIMAERA = U(25, "CH", "Chimaera", (), immobilizes=FIRST_ORTH)
+CYCLOPS = U(26, "CY", "Cyclops", (), immobilizes=FIRST_DIAG)
+GORGONA = U(27, "GO", "Gorgona", (), immobilizes=FIRST_ALL)
+MEDUSA = U(28, "ME", "Medusa", (), immobilizes=ADJACENT)
+PAWN = U(29, "PN", "Pawn", (), kind="pawn")
+GUARD = U(30, "GD", "Guard", (), armored=True, kind="guard")
+
+SECTION_A = (CENTAUR, HERO, MARSHAL, MYRMIDON, NOMAD, PRINCE, QUEEN, BASTION, JUGGERNAUT, LEGION, PHALANX,
+             DAUPHIN, DEACON, PARAPET, GENERAL, FALCON, KITE, OWL, TOWER, PATRIARCH, BATTLEMENT, PRELATE,
+             CAVALRY, BASILISK, CHIMAERA, CYCLOPS, GORGONA, MEDUSA, PAWN, GUARD)
+
+
+
+
+# ---------------------------------------------------------------------------
+# Section B (O9.5-O9.7, O10, O11, O12.8-O12.11, O12.13-O12.17):
+# primitives from engine/optima/effects.py.
+# ---------------------------------------------------------------------------
+CHAMBERLAIN = U(31, "CM", "Chamberlain", (), loyal=True)
+MINISTER = U(32, "MI", "Minister", (), loyal=True)
+VICEROY = U(33, "VR", "Viceroy", ())
+RANGER = U(34, "RA", "Ranger", ())
+SCOUT = U(35, "SC", "Scout", (), resolute=True)
+CHAPLAIN = U(36, "CP", "Chaplain", ())
+CHARGER = U(37, "CG", "Charger", ())
+DRAGOON = U(38, "DR", "Dragoon", ())
+CITADEL = U(39, "CT", "Citadel", ())
+REGENT = U(40, "RE", "Regent", ())
+INQUISITOR = U(41, "IN", "Inquisitor", ())
+FRIGATE = U(42, "FR", "Frigate", ())
+SLOOP = U(43, "SL", "Sloop", ())
+ARCHER = U(44, "AR", "Archer", ())
+LANCER = U(45, "LA", "Lancer", ())
+SPEARMAN = U(46, "SP", "Spearman", ())
+SWORDSMAN = U(47, "SW", "Swordsman", ())
+WIZARD = U(48, "WI", "Wizard", (), immobilizes=ADJACENT, kind="wizard")
+AGENT = U(49, "AG", "Agent", ())
+SPY = U(50, "SY", "Spy", ())
+AMBASSADOR = U(51, "AM", "Ambassador", ())
+CRUSADER = U(52, "CR", "Crusader", ())
+KEEP = U(53, "KE", "Keep", ())
+VICAR = U(54, "VI", "Vicar", ())
+DIPLOMAT = U(55, "DI", "Diplomat", ())
+ENVOY = U(56, "EN", "Envoy", ())
+
+SECTION_B = (CHAMBERLAIN, MINISTER, VICEROY, RANGER, SCOUT, CHAPLAIN, CHARGER, DRAGOON, CITADEL, REGENT,
+             INQUISITOR, FRIGATE, SLOOP, ARCHER, LANCER, SPEARMAN, SWORDSMAN, WIZARD, AGENT, SPY, AMBASSADOR,
+             CRUSADER, KEEP, VICAR, DIPLOMAT, ENVOY)
+
+
+
+
+# ---------------------------------------------------------------------------
+UNITS = SECTION_A + SECTION_B
+BY_TOKEN = {u.token: u for u in UNITS}
+PIECE_TOKENS = tuple(sorted(u.token for u in UNITS if u.kind == "piece"))  # the 53 of O2
+
+# Project default equal-forces sets (O4; optima.md decision 25).
+E10 = ("AR", "CE", "CH", "FA", "JU", "KE", "MA", "QU", "RE", "VR*")
+E9 = ("CH", "FA", "QU", "RE", "VR*")
+
+BOARD_10X10 = Geometry(10, range(1, 11), lambda file, rank: True)
+BOARD_9X9 = Geometry(9, range(1, 10), lambda file, rank: True)
+
+START_10 = ("10/gdgdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpnpn/10/10/10/10/PNPNPNPNPNPNPNPNPNPN/"
+            "GDGDGDGDGDGDGDGDGDGD/10 w eq:ARCECHFAJUKEMAQUREVR*arcechfajukemaqurevr* - 0")
+START_9 = ("9/gdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpn/9/9/9/PNPNPNPNPNPNPNPNPN/GDGDGDGDGDGDGDGDGD/9 w "
+           "eq:CHFAQUREVR*chfaqurevr* - 0")
+
+OPTIMA = Variant(
+    name="optima", title="Optima", family="optima",
+    summary="Optima (Howe) on 10x10: 53 piece types with attributes, placement phase, royal pieces",
+    geometry=BOARD_10X10, start_fen=START_10, types=(), units=UNITS,
+    repetition=True, draw_result="1/2-1/2")
+OPTIMA_9X9 = Variant(
+    name="optima-9x9", title="Optima 9x9", family="optima",
+    summary="Optima (Howe) on 9x9: five pieces a side, one royal",
+    geometry=BOARD_9X9, start_fen=START_9, types=(), units=UNITS,
+    repetition=True, draw_result="1/2-1/2")

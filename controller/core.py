@@ -45,8 +45,10 @@ from hardware.interfaces import BUTTONS
 
 from . import screens
 from .clock import Clock, flag_result, parse_time_control
+from .games import start_fen
 from .guidance import side_name
 from .modes import EndedMode, Menu, MenuItem, Mode, PlayMode, Setup, SetupMode, Sync, SyncMode
+from .modes.placement import play_mode
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
 from .store import GameStore
@@ -304,13 +306,15 @@ class Controller:
         self._mode = mode
 
     def _play_mode(self) -> PlayMode:
-        return PlayMode(self)
+        return play_mode(self)   # Optima's placement phase has its own (modes/placement.py)
 
     def _new_position(self, fen: str | None = None) -> Position:
         """A position of the game of new games: ``fen``, else its start.
         (A FEN may pick a sibling game: a Deckle FEN's row count picks
         10x10 or 10x8.)"""
-        position = Position(fen if fen is not None else "start", self._variant)
+        if fen is None or fen == "start":
+            fen = start_fen(self._variant, self.settings, self._now)   # Optima: by [game] forces and seed
+        position = Position(fen, self._variant)
         self._variant = position.variant.name
         return position
 
@@ -376,8 +380,8 @@ class Controller:
     def _match(self) -> Match:
         table = self._setup.table if self._setup else self._table
         m = table.match(self._raw or 0, self._lifted)
-        if m.kind == "promote" and self._cancelled == (self._raw, self._lifted):
-            return table.wrong(self._raw or 0)   # BACK cancelled the promotion: the Pawn goes back
+        if m.kind in ("promote", "place") and self._cancelled == (self._raw, self._lifted):
+            return table.wrong(self._raw or 0)   # BACK cancelled the promotion (placement): the piece goes back
         return m
 
     def _live(self) -> bool:
@@ -501,7 +505,7 @@ class Controller:
             if self._clock is not None:
                 events[0]["clocks"] = self._clock.readings(now)
         if by_restore:
-            self._mode = PlayMode(self)
+            self._mode = self._play_mode()
             self._lifted = 0
             self._note = (f"Taken back: {words}.", now + NOTE_MS)
             return events
@@ -526,7 +530,7 @@ class Controller:
         except (sqlite3.Error, OSError) as exc:
             return self._store_failed("reopen the game", exc)
         self._result, self._reason = "*", None
-        self._mode = PlayMode(self)
+        self._mode = self._play_mode()
         self._note = ("Game goes on.", now + NOTE_MS)
         return [{"type": "reopened", "game": self._game_id}]
 
@@ -637,7 +641,7 @@ class Controller:
         from_setup = self._setup is not None and self._setup.position is position
         self._game_id = game_id
         self._position = position
-        self._mode = PlayMode(self)
+        self._mode = self._play_mode()
         self._result, self._reason = "*", None
         self._last = None
         self._menu = None
@@ -723,4 +727,5 @@ class Controller:
             menu=self._menu.current.text if self._menu is not None else None,
             failure=self._failure, sync=self._sync, setup=self._setup, outside=self._outside,
             clocks=self._clock.readings(now) if self._clock is not None else None,
-            control=str(self._control) if self._control is not None else "none")
+            control=str(self._control) if self._control is not None else "none",
+            placement=getattr(self._mode, "choice", None))

@@ -10,7 +10,7 @@ from engine import variants
 from engine.variants.base import Variant
 from hardware.boards import games_for
 
-from .settings import BOARD_KINDS
+from .settings import BOARD_KINDS, FORCES
 
 
 
@@ -35,3 +35,37 @@ def next_game(current: str, kind: str) -> str:
     if current not in games:
         return games[0]
     return games[(games.index(current) + 1) % len(games)]
+
+
+
+
+def forces_for(variant: "Variant | str", forces: str) -> tuple[str, ...]:
+    """The kinds of forces ``variant`` offers: Optima's (``u2`` only on
+    10×10, O4), none for the other games."""
+    v = variants.get(variant)
+    if v.family != "optima":
+        return ()
+    return tuple(k for k in FORCES if k != "u2" or v.geometry.files == 10)
+
+
+def start_fen(variant: "Variant | str", settings: object, now_ms: int = 0) -> str:
+    """The start of a new game of ``variant``: ``"start"`` (the game's own)
+    for every game but Optima; for Optima the start of the settings'
+    ``forces`` (eq, u1, u2, random) drawn with their ``seed`` (the time
+    ``now_ms`` when no seed is set: the FEN stored with the game keeps what
+    was drawn). ``u2`` on 9×9 falls back to ``u1`` (O4)."""
+    v = variants.get(variant)
+    if v.family != "optima":
+        return "start"
+    forces = getattr(settings, "forces", "eq") or "eq"
+    if forces not in forces_for(v, forces):
+        forces = "u1"
+    if forces == "eq":
+        return v.start_fen
+    from engine.optima.forces import start_fen as optima_start
+
+    seed = getattr(settings, "seed", None)
+    kwargs: dict = {"seed": now_ms if seed is None else seed}
+    if forces in ("u1", "u2"):
+        kwargs["royals"] = 2 if forces == "u2" else 1
+    return optima_start(v, forces, **kwargs)

@@ -4,7 +4,9 @@ Used by the simulated players of the tests and by ``bench/controller.py``:
 ``hand_lines`` writes the lifts, placements, waits and presses of one move,
 in one of the orders people use (captured pieces off before or after the
 mover lands; castling King first, Rook first or with both hands; a swap
-with one hand or two), then the presses the OLED asks for (a promotion
+with one hand or two; Optima's placements, rifle shots with or without a
+touch of the shooter, conversions with each converted unit exchanged on
+its square), then the presses the OLED asks for (a promotion
 piece, a choice among moves that look alike, OK for a move that otherwise
 waits).
 """
@@ -51,8 +53,16 @@ def hand_lines(position: Position, move: Move, rng: random.Random, settle_ms: in
         lift(frm)
         for c in move.captures:
             lift(c)
+    elif move.kind == "placement":   # Optima: a unit from the hand set on the first rank
+        place(to)
+    elif move.kind == "shot":     # Optima: the shooter stays (it may be lifted and put back)
+        if rng.random() < 0.3:
+            lift(frm), place(frm)
+        for c in sorted(sig.vacated):
+            lift(c)
     else:
         gone = sorted(sig.vacated - {frm})
+        turned = sorted(sig.replaced - {frm, to})   # converted units: exchanged on their squares
         before = rng.random() < 0.5
         if before:
             for c in gone:
@@ -61,6 +71,10 @@ def hand_lines(position: Position, move: Move, rng: random.Random, settle_ms: in
             lift(to)
         lift(frm)
         place(to)
+        if frm in sig.replaced:   # a swap conversion: the converted unit goes to the start square
+            place(frm)
+        for q in turned:
+            lift(q), place(q)
         if not before:
             lines.append(f"wait {settle_ms}")
             for c in gone:
@@ -70,7 +84,7 @@ def hand_lines(position: Position, move: Move, rng: random.Random, settle_ms: in
     m = table.match(position.occupancy_after(move) if move.kind != "swap" else table.expected,
                     sum(1 << s for s in lifted))
     index = next((i for i, e in enumerate(m.entries) if e.move == move), 0)
-    if m.kind == "promote":
+    if m.kind in ("promote", "place"):
         lines += ["press menu"] * index + ["press ok"]
     elif m.kind == "ambiguous":
         lines += ["press back"] * index + ["press ok"]

@@ -30,6 +30,7 @@ class Entry:
     lifts: int    # squares that must have been lifted: the origin and every replaced square
     touch: int    # squares a hand may empty on the way: every vacated and replaced square
     parts: tuple[tuple[int, int], ...] = ()   # castling: (origin, destination) of King and Rook
+    replaced: int = 0   # squares whose unit is exchanged for another (swap, conversion): same occupancy
 
     @property
     def suicide(self) -> bool:
@@ -48,10 +49,20 @@ class Match:
     - ``"suicide"``: exactly one legal move without destination (suicide,
       mutual destruction) matches: it commits after a delay;
     - ``"early"``: exactly one legal move matches, but it is also the first
-      half of a castling: it commits after the same delay (or on OK);
+      half of a castling, or it is a shot (Optima's rifle or Viceroy
+      capture-and-return: only the target emptied, which is also how a
+      capture on that square begins): it commits after the same delay (or on OK);
     - ``"ambiguous"``: several legal moves match (the player picks);
     - ``"promote"``: one move, several promotion pieces (``entries`` in
       the game's order: Queen first); the player picks with MENU and OK;
+    - ``"place"``: several placements (Optima, O5) set a unit on the same
+      square (``entries`` in the order of ``Position.placeable()``); the
+      player picks the unit with MENU and OK;
+    - ``"convert"``: one conversion or swap conversion (Optima, O11) is on
+      its way: the mover has moved, and ``extra`` are the converted units
+      still to be exchanged for ones of the other colour, ``missing`` the
+      squares where such a unit is still to be put, ``remove`` the captured
+      pieces still standing;
     - ``"remove"``: a move is made but some of its captured pieces still stand
       (``entries[0]``; the squares in ``remove``);
     - ``"lifted"``: only pieces have been lifted, as on the way to a legal move;
@@ -77,7 +88,8 @@ class Match:
 def _entry(position: Position, move: Move) -> Entry:
     frm, to = move.from_square, move.to_square
     kind = move.kind
-    if kind in ("move", "replacement", "suicide"):   # one piece moves; captured pieces vanish
+    if kind in ("move", "replacement", "suicide") and not getattr(move, "converts", ()):
+        # one piece moves; captured pieces vanish
         caps = 0
         for c in move.captures:
             caps |= 1 << c
@@ -90,7 +102,9 @@ def _entry(position: Position, move: Move) -> Entry:
     sig = position.signature(move)
     vacated, replaced = _mask(sig.vacated), _mask(sig.replaced)
     result = (position.occupancy() & ~vacated) | _mask(sig.filled)
-    lifts = (1 << frm) | replaced
+    # The origin must have been lifted when its piece changes; a shot (t == s)
+    # and a placement leave the origin's piece as it was.
+    lifts = ((1 << frm) & (vacated | replaced)) | replaced
     movers = 1 << frm
     parts: tuple[tuple[int, int], ...] = ()
     if kind == "castle" and to is not None:
@@ -106,7 +120,17 @@ def _entry(position: Position, move: Move) -> Entry:
     elif kind == "swap" and to is not None:
         movers |= 1 << to
     gone = 0 if to is None else vacated & ~movers
-    return Entry(move, result, gone, lifts, vacated | replaced, parts)
+    return Entry(move, result, gone, lifts, vacated | replaced, parts, replaced)
+
+
+def _own_squares(e: Entry) -> int:
+    """The squares a move's own piece must have been lifted from: all its
+    lifts, except for a conversion, where the converted units may still
+    stand (their exchange is the last part of the move): then only the
+    origin and a destination whose unit changes (a swap conversion's)."""
+    if e.move.kind not in ("conversion", "swap conversion") or e.move.to_square is None:
+        return e.lifts
+    return e.lifts & ((1 << e.move.from_square) | (1 << e.move.to_square))
 
 
 def _mask(squares) -> int:
@@ -130,6 +154,7 @@ class MoveTable:
             if e.move.to_square is not None:
                 self.targets_from.setdefault(e.move.from_square, []).append(e.move.to_square)
         self.castles = tuple(e for e in self.entries if e.parts)
+        self.conversions = tuple(e for e in self.entries if e.move.kind in ("conversion", "swap conversion"))
         # Boards where one piece of a castling has reached its square: a
         # plain move leaving such a board may be the first half of it.
         self._halves: set[int] = set()
@@ -138,6 +163,8 @@ class MoveTable:
                 self._halves.add(self.expected & ~(1 << o) | 1 << d)
         order = position.variant.promotion
         self._rank = {letter: i for i, letter in enumerate(order)}
+        placeable = getattr(position, "placeable", None)
+        self._place_rank = {token: i for i, token in enumerate(placeable())} if placeable else {}
         self._cache: dict[tuple[int, int], Match] = {}
 
     def match(self, occ: int, lifted: int) -> Match:
@@ -154,7 +181,7 @@ class MoveTable:
     def swaps_within(self, lifted: int) -> bool:
         """Whether a move that leaves the occupancy as it is (a swap) has had
         all its squares lifted: the board then shows that move, not the position."""
-        return any(e.lifts & ~lifted == 0 for e in self.by_result.get(self.expected, ()))
+        return any(_own_squares(e) & ~lifted == 0 for e in self.by_result.get(self.expected, ()))
 
     def _match(self, occ: int, lifted: int) -> Match:
         candidates = tuple(e for e in self.by_result.get(occ, ()) if e.lifts & ~lifted == 0)
@@ -164,6 +191,8 @@ class MoveTable:
             e = candidates[0]
             if e.suicide:
                 return Match("suicide", candidates)
+            if e.move.kind == "shot":
+                return Match("early", candidates)
             return Match("early" if occ in self._halves and not e.parts else "move", candidates)
         if candidates:
             first = candidates[0].move
@@ -171,10 +200,16 @@ class MoveTable:
                                        and e.move.captures == first.captures for e in candidates):
                 ranked = sorted(candidates, key=lambda e: self._rank.get(e.move.promotion or "", 99))
                 return Match("promote", tuple(ranked))
+            if all(getattr(e.move, "placed", None) and e.move.to_square == first.to_square for e in candidates):
+                ranked = sorted(candidates, key=lambda e: self._place_rank.get(e.move.placed, 99))
+                return Match("place", tuple(ranked))
             return Match("ambiguous", candidates)
         for e in self.entries:
             if e.gone and occ & ~e.gone == e.result and e.lifts & ~lifted == 0:
                 return Match("remove", (e,), remove=occ & e.gone)
+        converting = self._converting(occ, lifted)
+        if converting is not None:
+            return converting
         missing = self.expected & ~occ
         if occ & ~self.expected == 0 and any(missing & ~e.touch == 0 for e in self.entries):
             return Match("lifted", missing=missing)
@@ -182,6 +217,24 @@ class MoveTable:
             if self._halfway(e, occ):
                 return Match("partial", (e,))
         return self._nearest(occ)
+
+    def _converting(self, occ: int, lifted: int) -> Match | None:
+        """The one conversion or swap conversion that ``occ`` and ``lifted``
+        show under way (see ``Match``), or None."""
+        found = None
+        for e in self.conversions:
+            if occ & ~(e.result | e.gone) or (e.result & ~occ) & ~e.replaced:
+                continue
+            if _own_squares(e) & ~lifted:
+                continue   # the mover has not moved yet
+            if found is not None:
+                return None
+            found = e
+        if found is None:
+            return None
+        e = found
+        return Match("convert", (e,), missing=e.result & ~occ, extra=e.replaced & ~lifted & occ & ~_own_squares(e),
+                     remove=occ & e.gone)
 
     def _halfway(self, e: Entry, occ: int) -> bool:
         """``occ`` is a castling on its way: each piece on its square, in

@@ -58,6 +58,7 @@ class View:
     control: str = "none"                  # the time control of the next new game
     link_problem: str | None = None  # why the board link is down ("No board at /dev/…")
     outside: frozenset[str] = frozenset()   # board squares off the game's that hold a piece (board names)
+    placement: object | None = None  # Optima's placement phase: the player's Choice (modes/placement.py)
 
     @property
     def stable(self) -> bool:
@@ -111,11 +112,68 @@ def move_words(position: Position, move: Move) -> str:
     """A move for people, e.g. ``"3. Pawn d3-d4"``, ``"3... Leaper c7-S"``;
     the piece letter replaces the name when the line is too long."""
     number = f"{position.ply // 2 + 1}{'.' if position.turn == WHITE else '...'}"
-    piece = position.piece_at(move.from_square)
-    text = f"{number} {piece.name} {move}"
+    placed = getattr(move, "placed", None)
+    name = unit_title(placed, royal=False) if placed else position.piece_at(move.from_square).name
+    text = f"{number} {name} {move}"
     if len(text) > g.WIDTH:
         text = f"{number} {position.piece_letter(move).upper()}{move}"
     return text
+
+
+def unit_title(token: str, royal: bool = True) -> str:
+    """An Optima token in words: ``"Queen"``, ``"Viceroy (royal)"`` for
+    ``VR*`` (without the mark when ``royal`` is False)."""
+    from engine.variants.optima import BY_TOKEN
+
+    name = BY_TOKEN[token.rstrip("*").upper()].name
+    return f"{name} (royal)" if royal and token.endswith("*") else name
+
+
+def _converted_unit(p: Position, move: Move, sq: int) -> str:
+    """The unit a conversion or swap conversion leaves on ``sq``, in words
+    with its new colour ("White Guard")."""
+    if move.kind == "swap conversion" and sq == move.from_square:
+        unit = p.piece_at(move.to_square)
+    elif sq == move.to_square:
+        unit = p.piece_at(move.from_square)
+        return f"{g.side_name(unit.color)} {unit.name}"
+    else:
+        unit = p.piece_at(sq)
+    return f"{g.side_name(-unit.color)} {unit.name}"
+
+
+def convert_text(p: Position, m: Match) -> str:
+    """Words for a conversion under way: which units to exchange for ones
+    of the other colour, what to put where, what to take off."""
+    names = p.geometry.names
+    move = m.entries[0].move
+    parts = []
+    turn = bits(m.extra)
+    if turn:   # enemy units still standing: each is exchanged for one of the mover's colour
+        parts.append(f"Make {g.side_name(p.turn)}: " + g.listing([(p.piece_at(s).name, names[s]) for s in turn]) + ".")
+    for s in bits(m.missing):
+        parts.append(f"Put a {_converted_unit(p, move, s)} on {names[s]}.")
+    parts.append(g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove)]))
+    return " ".join(x for x in parts if x)
+
+
+def _placing_text(v: View) -> str:
+    """The placement phase with the board as it stands: whose turn, where,
+    and the unit chosen or offered (MENU/OK before placing)."""
+    p = v.position
+    choice = v.placement
+    tokens = p.placeable()
+    rank = 1 if p.turn == WHITE else p.geometry.files
+    side = g.side_name(p.turn)
+    offer = getattr(choice, "offer", None)
+    if offer is not None and offer < len(tokens):
+        return f"Choose: {unit_title(tokens[offer])}? OK = yes, MENU = next."
+    chosen = choice.token_for(p.ply) if choice is not None else None
+    if chosen is not None:
+        return f"{side}: set the {unit_title(chosen)} on rank {rank}."
+    if len(tokens) == 1:
+        return f"{side}: set the {unit_title(tokens[0])} on rank {rank}."
+    return f"{side}: set a piece on rank {rank}. MENU = choose first."
 
 
 def wrong_text(position: Position, m: Match) -> str:
@@ -232,6 +290,10 @@ def _play_text(v: View, lit: _Lit) -> str:
                     f"off in {left} s. OK = now.")
         return (f"{p.piece_at(sq).name} {names[sq]}: suicide in {left} s. "
                 f"OK = now; put it back to cancel.")
+    if m.kind == "early" and m.entries[0].move.kind == "shot":   # Optima: the shooter stays
+        move = m.entries[0].move
+        target = ", ".join(names[q] for q in move.captures)
+        return f"{p.piece_at(move.from_square).name} {names[move.from_square]} takes {target} in {left} s. OK = now."
     if m.kind == "early":   # a move that may be the first half of a castling
         move = m.entries[0].move
         return (f"{p.piece_at(move.from_square).name} {move} in {left} s. OK = now; "
@@ -242,8 +304,20 @@ def _play_text(v: View, lit: _Lit) -> str:
         lit.add("setup-missing", [move.to_square])
         name = p.variant.type_of(move.promotion or "q").name
         return f"Promote to: {name}. MENU = next, OK = yes, BACK = cancel."
+    if m.kind == "place":
+        lit.pick = offered(v.pick, v.raw, v.lifted)
+        move = m.entries[lit.pick[1]].move
+        return f"Place: {unit_title(move.placed)}? MENU = next, OK = yes, BACK = cancel."
+    if m.kind == "idle" and getattr(p, "phase", None) == "placement":
+        return _placing_text(v)
+    if m.kind == "idle" and v.last is not None and v.last.move.promotion == "WI" and p.move_stack:
+        return f"Pawn becomes Wizard: put a Wizard on {names[v.last.move.to_square]}."
     if not v.stable:
         return ""
+    if m.kind == "convert":
+        lit.add("setup-missing", bits(m.extra) + bits(m.missing))
+        lit.add("remove", bits(m.remove))
+        return convert_text(p, m)
     if m.kind == "partial":
         raw = v.raw or 0
         todo = [(o, d) for o, d in m.entries[0].parts if not raw >> d & 1]
@@ -327,6 +401,8 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
     lit.add("setup-missing", missing)
     if setup.on_game:
         return status, f"Game: {short_title(p.variant)}", "OK = other game. MENU = clock. BACK = done."
+    if setup.on_forces:
+        return status, f"Forces: {v.settings.forces}", "OK = other forces. MENU = clock. BACK = done."
     if setup.on_clock:   # worded so that each button's line wraps whole
         return status, f"Clock: {v.control}", "OK = other clock. MENU = the pieces. BACK = done."
     if v.raw is None:

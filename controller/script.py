@@ -19,6 +19,11 @@ Script lines (``#`` starts a comment, blank lines are skipped):
     clock CONTROL       the time control (90+30, 60d10, 40/90,30+30, none) of
                         the next new game; before any other line (but a
                         first ``fen``): of the first game
+    forces KIND         Optima's forces of the next new Optima game started
+                        from its start (eq, u1, u2, random; [game] forces);
+                        before the first ``variant`` line: of the first game
+    seed N              the seed that draws those forces' pools and random
+                        sets ([game] seed), placed like ``forces``
     show                the board, its LEDs and the OLED (a ``show`` event)
     opponent white|black|none [LEVEL]
                         the computer plays that side (``opponent.board``),
@@ -50,7 +55,8 @@ from .settings import Settings
 from .store import GameStore
 
 COMMANDS = ("fen", "variant", "lift", "place", "wait", "press", "board", "setup", "link", "clock", "show", "help",
-            "opponent")
+            "opponent", "forces", "seed")
+FORCES = ("eq", "u1", "u2", "random")
 _ALL_SQUARES = frozenset(name for v in variants.all_variants() for name in v.geometry.names)
 MAX_WAIT_MS = 24 * 60 * 60 * 1000   # one wait: at most a day
 
@@ -77,6 +83,8 @@ def _square(word: str, line: int) -> str:
 
 def _fen(text: str, line: int, variant: str = "maxima") -> str:
     if text in ("", "start"):
+        if variants.get(variant).family == "optima":
+            return "start"   # the start of the forces chosen (``forces``, ``seed``)
         return START_FEN if variant == "maxima" else variants.get(variant).start_fen
     try:
         Position(text, variant)
@@ -145,6 +153,14 @@ def parse_line(text: str, line: int, variant: str = "maxima") -> Step | None:
         if not rest:
             raise ScriptError(f"line {line}: clock needs a time control, e.g. 'clock 90+30' or 'clock none'")
         return Step(line, op, rest)
+    if op == "forces":
+        if words not in ([k] for k in FORCES):
+            raise ScriptError(f"line {line}: forces needs one of {', '.join(FORCES)}, e.g. 'forces u1'")
+        return Step(line, op, words[0])
+    if op == "seed":
+        if len(words) != 1 or not words[0].isascii() or not words[0].isdigit() or len(words[0]) > 9:
+            raise ScriptError(f"line {line}: seed needs a whole number, e.g. 'seed 7'")
+        return Step(line, op, int(words[0]))
     if op == "board":
         if words == ["empty"]:
             return Step(line, op, frozenset())
@@ -301,6 +317,16 @@ class Runner:
         self.controller.set_time_control(control)
         return []
 
+    def forces(self, kind: str) -> list[dict]:
+        """Optima's forces of the next new game (``[game] forces``)."""
+        self.controller.settings = replace(self.controller.settings, forces=kind)
+        return []
+
+    def seed(self, number: int) -> list[dict]:
+        """The seed of the next new Optima game's draw (``[game] seed``)."""
+        self.controller.settings = replace(self.controller.settings, seed=number)
+        return []
+
     def do(self, step: Step) -> list[dict]:
         """Carry out one step; ScriptError names its line if it cannot be."""
         try:
@@ -330,13 +356,17 @@ def replay(steps: list[Step], settings: Settings, fen: str | None = None,
     ``fen``; ``clock`` steps before any other (but that one) set the first
     game's time control."""
     lead, seen_fen = 0, False
-    while lead < len(steps) and (steps[lead].op == "clock"
+    while lead < len(steps) and (steps[lead].op in ("clock", "forces", "seed")
                                  or (steps[lead].op in ("fen", "variant") and not seen_fen)):
         step = steps[lead]
         if step.op == "fen":
             fen, seen_fen = str(step.arg), True
         elif step.op == "variant":
             (variant, fen), seen_fen = step.arg, True   # type: ignore[misc]
+        elif step.op == "forces":
+            settings = replace(settings, forces=str(step.arg))
+        elif step.op == "seed":
+            settings = replace(settings, seed=int(step.arg))   # type: ignore[arg-type]
         else:
             settings = replace(settings, time_control=str(step.arg))
         lead += 1

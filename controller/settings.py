@@ -13,6 +13,7 @@ from .clock import parse_time_control
 
 SHOW_IMMOBILIZED = ("off", "side", "both")
 BOARD_KINDS = ("maxima", "10x10")
+FORCES = ("eq", "u1", "u2", "random")   # Optima's kinds of forces (O4)
 
 
 @dataclass
@@ -56,6 +57,11 @@ class Settings:
     # kind (``board_kind``, "maxima" or "10x10") is the hardware's: see
     # ``controller.games.board_kind`` and ``hardware.boards``.
     variant: str = "maxima"
+    # Optima's new games ([game] forces and seed): "eq" (equal forces),
+    # "u1"/"u2" (unequal, single or double royal), "random" (no placement);
+    # ``seed`` draws the pools and random sets (None: the time of the game).
+    forces: str = "eq"
+    seed: int | None = None
 
     def __post_init__(self) -> None:
         for name in ("settle_ms", "suicide_ms", "grace_ms", "last_move_ms"):
@@ -71,6 +77,10 @@ class Settings:
                              f"got {self.board_kind!r}")
         if self.variant not in variants.names():
             raise ValueError(f"setting variant: unknown game {self.variant!r} (known: {', '.join(variants.names())})")
+        if self.forces not in FORCES:
+            raise ValueError(f"setting forces must be one of {', '.join(FORCES)}, got {self.forces!r}")
+        if self.seed is not None and (isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0):
+            raise ValueError(f"setting seed must be a whole number ≥ 0, got {self.seed!r}")
         if self.suicide_ms < self.settle_ms:
             raise ValueError(f"setting suicide_ms ({self.suicide_ms}) must not be shorter than "
                              f"settle_ms ({self.settle_ms})")

@@ -35,6 +35,8 @@ commands (one per line):
   board SQ...        the board holds exactly these squares (board empty, board start)
   link down|up       lose / restore the board link
   clock CONTROL      time control of the next new game (90+30, 60d10, 40/90,30+30, none)
+  forces KIND        Optima's forces of the next new game: eq, u1, u2, random
+  seed N             the seed that draws them
   show               the board, its LEDs and the OLED
   opponent SIDE [N]  the computer plays white, black or none, at level N (1-10)
   help               this text

@@ -462,7 +462,8 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "assist": {"show_immobilized": _choice("off", "side", "both"), "show_check": _boolean,
                "hints": _boolean, "takeback_by_restore": _boolean},
     "game": {"event": _text, "site": _text, "white": _text, "black": _text, "round": _text,
-             "variant": _variant},
+             "variant": _variant, "forces": _choice("eq", "u1", "u2", "random"),
+             "seed": _integer(0, 2**31 - 1)},
     "database": {"path": _text},
     "clock": {"control": _time_control},
     "web": {"enabled": _boolean, "port": _integer(0, 65535), "bind": _text},   # port 0: any free port

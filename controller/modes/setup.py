@@ -4,13 +4,13 @@ clock (OK: the next preset), then walks the pieces one by one by name; the
 game starts on OK/NEW once the board matches, or with a legal first move."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine import Position
 from hardware.boards import games_for
 
 from ..clock import PRESETS, parse_time_control
-from ..games import board_kind, next_game
+from ..games import board_kind, forces_for, next_game
 from ..reconstruct import MoveTable
 from .base import Mode
 
@@ -26,6 +26,7 @@ class Setup:
     armed: bool = False     # the board has matched once: a legal first move starts the game
     on_clock: bool = False  # MENU → "Clock" is shown: OK cycles the time control of the game
     on_game: bool = False   # MENU → "Game" is shown: OK cycles the games the board plays
+    on_forces: bool = False  # MENU → "Forces" is shown (Optima): OK cycles eq, u1, u2, random
 
 
 class SetupMode(Mode):
@@ -42,7 +43,8 @@ class SetupMode(Mode):
             if c._stable(now):
                 setup.armed = True
             return []
-        if setup.armed and c._match().kind in ("move", "suicide", "early", "ambiguous", "promote", "remove", "partial"):
+        if setup.armed and c._match().kind in ("move", "suicide", "early", "ambiguous", "promote", "remove", "partial",
+                                                       "place"):
             return c._start_game(setup.position, now)
         return []
 
@@ -55,6 +57,20 @@ class SetupMode(Mode):
                 c._variant = next_game(setup.position.variant.name, board_kind(c.settings))
                 c._begin_setup(c._new_position(), now)
                 c._setup.on_game = True
+            elif button == "menu":
+                if forces_for(setup.position.variant, c.settings.forces):
+                    setup.on_forces = True
+                else:
+                    setup.on_clock = True
+            return []
+        if setup.on_forces and button != "new":  # MENU → "Forces" (Optima): OK = the next kind
+            setup.on_forces = False
+            if button == "ok":
+                kinds = forces_for(setup.position.variant, c.settings.forces)
+                now_kind = c.settings.forces if c.settings.forces in kinds else kinds[0]
+                c.settings = replace(c.settings, forces=kinds[(kinds.index(now_kind) + 1) % len(kinds)])
+                c._begin_setup(c._new_position(), now)
+                c._setup.on_forces = True
             elif button == "menu":
                 setup.on_clock = True
             return []

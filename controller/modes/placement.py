@@ -1,0 +1,120 @@
+"""Optima's placement phase (O5; controller.md point 17): each ply, the
+side to move sets one unit from its hand (or the shared pool) on an empty
+square of its first rank.
+
+The board sees only that a square filled. When the side may place more
+than one kind of unit there, the OLED asks "Place: Queen?": MENU offers the
+next unit the side may place now (``Position.placeable()``, royal units
+marked), OK confirms and commits, BACK cancels (take the unit off again).
+Or the player chooses first: with the board as it stands, MENU offers the
+units one by one ("Choose: Queen?"), OK takes the one shown, and the next
+unit set on the first rank is that one and commits when it settles. MENU
+past the last unit opens the game's usual menu (resign, draw, new game).
+When only one kind of unit may be placed, the placement commits as it
+settles, like a move.
+
+The mode's ``name`` stays ``"play"``: the game is in progress and every
+other behaviour of play (take-back, wrong boards, the menu) is the same.
+Once the movement phase begins this mode behaves exactly as ``PlayMode``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .play import PlayMode, game_press
+
+
+@dataclass
+class Choice:
+    """What the player has chosen before placing: ``offer`` the index of
+    the unit the OLED offers now (None: not choosing), ``chosen`` the token
+    taken with OK and the ply it is for (a later ply forgets it)."""
+
+    offer: int | None = None
+    chosen: str | None = None
+    ply: int = -1
+
+    def token_for(self, ply: int) -> str | None:
+        return self.chosen if self.ply == ply else None
+
+
+def placing(position) -> bool:
+    """Whether ``position`` is in Optima's placement phase."""
+    return getattr(position, "phase", None) == "placement"
+
+
+class PlacementMode(PlayMode):
+    """Play during the placement phase (see the module docstring)."""
+
+    def __init__(self, controller):
+        super().__init__(controller)
+        self.choice = Choice()
+
+    @property
+    def offered(self) -> str | None:
+        """The token the OLED offers while the player chooses first."""
+        tokens = self.c._position.placeable()
+        offer = self.choice.offer
+        return tokens[offer] if offer is not None and offer < len(tokens) else None
+
+    @property
+    def chosen(self) -> str | None:
+        """The token chosen for this ply before placing, if any."""
+        return self.choice.token_for(self.c._position.ply) if placing(self.c._position) else None
+
+    def step(self, now: int) -> list[dict]:
+        c = self.c
+        if not placing(c._position):
+            return super().step(now)
+        m = c._match()
+        chosen = self.chosen
+        if m.kind == "place" and chosen is not None and c._stable(now):
+            entry = next((e for e in m.entries if e.move.placed == chosen), None)
+            if entry is not None:
+                return c._commit(entry.move, now, stop=c._raw_since)
+        return super().step(now)
+
+    def press(self, button: str, now: int) -> list[dict]:
+        c = self.c
+        if not placing(c._position):
+            return super().press(button, now)
+        m = c._match() if c._raw is not None else None
+        if m is not None and m.kind == "place":
+            return self._pick(m, button, now)
+        choice = self.choice
+        if choice.offer is not None:            # choosing first: "Choose: Queen?"
+            if button == "menu":
+                choice.offer += 1
+                if choice.offer >= len(c._position.placeable()):
+                    choice.offer = None
+                    c._open_menu()
+            elif button == "ok":
+                choice.chosen, choice.ply, choice.offer = self.offered, c._position.ply, None
+            elif button in ("back", "new"):
+                choice.offer = None
+                if button == "new":
+                    return game_press(c, button, now)
+            return []
+        if button == "menu" and (m is None or m.kind == "idle"):
+            choice.offer = 0
+            return []
+        return super().press(button, now)
+
+    def _pick(self, m, button: str, now: int) -> list[dict]:
+        """A unit stands on the square: MENU next, OK commits, BACK cancels."""
+        c = self.c
+        if button not in ("ok", "menu", "back"):
+            return game_press(c, button, now)
+        key, index = c._pick_state()
+        if button == "ok":
+            return c._commit(m.entries[index].move, now)
+        if button == "menu":
+            c._pick = (key, (index + 1) % len(m.entries))
+        else:
+            c._cancelled = key
+        return []
+
+
+def play_mode(controller) -> PlayMode:
+    """The play mode for the controller's position: placement or movement."""
+    return PlacementMode(controller) if placing(controller._position) else PlayMode(controller)

@@ -24,6 +24,8 @@ def game_record(store: GameStore, game: GameRow) -> GameRecord:
     except ValueError:
         variant = None
     tags["Variant"] = variant.title if variant is not None else game.variant
+    if variant is not None and variant.family == "optima":
+        tags.update(optima_tags(variant, game.start_fen))
     record = GameRecord(dict(tags), store.moves(game.id))
     if variant is None or game.start_fen != variant.start_fen:
         record.tags["FEN"] = game.start_fen
@@ -43,3 +45,15 @@ def export_text(store: GameStore, game_id: int | None = None) -> str:
         raise ValueError(f"no games stored in {store.path}")
     game = store.game(game_id) if game_id is not None else games[-1]
     return game_record(store, game).to_text()
+
+
+def optima_tags(variant, start_fen: str) -> dict[str, str]:
+    """Optima's record tags (O15): Variant "Optima", Board (``10x10``,
+    ``9x9``), Forces (``eq``, ``u1``, ``u2``, ``random``) and Rules (the
+    FEN's rules field), read from the game's start FEN."""
+    fields = start_fen.split()
+    reserve = fields[2] if len(fields) > 2 else "-"
+    n = variant.geometry.files
+    return {"Variant": "Optima", "Board": f"{n}x{n}",
+            "Forces": reserve.split(":", 1)[0] if ":" in reserve else "random",
+            "Rules": fields[3] if len(fields) > 3 else "-"}

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from ..geometry import Geometry
 from ..optima.units import ADJACENT, FIRST_ALL, FIRST_DIAG, FIRST_ORTH, KNIGHT_SQUARES, UnitType
+from ..optima.movers import (
+    A_LEAPS, ALL, C_LEAPS, D_LEAPS, DIAG, F_LEAPS, K_LEAPS, N_LEAPS, ORTH, W_LEAPS, Bent, DoubleLeap, Fly, FlyHop,
+    Leap, Plow, Promote, Rider, ScreenCapture, Slide, multiples)
 from .base import Variant
 
 U = UnitType
@@ -17,36 +20,37 @@ U = UnitType
 # Section A (O7, O8, O12.1-O12.7 and the immobilizers' moves of O12.12):
 # primitives from engine/optima/movers.py.
 # ---------------------------------------------------------------------------
-CENTAUR = U(1, "CE", "Centaur", (), resolute=True)
-HERO = U(2, "HE", "Hero", (), resolute=True)
-MARSHAL = U(3, "MA", "Marshal", (), shielded=True)
-MYRMIDON = U(4, "MY", "Myrmidon", (), shielded=True)
-NOMAD = U(5, "NO", "Nomad", (), resolute=True)
-PRINCE = U(6, "PR", "Prince", (), loyal=True)
-QUEEN = U(7, "QU", "Queen", (), loyal=True)
-BASTION = U(8, "BS", "Bastion", (), shielded=True)
-JUGGERNAUT = U(9, "JU", "Juggernaut", (), resolute=True)
-LEGION = U(10, "LE", "Legion", ())
-PHALANX = U(11, "PH", "Phalanx", ())
-DAUPHIN = U(12, "DA", "Dauphin", (), loyal=True)
-DEACON = U(13, "DE", "Deacon", ())
-PARAPET = U(14, "PA", "Parapet", ())
-GENERAL = U(15, "GE", "General", (), shielded=True)
-FALCON = U(16, "FA", "Falcon", (), resolute=True)
-KITE = U(17, "KI", "Kite", ())
-OWL = U(18, "OW", "Owl", ())
-TOWER = U(19, "TO", "Tower", ())
-PATRIARCH = U(20, "PT", "Patriarch", ())
-BATTLEMENT = U(21, "BT", "Battlement", ())
-PRELATE = U(22, "PL", "Prelate", ())
-CAVALRY = U(23, "CV", "Cavalry", ())
-BASILISK = U(24, "BA", "Basilisk", (), immobilizes=KNIGHT_SQUARES)
-CHIMAERA = U(25, "CH", "Chimaera", (), immobilizes=FIRST_ORTH)
-CYCLOPS = U(26, "CY", "Cyclops", (), immobilizes=FIRST_DIAG)
-GORGONA = U(27, "GO", "Gorgona", (), immobilizes=FIRST_ALL)
-MEDUSA = U(28, "ME", "Medusa", (), immobilizes=ADJACENT)
-PAWN = U(29, "PN", "Pawn", (), kind="pawn")
-GUARD = U(30, "GD", "Guard", (), armored=True, kind="guard")
+CENTAUR = U(1, "CE", "Centaur", (Leap(N_LEAPS), Slide(DIAG), Leap(W_LEAPS)), resolute=True)
+HERO = U(2, "HE", "Hero", (Leap(multiples(K_LEAPS, (1, 2, 3))),), resolute=True)
+MARSHAL = U(3, "MA", "Marshal", (Slide(ORTH), Leap(N_LEAPS), Leap(F_LEAPS)), shielded=True)
+MYRMIDON = U(4, "MY", "Myrmidon", (Leap(W_LEAPS + F_LEAPS + N_LEAPS + C_LEAPS),), shielded=True)
+NOMAD = U(5, "NO", "Nomad", (Rider(N_LEAPS + D_LEAPS + A_LEAPS),), resolute=True)
+PRINCE = U(6, "PR", "Prince", (Leap(N_LEAPS), Slide(ALL, 3)), loyal=True)
+QUEEN = U(7, "QU", "Queen", (Slide(ALL),), loyal=True)
+BASTION = U(8, "BS", "Bastion", (Leap(F_LEAPS), Rider(D_LEAPS), Rider(D_LEAPS, slip=2)), shielded=True)
+JUGGERNAUT = U(9, "JU", "Juggernaut", (Plow(ALL, 3, armor_stops=False),), resolute=True)
+LEGION = U(10, "LE", "Legion", (Plow(ORTH),))
+PHALANX = U(11, "PH", "Phalanx", (Plow(DIAG), Leap(W_LEAPS)))
+DAUPHIN = U(12, "DA", "Dauphin", (Slide(ALL), ScreenCapture(ALL, (1,))), loyal=True)
+DEACON = U(13, "DE", "Deacon", (Fly(DIAG), Leap(W_LEAPS), ScreenCapture(DIAG, (0, 1))))
+PARAPET = U(14, "PA", "Parapet", (Fly(ORTH), ScreenCapture(ORTH, (0, 1))))
+GENERAL = U(15, "GE", "General", (Fly(ALL), ScreenCapture(ALL, (1,)), Leap(K_LEAPS, move=False)), shielded=True)
+FALCON = U(16, "FA", "Falcon", (FlyHop(ALL, run=1),), resolute=True)
+KITE = U(17, "KI", "Kite", (FlyHop(DIAG), Leap(W_LEAPS, capture=False), Leap(K_LEAPS, move=False)))
+OWL = U(18, "OW", "Owl", (FlyHop(ORTH), Leap(K_LEAPS, move=False)))
+TOWER = U(19, "TO", "Tower", (Bent(ORTH),))
+PATRIARCH = U(20, "PT", "Patriarch", (Bent(DIAG), Leap(W_LEAPS)))
+BATTLEMENT = U(21, "BT", "Battlement", (Slide(ORTH), Bent(ORTH, first=1), Bent(ORTH, second=1)))
+PRELATE = U(22, "PL", "Prelate", (Slide(DIAG), Bent(DIAG, first=1), Bent(DIAG, second=1), Leap(W_LEAPS)))
+CAVALRY = U(23, "CV", "Cavalry", (Leap(N_LEAPS), DoubleLeap(N_LEAPS)))
+BASILISK = U(24, "BA", "Basilisk", (Leap(K_LEAPS + N_LEAPS),), immobilizes=KNIGHT_SQUARES)
+CHIMAERA = U(25, "CH", "Chimaera", (Slide(ORTH),), immobilizes=FIRST_ORTH)
+CYCLOPS = U(26, "CY", "Cyclops", (Slide(DIAG), Leap(W_LEAPS, capture=False)), immobilizes=FIRST_DIAG)
+GORGONA = U(27, "GO", "Gorgona", (Slide(ALL, capture=False),), immobilizes=FIRST_ALL)
+MEDUSA = U(28, "ME", "Medusa", (Slide(ALL, capture=False), Leap(multiples(K_LEAPS, (1, 2)), move=False)),
+           immobilizes=ADJACENT)
+PAWN = U(29, "PN", "Pawn", (Promote(Slide(ORTH, 2, capture=False), Leap(F_LEAPS, move=False)),), kind="pawn")
+GUARD = U(30, "GD", "Guard", (Slide(ALL, 2),), armored=True, kind="guard")
 
 SECTION_A = (CENTAUR, HERO, MARSHAL, MYRMIDON, NOMAD, PRINCE, QUEEN, BASTION, JUGGERNAUT, LEGION, PHALANX,
              DAUPHIN, DEACON, PARAPET, GENERAL, FALCON, KITE, OWL, TOWER, PATRIARCH, BATTLEMENT, PRELATE,

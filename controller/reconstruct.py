@@ -49,7 +49,8 @@ class Match:
     - ``"suicide"``: exactly one legal move without destination (suicide,
       mutual destruction) matches: it commits after a delay;
     - ``"early"``: exactly one legal move matches, but it is also the first
-      half of a castling, or it is a shot (Optima's rifle or Viceroy
+      half of a castling or of a move that captures more (its captured
+      pieces not yet off), or it is a shot (Optima's rifle or Viceroy
       capture-and-return: only the target emptied, which is also how a
       capture on that square begins): it commits after the same delay (or on OK);
     - ``"ambiguous"``: several legal moves match (the player picks);
@@ -161,6 +162,11 @@ class MoveTable:
         for e in self.castles:
             for o, d in e.parts:
                 self._halves.add(self.expected & ~(1 << o) | 1 << d)
+        # Optima: a move whose captured pieces still stand may look like a
+        # legal move of its own (a Viceroy's f5-d5 and f5-d5xe6): that move waits.
+        for e in self.entries:
+            if e.gone and e.move.to_square is not None:
+                self._halves.add(e.result | e.gone)
         order = position.variant.promotion
         self._rank = {letter: i for i, letter in enumerate(order)}
         placeable = getattr(position, "placeable", None)

@@ -150,7 +150,7 @@ def convert_text(p: Position, m: Match) -> str:
     parts = []
     turn = bits(m.extra)
     if turn:   # enemy units still standing: each is exchanged for one of the mover's colour
-        parts.append(f"Make {g.side_name(p.turn)}: " + g.listing([(p.piece_at(s).name, names[s]) for s in turn]) + ".")
+        parts.append(f"Convert to {g.side_name(p.turn)}: " + g.listing([(p.piece_at(s).name, names[s]) for s in turn]) + ".")
     for s in bits(m.missing):
         parts.append(f"Put a {_converted_unit(p, move, s)} on {names[s]}.")
     parts.append(g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove)]))
@@ -243,7 +243,8 @@ def _base_layers(v: View, lit: _Lit) -> None:
     s = v.settings
     last = v.last
     if last is not None and last.at is not None and v.now < last.at + s.last_move_ms:
-        lit.add("last-from", [last.move.from_square] + [o for o, _ in last.parts])
+        placed = getattr(last.move, "placed", None) is not None   # Optima: a placement has no origin
+        lit.add("last-from", ([] if placed else [last.move.from_square]) + [o for o, _ in last.parts])
         if last.move.to_square is not None:
             lit.add("last-to", [last.move.to_square] + [d for _, d in last.parts])
     if s.show_check:
@@ -294,10 +295,10 @@ def _play_text(v: View, lit: _Lit) -> str:
         move = m.entries[0].move
         target = ", ".join(names[q] for q in move.captures)
         return f"{p.piece_at(move.from_square).name} {names[move.from_square]} takes {target} in {left} s. OK = now."
-    if m.kind == "early":   # a move that may be the first half of a castling
+    if m.kind == "early":   # a move that may be the first half of a castling, or of a capture
         move = m.entries[0].move
-        return (f"{p.piece_at(move.from_square).name} {move} in {left} s. OK = now; "
-                f"or go on castling.")
+        more = "or go on castling." if v.table.castles else "or take off what it captures."
+        return f"{p.piece_at(move.from_square).name} {move} in {left} s. OK = now; {more}"
     if m.kind == "promote":
         lit.pick = offered(v.pick, v.raw, v.lifted)
         move = m.entries[lit.pick[1]].move
@@ -397,7 +398,8 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
         piece = p.piece_at(sq)
         lit.add("setup-missing", [sq])
         return (status, f"Piece {setup.walk + 1}/{len(setup.squares)}  OK=done",
-                f"{g.side_name(piece.color)} {piece.name} on {names[sq]}. MENU next, BACK previous.")
+                f"{g.side_name(piece.color)} {piece.name}{' (royal)' if getattr(piece, 'royal', False) else ''} "
+                f"on {names[sq]}. MENU next, BACK previous.")
     lit.add("setup-missing", missing)
     if setup.on_game:
         return status, f"Game: {short_title(p.variant)}", "OK = other game. MENU = clock. BACK = done."

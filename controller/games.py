@@ -53,19 +53,17 @@ def start_fen(variant: "Variant | str", settings: object, now_ms: int = 0) -> st
     for every game but Optima; for Optima the start of the settings'
     ``forces`` (eq, u1, u2, random) drawn with their ``seed`` (the time
     ``now_ms`` when no seed is set: the FEN stored with the game keeps what
-    was drawn). ``u2`` on 9×9 falls back to ``u1`` (O4)."""
+    was drawn; ``eq`` without a seed is the default set E10 / E9). ``u2``
+    on 9×9 falls back to ``u1`` (O4)."""
     v = variants.get(variant)
     if v.family != "optima":
         return "start"
     forces = getattr(settings, "forces", "eq") or "eq"
     if forces not in forces_for(v, forces):
         forces = "u1"
-    if forces == "eq":
-        return v.start_fen
     from engine.optima.forces import start_fen as optima_start
 
     seed = getattr(settings, "seed", None)
-    kwargs: dict = {"seed": now_ms if seed is None else seed}
-    if forces in ("u1", "u2"):
-        kwargs["royals"] = 2 if forces == "u2" else 1
-    return optima_start(v, forces, **kwargs)
+    if forces == "eq" and seed is None:
+        return v.start_fen            # the default sets E10 / E9; a seed draws an equal set
+    return optima_start(v, forces, seed=now_ms if seed is None else seed)

@@ -47,13 +47,17 @@ def export_text(store: GameStore, game_id: int | None = None) -> str:
     return game_record(store, game).to_text()
 
 
+
 def optima_tags(variant, start_fen: str) -> dict[str, str]:
-    """Optima's record tags (O15): Variant "Optima", Board (``10x10``,
-    ``9x9``), Forces (``eq``, ``u1``, ``u2``, ``random``) and Rules (the
-    FEN's rules field), read from the game's start FEN."""
+    """Optima's record tags (O15; ``engine.record.optima_tags``): Variant
+    "Optima", Board, Rules, and Forces from the start FEN's reserve; a
+    start without placement at ply 0 is a ``random`` game (O4), the only
+    kind that starts so."""
+    from engine import Position
+    from engine.record import optima_tags as tags_of
+
+    tags = tags_of(Position(start_fen, variant))
     fields = start_fen.split()
-    reserve = fields[2] if len(fields) > 2 else "-"
-    n = variant.geometry.files
-    return {"Variant": "Optima", "Board": f"{n}x{n}",
-            "Forces": reserve.split(":", 1)[0] if ":" in reserve else "random",
-            "Rules": fields[3] if len(fields) > 3 else "-"}
+    if "Forces" not in tags and fields[2:3] == ["-"] and fields[-1:] == ["0"]:
+        tags["Forces"] = "random"
+    return tags

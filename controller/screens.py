@@ -312,6 +312,7 @@ def _play_text(v: View, lit: _Lit) -> str:
     if m.kind == "idle" and getattr(p, "phase", None) == "placement":
         return _placing_text(v)
     if m.kind == "idle" and v.last is not None and v.last.move.promotion == "WI" and p.move_stack:
+        lit.add("setup-missing", [v.last.move.to_square])   # exchange the pawn for the Wizard here
         return f"Pawn becomes Wizard: put a Wizard on {names[v.last.move.to_square]}."
     if not v.stable:
         return ""

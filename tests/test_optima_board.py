@@ -273,6 +273,7 @@ def test_O7_pawn_becomes_wizard_without_a_question():
     end = final(events)
     assert end["fen"].split()[0].startswith("vr*2arWI5/")
     assert "Pawn becomes Wizard: put a Wizard on e10." in text(end["display"])
+    assert end["leds"].get("e10") == "setup-missing"
 
 
 def test_O7_promotion_by_capture_and_the_note_goes_with_the_next_move():
@@ -432,14 +433,25 @@ def choose(p: Position, rng: random.Random) -> object:
     return rng.choice(moves)
 
 
-def play_through_controller(fen: str, variant: str, seed: int, max_plies: int) -> Controller:
+class BoardRunner(Runner):
+    """A runner whose frames go through :class:`BoardView` on the 10x10
+    board (board square names: the same as the game's for both Optima games)."""
+
+    def _frame(self) -> list[dict]:
+        return self.controller.on_frame(self.now, frozenset(self.board))
+
+
+def play_through_controller(fen: str, variant: str, seed: int, max_plies: int, board: bool = False) -> Controller:
     """A game from ``fen`` played by hand on the simulated board: every
     move made by lifts and placements of its signature (hands.hand_lines),
-    checked as it commits."""
+    checked as it commits. ``board``: through the 10x10 board's BoardView."""
     rng = random.Random(seed)
-    settings = Settings(variant=variant)
+    settings = Settings(variant=variant, board_kind="10x10")
     runner = Runner(settings, fen=fen, variant=variant)
     c = runner.controller
+    if board:
+        view = BoardView(c, "10x10")
+        runner = BoardRunner.attach(view, set(runner.board), runner.now)
     while c.result == "*" and len(c.moves) < max_plies:
         p = c.position
         move = choose(p, rng)
@@ -449,6 +461,8 @@ def play_through_controller(fen: str, variant: str, seed: int, max_plies: int) -
             runner.do(step)
         assert c.moves[before:] == [str(move)], (c.position.fen(), lines)
         assert runner.board == set(c.expected_squares)
+        if board:
+            assert not runner.controller.outside and "error-extra" not in runner.controller.leds.values()
     return c
 
 
@@ -494,6 +508,13 @@ def test_O13_more_whole_games_through_the_controller(kind, seed):
     assert c.result != "*"
 
 
+@pytest.mark.parametrize("kind", ["eq", "eq-9x9"])
+def test_O1_whole_games_on_the_10x10_board_through_the_board_view(kind):
+    fen, variant = KINDS[kind]
+    c = play_through_controller(fen, variant, seed=5, max_plies=300, board=True)
+    assert c.result != "*" and c.reason == "royal captured"
+
+
 def test_O1_the_9x9_game_on_the_10x10_board_through_the_board_view():
     """Optima 9x9 stands on a1...i9 of the 10x10 board: a placement on the
     board's e1 is the game's e1; a piece on j10 lights red and blocks."""
@@ -510,3 +531,40 @@ def test_O1_the_9x9_game_on_the_10x10_board_through_the_board_view():
     view.on_button(2600, "ok")
     assert c.moves == ["CH@e1"]
     assert view.leds.get("e1") in ("last-to", None)
+
+
+# ---------------------------------------------------------------- several captures (O9.2, O9.5, O9.8)
+@needs("CG")
+def test_O9_5_proximity_captures_lit_remove_after_the_mover_lands():
+    """R9 with rules '-': the Charger d4-e6 takes d7 and e7 (not the
+    shielded Marshal c7); they blink 'remove' until they are off."""
+    events = run("""
+        variant optima 9vr*/10/10/2maarpn5/6gd3/10/3CG2pn3/5pn4/4PN5/VR*9 w - - 0
+        lift d4
+        place e6
+        wait 400
+        show
+        lift e7
+        wait 400
+        show
+        lift d7
+        wait 400
+    """)
+    shows = [" ".join(e["text"].replace("|", "").split()) for e in events if e["type"] == "show"]
+    assert "lit: d7 remove, e7 remove" in shows[0] and "Remove: Archer d7, Pawn e7." in shows[0]
+    assert "lit: d7 remove" in shows[1] and "Remove: Archer d7." in shows[1]
+    assert moves_of(events) == ["d4-e6xd7,e7"]
+
+
+@needs("LE")
+def test_O9_2_plow_captures_taken_off_before_the_mover_moves():
+    """R12: the Legion d3-a3 takes b3 and c3 on its path."""
+    events = run("""
+        variant optima 9vr*/10/10/10/3gd6/10/3pn6/1arpnLE1PN4/10/9VR* w - - 0
+        lift b3
+        lift c3
+        lift d3
+        place a3
+        wait 400
+    """)
+    assert moves_of(events) == ["d3-a3xb3,c3"]

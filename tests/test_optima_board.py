@@ -568,3 +568,82 @@ def test_O9_2_plow_captures_taken_off_before_the_mover_moves():
         wait 400
     """)
     assert moves_of(events) == ["d3-a3xb3,c3"]
+
+
+@needs("VR")
+def test_O12_8_a_move_that_may_still_capture_waits_for_its_captures():
+    """The Viceroy's f5-d5 (via e5 or e4) and f5-d5xe6 (via e6) end on the
+    same square: set down on d5 with the Guard e6 still standing, the plain
+    move waits (countdown, OK plays it) so that e6 can still come off."""
+    fen = "9vr*/10/10/10/4gd5/5VR*4/10/10/10/10 w - - 0"
+    events = run(f"""
+        variant optima {fen}
+        lift f5
+        place d5
+        wait 400
+        show
+        wait 1000
+        lift e6
+        wait 400
+    """)
+    show = " ".join([e for e in events if e["type"] == "show"][0]["text"].replace("|", "").split())
+    assert "Viceroy f5-d5 in 3 s. OK = now; or take off what it captures." in show
+    assert moves_of(events) == ["f5-d5xe6"]
+    events = run(f"""
+        variant optima {fen}
+        lift f5
+        place d5
+        wait 3500
+    """)
+    assert moves_of(events) == ["f5-d5"]
+
+
+def test_O5_placement_taken_back_with_back_and_by_lifting_it():
+    events = run("""
+        variant optima
+        place a1
+        wait 400
+        press ok
+        press back
+        show
+        lift a1
+        wait 400
+        place b1
+        wait 400
+        press ok
+        lift b1
+        wait 400
+    """)
+    assert [e["move"] for e in events if e["type"] == "takeback"] == ["AR@a1", "AR@b1"]
+    show = " ".join([e for e in events if e["type"] == "show"][0]["text"].replace("|", "").split())
+    assert "Take the piece off a1." in show and "Undo AR@a1" in show
+    end = final(events)
+    assert end["moves"] == [] and end["fen"] == E10
+    assert "White: set a piece on rank 1." in text(end["display"])
+
+
+@needs("AG")
+def test_O11_conversion_taken_back_asks_for_the_unit_of_the_old_colour():
+    fen = "10/10/9gd/8pn1/10/6ar3/10/4qu5/1vr*1PN6/2AG6VR* w - - 0"
+    events = run(f"""
+        variant optima {fen}
+        lift c1
+        place h6
+        lift g5
+        place g5
+        wait 400
+        press back
+        show
+        lift h6
+        place c1
+        wait 400
+        show
+        lift g5
+        place g5
+        wait 400
+    """)
+    assert moves_of(events) == ["c1-h6^g5"]
+    shows = [" ".join(e["text"].replace("|", "").split()) for e in events if e["type"] == "show"]
+    assert "Black Archer" in shows[1] and "g5" in shows[1]
+    assert [e["type"] for e in events if e["type"] in ("takeback", "sync")] == ["takeback", "sync"]
+    assert final(events)["fen"].split()[0] == fen.split()[0]

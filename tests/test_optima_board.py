@@ -222,6 +222,20 @@ def test_O4_forces_and_seed_script_lines_and_config_keys():
         Settings(forces="u9")
 
 
+def test_O4_forces_and_seed_config_keys(tmp_path):
+    from hardware.config import ConfigError, parse_config
+
+    config = parse_config('hardware = "sim"\n[board]\nkind = "10x10"\n'
+                          '[game]\nvariant = "optima"\nforces = "u2"\nseed = 7\n', environ={})
+    values = config.settings_values
+    assert (values["variant"], values["forces"], values["seed"]) == ("optima", "u2", 7)
+    settings = Settings(**{k: v for k, v in values.items() if k in Settings.names()})
+    fen = Controller(settings).position.fen()
+    assert fen.split()[2].startswith("u2:") and fen == Controller(settings).position.fen()
+    with pytest.raises(ConfigError, match=r"\[game\] forces"):
+        parse_config('hardware = "sim"\n[game]\nforces = "u3"\n', environ={})
+
+
 def test_O4_forces_lines_choose_the_start_of_the_first_game():
     pytest.importorskip("engine.optima.forces")
     one = final(run("forces u1\nseed 7\nvariant optima"))["fen"]

@@ -166,7 +166,7 @@ def _placing_text(v: View) -> str:
     rank = 1 if p.turn == WHITE else p.geometry.files
     side = g.side_name(p.turn)
     offer = getattr(choice, "offer", None)
-    if offer is not None and offer < len(tokens):
+    if offer is not None and offer < len(tokens) and choice.offer_ply == p.ply:
         return f"Choose: {unit_title(tokens[offer])}? OK = yes, MENU = next."
     chosen = choice.token_for(p.ply) if choice is not None else None
     if chosen is not None:

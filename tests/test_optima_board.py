@@ -661,3 +661,17 @@ def test_O11_conversion_taken_back_asks_for_the_unit_of_the_old_colour():
     assert "Black Archer" in shows[1] and "g5" in shows[1]
     assert [e["type"] for e in events if e["type"] in ("takeback", "sync")] == ["takeback", "sync"]
     assert final(events)["fen"].split()[0] == fen.split()[0]
+
+
+def test_O5_an_offer_not_taken_is_forgotten_after_the_placement():
+    events = run("""
+        variant optima
+        press menu
+        press menu
+        place a1
+        wait 400
+        press ok
+        wait 400
+    """)
+    assert moves_of(events) == ["AR@a1"]   # the piece set down is asked for from the first unit
+    assert "Black: set a piece on rank 10." in text(final(events)["display"])

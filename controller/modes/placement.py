@@ -27,10 +27,12 @@ from .play import PlayMode, game_press
 @dataclass
 class Choice:
     """What the player has chosen before placing: ``offer`` the index of
-    the unit the OLED offers now (None: not choosing), ``chosen`` the token
-    taken with OK and the ply it is for (a later ply forgets it)."""
+    the unit the OLED offers now (None: not choosing) in the ply
+    ``offer_ply``, ``chosen`` the token taken with OK and the ply it is for
+    (a later ply forgets both)."""
 
     offer: int | None = None
+    offer_ply: int = -1
     chosen: str | None = None
     ply: int = -1
 
@@ -66,6 +68,8 @@ class PlacementMode(PlayMode):
         c = self.c
         if not placing(c._position):
             return super().step(now)
+        if self.choice.offer is not None and self.choice.offer_ply != c._position.ply:
+            self.choice.offer = None   # a placement was made meanwhile: the offer was for the last ply
         m = c._match()
         chosen = self.chosen
         if m.kind == "place" and chosen is not None and c._stable(now):
@@ -96,7 +100,7 @@ class PlacementMode(PlayMode):
                     return game_press(c, button, now)
             return []
         if button == "menu" and (m is None or m.kind == "idle"):
-            choice.offer = 0
+            choice.offer, choice.offer_ply = 0, c._position.ply
             return []
         return super().press(button, now)
 

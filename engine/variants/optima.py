@@ -12,6 +12,8 @@ from ..optima.units import ADJACENT, FIRST_ALL, FIRST_DIAG, FIRST_ORTH, KNIGHT_S
 from ..optima.movers import (
     A_LEAPS, ALL, C_LEAPS, D_LEAPS, DIAG, F_LEAPS, K_LEAPS, N_LEAPS, ORTH, W_LEAPS, Bent, DoubleLeap, Fly, FlyHop,
     Leap, Plow, Promote, Rider, ScreenCapture, Slide, multiples)
+from ..optima.effects import (
+    Approach, LeapConvert, Proximity, Rifle, StopSlide, SwapLeap, TwoPart, ZigZag, zigzag_pairs)
 from .base import Variant
 
 U = UnitType
@@ -63,32 +65,33 @@ SECTION_A = (CENTAUR, HERO, MARSHAL, MYRMIDON, NOMAD, PRINCE, QUEEN, BASTION, JU
 # Section B (O9.5-O9.7, O10, O11, O12.8-O12.11, O12.13-O12.17):
 # primitives from engine/optima/effects.py.
 # ---------------------------------------------------------------------------
-CHAMBERLAIN = U(31, "CM", "Chamberlain", (), loyal=True)
-MINISTER = U(32, "MI", "Minister", (), loyal=True)
-VICEROY = U(33, "VR", "Viceroy", ())
-RANGER = U(34, "RA", "Ranger", ())
-SCOUT = U(35, "SC", "Scout", (), resolute=True)
-CHAPLAIN = U(36, "CP", "Chaplain", ())
-CHARGER = U(37, "CG", "Charger", ())
-DRAGOON = U(38, "DR", "Dragoon", ())
-CITADEL = U(39, "CT", "Citadel", ())
-REGENT = U(40, "RE", "Regent", ())
-INQUISITOR = U(41, "IN", "Inquisitor", ())
-FRIGATE = U(42, "FR", "Frigate", ())
-SLOOP = U(43, "SL", "Sloop", ())
-ARCHER = U(44, "AR", "Archer", ())
-LANCER = U(45, "LA", "Lancer", ())
-SPEARMAN = U(46, "SP", "Spearman", ())
-SWORDSMAN = U(47, "SW", "Swordsman", ())
-WIZARD = U(48, "WI", "Wizard", (), immobilizes=ADJACENT, kind="wizard")
-AGENT = U(49, "AG", "Agent", ())
-SPY = U(50, "SY", "Spy", ())
-AMBASSADOR = U(51, "AM", "Ambassador", ())
-CRUSADER = U(52, "CR", "Crusader", ())
-KEEP = U(53, "KE", "Keep", ())
-VICAR = U(54, "VI", "Vicar", ())
-DIPLOMAT = U(55, "DI", "Diplomat", ())
-ENVOY = U(56, "EN", "Envoy", ())
+CHAMBERLAIN = U(31, "CM", "Chamberlain", (TwoPart(Slide(ORTH, 2)),), loyal=True)
+MINISTER = U(32, "MI", "Minister", (TwoPart(Slide(DIAG, 2)), Leap(W_LEAPS)), loyal=True)
+VICEROY = U(33, "VR", "Viceroy", (TwoPart(Leap(K_LEAPS), return_on_capture=True),))
+RANGER = U(34, "RA", "Ranger", (ZigZag(zigzag_pairs(ORTH)),))
+SCOUT = U(35, "SC", "Scout", (Leap(W_LEAPS), ZigZag(zigzag_pairs(DIAG))), resolute=True)
+CHAPLAIN = U(36, "CP", "Chaplain", (Leap(W_LEAPS, capture=False), Proximity(Leap(F_LEAPS + A_LEAPS, capture=False))))
+CHARGER = U(37, "CG", "Charger", (Proximity(Leap(N_LEAPS, capture=False)),))
+DRAGOON = U(38, "DR", "Dragoon", (Proximity(Leap(W_LEAPS + D_LEAPS, capture=False)),))
+CITADEL = U(39, "CT", "Citadel", (Proximity(StopSlide(ORTH)),))
+REGENT = U(40, "RE", "Regent", (Proximity(StopSlide(ALL, 3)),))
+INQUISITOR = U(41, "IN", "Inquisitor", (Proximity(StopSlide(DIAG)), Leap(W_LEAPS, capture=False)))
+FRIGATE = U(42, "FR", "Frigate", (Proximity(Slide(ORTH), ORTH),))
+SLOOP = U(43, "SL", "Sloop", (Proximity(Slide(DIAG), DIAG), Leap(W_LEAPS)))
+ARCHER = U(44, "AR", "Archer", (Slide(ALL, 3), Rifle(Slide(ALL, 3))))
+LANCER = U(45, "LA", "Lancer", (Leap(K_LEAPS + N_LEAPS), Rifle(Leap(K_LEAPS + N_LEAPS))))
+SPEARMAN = U(46, "SP", "Spearman", (Slide(ORTH), Rifle(Slide(ORTH))))
+SWORDSMAN = U(47, "SW", "Swordsman", (Leap(W_LEAPS), Slide(DIAG), Rifle(Slide(DIAG))))
+WIZARD = U(48, "WI", "Wizard", (Proximity(Slide(ALL), reach=1),), immobilizes=ADJACENT, kind="wizard")
+AGENT = U(49, "AG", "Agent", (Slide(DIAG, capture=False), Leap(W_LEAPS, capture=False), LeapConvert(DIAG)))
+SPY = U(50, "SY", "Spy", (Slide(ORTH, capture=False), LeapConvert(ORTH)))
+AMBASSADOR = U(51, "AM", "Ambassador", (SwapLeap(multiples(K_LEAPS, (2, 3))),))
+CRUSADER = U(52, "CR", "Crusader", (SwapLeap(K_LEAPS + N_LEAPS),))
+KEEP = U(53, "KE", "Keep", (Leap(F_LEAPS, capture=False), Approach(ORTH), SwapLeap(W_LEAPS, move=False)))
+VICAR = U(54, "VI", "Vicar", (Leap(W_LEAPS, capture=False), Approach(DIAG), SwapLeap(F_LEAPS, move=False)))
+DIPLOMAT = U(55, "DI", "Diplomat", (Approach(ALL, 3),))
+ENVOY = U(56, "EN", "Envoy", (Slide(DIAG, 2, capture=False),
+                              Proximity(Slide(ORTH, 2, capture=False), reach=1, convert=True)))
 
 SECTION_B = (CHAMBERLAIN, MINISTER, VICEROY, RANGER, SCOUT, CHAPLAIN, CHARGER, DRAGOON, CITADEL, REGENT,
              INQUISITOR, FRIGATE, SLOOP, ARCHER, LANCER, SPEARMAN, SWORDSMAN, WIZARD, AGENT, SPY, AMBASSADOR,

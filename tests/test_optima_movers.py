@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from engine import Position
 from engine.optima.tables import Options, Tables
 from engine.optima.text import move_text, parse_board
 from engine.variants.optima import BY_TOKEN, OPTIMA, OPTIMA_9X9, SECTION_A
@@ -47,14 +48,11 @@ def options_of(rules: str) -> Options:
 
 
 def moves_of(fen: str, square: str) -> list[str]:
-    """Every move of the unit on ``square`` in ``fen`` (board, side, reserve, rules, ply), sorted (O15)."""
-    board, side, _reserve, rules, _ply = fen.split()
-    n, b = parse_board(board, BY_TOKEN)
-    T = Tables(OPTIMA if n == 10 else OPTIMA_9X9, options_of(rules))
-    s = T.geometry.square(square)
-    colour = 1 if side == "w" else -1
-    assert b[s] * colour > 0, f"no unit of the side to move on {square}"
-    return sorted(move_text(m, T) for m in T.board_moves(b, colour) if m[0] == s)
+    """Every legal move (the public API: Position(fen, "optima")) of the unit on ``square``, sorted (O15)."""
+    p = Position(fen, "optima" if fen.count("/") == 9 else "optima-9x9")
+    s = p.geometry.square(square)
+    assert p.board[s] * p.turn > 0, f"no unit of the side to move on {square}"
+    return [str(m) for m in p.legal_moves if m.from_square == s]
 
 
 def moves_in(pieces: dict[str, str], square: str, side: str = "w", rules: str = "-", n: int = 10) -> list[str]:
@@ -90,8 +88,23 @@ def test_O12_3_juggernaut_R10():
     assert moves_of(fen, "a1") == ["a1-b1", "a1-b2xb2", "a1-c1xc1", "a1-c3xb2", "a1-d1xc1", "a1-d4xb2,d4"]
 
 
-# TODO(coordinator): R10's other half, "Archer a2: none (immobilized)", needs units-B's
-# Tables.frozen (O10); add `assert moves_of(fen, "a2") == []` once optunits-b is merged.
+def test_O10_O12_3_R10_archer_next_to_the_medusa_is_immobilized():
+    """R10's other half: the resolute Juggernaut moves, the Archer a2 next to the Medusa b2 does not."""
+    fen = "9vr*/10/10/10/10/10/3pn6/10/ARme8/JU1gd6VR* w - - 0"
+    p = Position(fen, "optima")
+    assert sorted({str(m).split("-")[0] for m in p.legal_moves}) == ["a1", "j1"]
+    assert moves_of(fen, "a1") and not [m for m in p.legal_moves if str(m).startswith("a2-")]
+
+
+def test_O6_O7_O12_5_pushed_moves_do_what_their_text_says():
+    """The Kite's line-hop removes its run (O12.5); the pawn reaching its last rank becomes a Wizard (O7)."""
+    p = Position("vr*9/8pn1/10/6gd3/5PN4/10/3ar6/2pn7/1KIgd7/9VR* w - - 0", "optima")
+    p.push("b2-e5xc3,d4")
+    assert [p.piece_at(q) for q in ("c3", "d4", "b2")] == [None, None, None]
+    assert p.piece_at("e5").token == "KI"
+    p = Position("vr*2ar6/4PNPN4/3pn6/4gd5/10/10/10/10/10/9VR* w - - 0", "optima")
+    p.push("e9-d10xd10=WI")
+    assert p.piece_at("d10").token == "WI" and p.piece_at("e9") is None
 
 
 def test_O12_3_legion_R12():

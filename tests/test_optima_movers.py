@@ -84,6 +84,7 @@ def test_O8_guard_R7():
 
 
 def test_O12_3_juggernaut_R10():
+    """O9.2 path capture; the Juggernaut is not stopped by the armored guard c1 (decision 15)."""
     fen = "9vr*/10/10/10/10/10/3pn6/10/ARme8/JU1gd6VR* w - - 0"
     assert moves_of(fen, "a1") == ["a1-b1", "a1-b2xb2", "a1-c1xc1", "a1-c3xb2", "a1-d1xc1", "a1-d4xb2,d4"]
 
@@ -108,18 +109,21 @@ def test_O6_O7_O12_5_pushed_moves_do_what_their_text_says():
 
 
 def test_O12_3_legion_R12():
+    """O9.2 path capture; the Legion stops on the armored guard d6, a friendly unit closes the line (decision 14)."""
     fen = "9vr*/10/10/10/3gd6/10/3pn6/1arpnLE1PN4/10/9VR* w - - 0"
     assert moves_of(fen, "d3") == ["d3-a3xb3,c3", "d3-b3xb3,c3", "d3-c3xc3", "d3-d1", "d3-d2", "d3-d4xd4",
                                    "d3-d5xd4", "d3-d6xd4,d6", "d3-e3"]
 
 
 def test_O12_5_kite_R13():
+    """O9.3 line-hop: the run behind t ends at s, an empty or a friendly square; automatic (decision 12)."""
     fen = "vr*9/8pn1/10/6gd3/5PN4/10/3ar6/2pn7/1KIgd7/9VR* w - - 0"
     assert moves_of(fen, "b2") == ["b2-a1", "b2-a2", "b2-a3", "b2-b1", "b2-b3", "b2-c1", "b2-c2xc2", "b2-c3xc3",
                                    "b2-e5xc3,d4", "b2-h8xg7", "b2-j10xi9"]
 
 
 def test_O12_5_falcon_R21():
+    """O9.3 hop capture: only the unit just behind t (a1-e1 takes d1, not c1)."""
     fen = "10/10/10/10/10/gd9/PN9/2vr*7/pn9/FA1arqu5VR* w - - 0"
     assert moves_of(fen, "a1") == ["a1-a10", "a1-a3xa2", "a1-a6xa5", "a1-a7", "a1-a8", "a1-a9", "a1-b1", "a1-b2",
                                    "a1-d4xc3", "a1-e1xd1", "a1-e5", "a1-f1", "a1-f6", "a1-g1", "a1-g7", "a1-h1",
@@ -132,18 +136,21 @@ def test_O12_6_tower_R24():
 
 
 def test_O12_6_battlement_R25():
+    """Any clear path suffices; the capture is by replacement at the end (decision 10)."""
     fen = "9vr*/10/10/10/10/1PN8/10/PN9/4gd5/BT2pn5VR* w - - 0"
     assert moves_of(fen, "a1") == ["a1-a2", "a1-b1", "a1-b2", "a1-b3", "a1-b4", "a1-c1", "a1-c2", "a1-d1xd1",
                                    "a1-d2", "a1-e2xe2"]
 
 
 def test_O12_2_bastion_R26():
+    """Slipping dabbabarider: a2 empty, landings a4, a6, a8 (decision 19); b1 friendly closes the file."""
     fen = "9vr*/10/gd9/10/10/pn9/10/10/9VR*/BSPN8 w - - 0"
     assert moves_of(fen, "a1") == ["a1-a3", "a1-a4", "a1-a5xa5", "a1-a6", "a1-a8xa8", "a1-b2", "a1-c1", "a1-e1",
                                    "a1-g1", "a1-i1"]
 
 
 def test_O12_4_general_R27():
+    """O9.4 screen: exactly one screen, cannon style (decision 13); the royal e5 is taken over c3."""
     fen = "10/10/10/10/10/pn3vr*5/ar9/2PN7/PN9/GEpngd6VR* w - - 0"
     assert moves_of(fen, "a1") == ["a1-a10", "a1-a3", "a1-a4xa4", "a1-a6", "a1-a7", "a1-a8", "a1-a9", "a1-b1xb1",
                                    "a1-b2", "a1-c1xc1", "a1-d1", "a1-d4", "a1-e1", "a1-e5xe5", "a1-f1", "a1-f6",
@@ -206,6 +213,7 @@ def test_O12_1_queen_takes_a_royal_O9_1():
 
 
 def test_O12_4_deacon_fly_diagonal_screen_0_or_1_wazir():
+    """O9.4: a friendly unit screens as well as an enemy (f6 screens g7); two screens do not (i9)."""
     pieces = {"e5": "DE", "f6": "PN", "g7": "pn", "i9": "pn", "f4": "gd", "h2": "pn", "c7": "pn", "e6": "pn",
               "f5": "PN", "j5": "VR*", "a10": "vr*"}
     assert moves_in(pieces, "e5") == with_from(

@@ -75,6 +75,7 @@ class Tables:
         wizards = [u for u in variant.units if u.kind == "wizard"]
         self.wizard_code = wizards[0].code if wizards else 0
         self._leaps: dict[tuple, tuple] = {}
+        self._ranges: list | None = None
 
     # ------------------------------------------------------------ geometry
     def leaps(self, vectors: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
@@ -106,8 +107,34 @@ class Tables:
 
     # ------------------------------------------------------------ O10
     def frozen(self, b: list[int], c: int) -> set[int]:
-        """Squares of colour ``c``'s units that are immobilized (O10)."""
-        return set()
+        """Squares of colour ``c``'s units that are immobilized (O10): those in the
+        range of an enemy immobilizer (frozen or not) and not resolute. Ranges:
+        knight squares, the 8 neighbours, or the first unit on each line of a set
+        (that unit hides the ones behind it, whatever it is)."""
+        ranges = self._ranges
+        if ranges is None:
+            ranges = self._ranges = _immobilizer_ranges(self)
+        out: set[int] = set()
+        resolute = self.resolute
+        for q, v in enumerate(b):
+            if v * c >= 0:
+                continue
+            spec = ranges[-v * c]
+            if spec is None:
+                continue
+            squares, lines = spec
+            for r in squares[q]:
+                w = b[r] * c
+                if w > 0 and not resolute[w]:
+                    out.add(r)
+            for d in lines:
+                for r in self.rays[q][d]:
+                    w = b[r] * c
+                    if w:
+                        if w > 0 and not resolute[w]:
+                            out.add(r)
+                        break
+        return out
 
     # ------------------------------------------------------------ O6
     def board_moves(self, b: list[int], c: int) -> list[tuple]:
@@ -155,3 +182,18 @@ class Tables:
             return
         for q, v in undo:
             b[q] = v
+
+
+_KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+_ADJACENT = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1))
+
+
+def _immobilizer_ranges(T: Tables) -> list:
+    """Per code: None, or ``(squares, lines)`` — per square the squares of a fixed
+    range (knight, adjacent) and the directions whose first unit is in range (O10)."""
+    from ..geometry import ALL_DIRECTIONS, DIAGONAL, ORTHOGONAL
+    from .units import ADJACENT, FIRST_ALL, FIRST_DIAG, FIRST_ORTH, KNIGHT_SQUARES
+    none = tuple(() for _ in range(T.size))
+    shapes = {KNIGHT_SQUARES: (T.leaps(_KNIGHT), ()), ADJACENT: (T.leaps(_ADJACENT), ()),
+              FIRST_ORTH: (none, ORTHOGONAL), FIRST_DIAG: (none, DIAGONAL), FIRST_ALL: (none, ALL_DIRECTIONS)}
+    return [None if u is None or u.immobilizes is None else shapes[u.immobilizes] for u in T.type_of]

@@ -166,6 +166,31 @@ def test_O13_no_check_viceroy_R31():
 
 # --------------------------------------------------------------------------- hand-made positions
 
+def test_O9_7_O6_stop_rule_ignores_enemies_next_to_the_start():
+    """c1 touches the Citadel's start d1: that does not matter (O9.7); d2 touches c1
+    and is the last stop northwards, e1 does not, so the whole first rank is open."""
+    assert moves_of("VR*8vr*/10/10/10/10/10/10/10/10/2pnCT6", "d1") == listed(
+        "d1-d2xc1, d1-e1, d1-f1, d1-g1, d1-h1, d1-i1, d1-j1")
+
+
+def test_O9_5_replacement_does_not_trigger_proximity():
+    moves = moves_of("9vr*/10/10/10/10/10/10/2pnpnpn5/3FR6/9VR*", "d2")
+    assert [m for m in moves if m.startswith("d2-d3")] == ["d2-d3xd3"]
+    assert "d2-c2xc3" in moves and "d2-e2xe3" in moves
+
+
+def test_O6_two_ways_to_the_same_result_are_one_move():
+    """R15: b2-c2xc2 is both a one-part move and part 1 to a2 then part 2 over b2."""
+    T, b = setup("9vr*/10/10/10/10/10/10/1PN8/1CMpn7/9VR*")
+    s = T.geometry.index["b2"]
+    emitted = []
+    for prim in T.type_of[b[s]].moves:
+        prim.gen(T, b, 1, s, lambda t, caps=(), convs=(), flags=0: emitted.append((t, tuple(sorted(caps)))))
+    assert len(emitted) > len(set(emitted))
+    moves = [m for m in T.board_moves(b, 1) if m[0] == s]
+    assert len(moves) == len(set(moves)) == len(set(emitted)) == 14
+
+
 def test_O12_8_minister_two_diagonal_parts_and_wazir():
     """Part 2 passes over the start c3 (d4 -> b2 is blocked by the friendly b2 only)."""
     assert moves_of("9vr*/10/10/10/10/10/3pn6/2MI7/1PN8/9VR*", "c3") == listed(

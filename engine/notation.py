@@ -16,7 +16,8 @@ class MoveError(ValueError):
     """A move string that cannot be read, or a move that is not legal."""
 
 
-KINDS = ("move", "replacement", "suicide", "castle", "en passant", "swap", "destruction")
+KINDS = ("move", "replacement", "suicide", "castle", "en passant", "swap", "destruction",
+         "placement", "conversion", "swap conversion", "shot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +28,17 @@ class Move:
     ``"move"``, ``"replacement"``, ``"suicide"``, ``"castle"``,
     ``"en passant"``, ``"swap"``, ``"destruction"`` (derived from the squares
     when not given). Squares are indices of the variant's geometry;
-    ``str(move)`` is the canonical form of M14 / U13 / D17."""
+    ``str(move)`` is the canonical form of M14 / U13 / D17 / O15.
+
+    Optima (O6, O15) adds ``converts`` (the converted squares, rank-then-file
+    order, written after ``^``) and ``placed`` (the token of a placement,
+    upper case, ``*`` when royal: ``from_square == to_square`` is the square,
+    written ``TT@sq``), and the kinds ``"placement"``, ``"conversion"`` (a
+    move that converts, O11), ``"swap conversion"`` (the unit on the
+    destination is converted and goes to the start square; it is listed in
+    ``converts``), ``"shot"`` (destination = start: a rifle shot or a
+    Viceroy's capture-and-return, ``d4-d4xd7``). Promotion to Wizard is
+    ``promotion == "WI"`` (``=WI``). The other games never set these."""
 
     from_square: int
     to_square: int | None
@@ -35,6 +46,8 @@ class Move:
     geometry: Geometry | None = field(default=None, compare=False, repr=False)
     promotion: str | None = None
     kind: str = ""
+    converts: tuple[int, ...] = ()
+    placed: str | None = None
 
     def __post_init__(self):
         if not self.kind:
@@ -51,12 +64,16 @@ class Move:
         if g is None:
             raise ValueError("a Move without geometry needs one to be written")
         names = g.names
+        if self.placed is not None:
+            return f"{self.placed}@{names[self.to_square]}"
         frm = names[self.from_square]
         if self.kind == "swap":
             return f"{frm}<>{names[self.to_square]}"
         text = f"{frm}-S" if self.to_square is None else f"{frm}-{names[self.to_square]}"
         if self.captures:
             text += "x" + ",".join(names[c] for c in self.captures)
+        if self.converts:
+            text += "^" + ",".join(names[c] for c in self.converts)
         if self.promotion:
             text += "=" + self.promotion
         return text

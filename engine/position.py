@@ -90,6 +90,14 @@ class Position:
     32
     """
 
+    def __new__(cls, fen: str | None = "start", variant: "Variant | str" = MAXIMA, *args, **kwargs):
+        # Optima's positions have their own state (reserve, options, royal
+        # units): Position(fen, "optima") builds an OptimaPosition.
+        if cls is Position and variants.get(variant).family == "optima":
+            from .optima.position import OptimaPosition
+            return super().__new__(OptimaPosition)
+        return super().__new__(cls)
+
     def __init__(self, fen: str | None = "start", variant: "Variant | str" = MAXIMA, *, validate: bool = True):
         variant = variants.get(variant)
         if fen is None or fen == "start":

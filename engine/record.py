@@ -10,7 +10,10 @@ Moves carry a piece letter (upper case, as in chess notation) before the
 canonical form of M14 / U13 / D17. ``Variant`` names the game as people write
 it ("Maxima", "Ultima (pure)", "Swapper Chess 10x8"); a record without it is
 Maxima. ``FEN`` follows it, only when the game does not start from its start
-position. A record replays only under its own variant.
+position. A record replays only under its own variant. An Optima record (O15) also has
+the tags ``Board`` (``10x10``, ``9x9``), ``Forces`` (``eq``, ``u1``, ``u2``,
+``random``) and ``Rules`` (the FEN's rules field), and writes a unit's token
+before its moves (``ARe5-e5xg7``; a placement ``AR@e1`` names its unit).
 """
 from __future__ import annotations
 
@@ -47,6 +50,11 @@ class GameRecord:
         title = self.tags.get("Variant", "").strip()
         if not title:
             return MAXIMA
+        if title in ("Optima", "optima"):      # O15: Variant "Optima", the Board tag says which board
+            board = self.tags.get("Board", "10x10").strip()
+            if board not in ("10x10", "9x9"):
+                raise RecordError(f"Board tag: {board!r} is not an Optima board (10x10 or 9x9)")
+            return variants.get("optima" if board == "10x10" else "optima-9x9")
         for v in variants.all_variants():
             if title in (v.title, v.name):
                 return v
@@ -70,6 +78,8 @@ class GameRecord:
         record = cls({name: "" for name in TAG_ORDER}, [str(m) for m in position.move_stack])
         record.tags.update({"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "-",
                             "White": "?", "Black": "?", "Result": "*", "Variant": position.variant.title})
+        if position.variant.family == "optima":
+            record.tags.update(optima_tags(position))
         record.tags.update(tags)
         if start.fen() != position.variant.start_fen:
             record.tags["FEN"] = start.fen()
@@ -88,7 +98,7 @@ class GameRecord:
             if wanted is not own:
                 raise RecordError(f"this record is a game of {own.title}, not {wanted.title}")
         try:
-            position = Position(self.start_fen, own)
+            position = Position(self.start_fen, own, **self._optima_state(own))
         except FenError as exc:
             raise RecordError(f"FEN tag: {exc}") from None
         for i, text in enumerate(self.moves):
@@ -106,6 +116,18 @@ class GameRecord:
                                   f"{origin} is {actual}, not {letter}")
             position.push(move)
         return position
+
+    def _optima_state(self, variant: Variant) -> dict:
+        """Optima's game state a FEN does not hold (O16): the Forces tag."""
+        forces = self.tags.get("Forces", "").strip()
+        if variant.family != "optima" or not forces:
+            return {}
+        if forces not in ("eq", "u1", "u2", "random"):
+            raise RecordError(f"Forces tag: unknown forces {forces!r} (known: eq, u1, u2, random)")
+        fen_kind = self.start_fen.split(" ")[2].partition(":")[0] if self.start_fen.count(" ") == 4 else ""
+        if fen_kind in ("eq", "u1", "u2") and fen_kind != forces:
+            raise RecordError(f"Forces tag {forces!r} does not match the FEN's reserve {fen_kind!r}")
+        return {"forces": forces}
 
     def to_text(self) -> str:
         position = Position(self.start_fen, self.variant)
@@ -159,6 +181,16 @@ class GameRecord:
             record.moves.append(token)
             record.letters.append(letter)
         return record
+
+
+def optima_tags(position: Position) -> dict[str, str]:
+    """O15's extra tags of an Optima game: Board, Forces, Rules."""
+    from .optima.fen import format_rules
+    n = position.geometry.files
+    tags = {"Variant": "Optima", "Board": f"{n}x{n}", "Rules": format_rules(position.options)}
+    if position.forces:
+        tags["Forces"] = position.forces
+    return tags
 
 
 def _wrap(tokens: list[str], width: int = 79) -> str:

@@ -22,6 +22,8 @@ from typing import TextIO
 
 from engine import Position, variants
 
+from .games import engine_games, refuse
+
 from .players import PLAYERS, WIN
 
 AUTHOR = "maxima-board"
@@ -64,7 +66,7 @@ class BaselineEngine:
         if cmd == "uci":
             self.send(f"id name maxima-board baseline {self.name}")
             self.send(f"id author {AUTHOR}")
-            names = " ".join(f"var {n}" for n in variants.names())
+            names = " ".join(f"var {n}" for n in engine_games())
             self.send(f"option name UCI_Variant type combo default maxima {names}")
             self.send("option name Level type spin default 10 min 1 max 10")
             self.send("option name Hash type spin default 16 min 1 max 1024")
@@ -99,7 +101,7 @@ class BaselineEngine:
         name, value = name.strip().lower(), value.strip()
         if name == "uci_variant":
             try:
-                self.variant = variants.get(value).name
+                self.variant = refuse(value)
             except ValueError as exc:
                 return self.error(str(exc))
             self.position = Position("start", self.variant)

@@ -43,6 +43,7 @@ from controller import guidance as g
 from controller.screens import move_words
 from engine import WHITE, Move, Position
 
+from .games import UnsupportedGame
 from .specs import SpecError
 from .supervisor import RESTARTING, Limits, Supervisor
 from .uci import EngineError
@@ -337,6 +338,8 @@ class OpponentLayer:
         key, kind, start, moves, limits, position = question
         try:
             result = self._supervisor().best(start, moves, limits, position)
+        except UnsupportedGame as exc:
+            return ("failed", key, kind, str(exc), "The computer does not play Optima.", "No computer for Optima")
         except SpecError as exc:
             what = "engine not built" if "not built" in str(exc) else "engine not found"
             return ("failed", key, kind, str(exc), f"Computer unavailable: {what}.", "Computer unavailable")

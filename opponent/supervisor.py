@@ -17,6 +17,7 @@ from typing import Callable
 
 from engine import Position, variants
 
+from .games import refuse
 from .specs import EngineSpec, parse_spec
 from .uci import HANDSHAKE_S, EngineDied, EngineError, EngineTimeout, Result, UciEngine
 
@@ -62,7 +63,7 @@ class Supervisor:
                  seed: int | None = None, grace_s: float = GRACE_S, search_s: float = SEARCH_S,
                  handshake_s: float = HANDSHAKE_S, on_report: Callable[[dict], None] | None = None):
         self.spec = parse_spec(spec) if isinstance(spec, str) else spec
-        self.variant = variants.get(variant).name
+        self.variant = refuse(variant)
         self.level = level
         self.seed = seed
         self.grace_s = grace_s

@@ -39,7 +39,8 @@ FENS = [
     "xxx2xxx/4k3/p7/8/8/8/8/2m5/2N5/4K3/xxx2xxx w 0",
     "xxx2xxx/1g1b1m2/b2p1nM1/2p3kg/1dqp1pd1/N1p5/D6D/3R1PP1/1QP1P1K1/n2BN1G1/xxx2xxx w 90",
 ] + [_random_position(seed, 40 + 10 * seed) for seed in range(4)]
-OTHER_GAMES = [name for name in variants.names() if name != "maxima"]
+# Optima through the controller (placement, conversions) is tested in test_optima_board.py.
+OTHER_GAMES = [v.name for v in variants.all_variants() if v.name != "maxima" and v.family != "optima"]
 
 
 @functools.lru_cache(maxsize=None)

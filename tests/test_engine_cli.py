@@ -137,7 +137,7 @@ def test_variants_lists_every_game_one_line_each_in_order():
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert [line.split()[0] for line in lines] == variants.names()
-    assert len(lines) == 19
+    assert len(lines) == 21
     for line, name in zip(lines, variants.names()):
         assert variants.get(name).title in line
     assert any("Ultima (pure)" in line for line in lines)

@@ -69,7 +69,8 @@ def test_variant_registry_names_and_titles():
     assert names[:3] == ["maxima", "ultima", "ultima-pure"]
     stems = ["coordinator", "immobilizer", "withdrawer", "long-leaper", "advancer", "pushme-pullyu",
              "swapper", "mimotaur"]
-    assert names[3:] == [n for s in stems for n in (f"{s}-chess", f"{s}-chess-10x8")]
+    assert names[3:-2] == [n for s in stems for n in (f"{s}-chess", f"{s}-chess-10x8")]
+    assert names[-2:] == ["optima", "optima-9x9"]
     assert variants.get("swapper-chess-10x8").title == "Swapper Chess 10x8"
     assert variants.get("ultima-pure").title == "Ultima (pure)"
     with pytest.raises(ValueError, match="unknown variant 'x' \\(known: maxima, ultima"):

@@ -74,7 +74,7 @@ def test_D1_variant_ids_in_order():
     expected = ["maxima", "ultima", "ultima-pure"]
     for game in DECKLE_GAMES:
         expected += [f"{game}-chess", f"{game}-chess-10x8"]
-    assert list(variants.names()) == expected
+    assert list(variants.names()) == expected + ["optima", "optima-9x9"]
 
 
 def test_D1_unknown_variant_is_a_value_error_naming_it():

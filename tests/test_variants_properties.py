@@ -207,4 +207,5 @@ def test_check_fen_push_pop_and_signature_on_many_random_positions(name):
 
 
 def test_every_game_is_listed():
-    assert tuple(variants.names()) == ALL_IDS
+    """Optima's properties are tested in test_optima_properties.py."""
+    assert tuple(variants.names()) == ALL_IDS + ("optima", "optima-9x9")

@@ -1,4 +1,4 @@
-"""Engine commands: ``moves``, ``perft``, ``analyze``, ``variants``.
+"""Engine commands: ``moves``, ``perft``, ``analyze``, ``variants``, ``new-optima``.
 
 Every command that reads a position takes ``--variant NAME`` (default
 ``maxima``); ``maxima-board variants`` lists the names."""
@@ -39,6 +39,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("variants", help="list the games, one line each: name, title, summary")
     p.set_defaults(func=_variants)
+
+    p = sub.add_parser("new-optima", help="print the start FEN of an Optima game (equal, unequal or random forces)",
+                       description="Equal forces (eq) use the default sets E10/E9 unless --seed draws a set; u1/u2 "
+                                   "share a pool (a default one, or drawn with --seed); random places drawn pieces "
+                                   "at once (optima.md O4).")
+    p.add_argument("--board", choices=("10x10", "9x9"), default="10x10", help="the board (default 10x10)")
+    p.add_argument("--forces", choices=("eq", "u1", "u2", "random"), default="eq", help="the forces (default eq)")
+    p.add_argument("--seed", metavar="N", type=argument("--seed", 0, 2**63 - 1),
+                   help="draw the set, pool or random pieces reproducibly from N")
+    p.add_argument("--royals", metavar="1|2", type=argument("--royals", 1, 2),
+                   help="royal pieces a side gets (1 or 2 on 10x10; 1 on 9x9)")
+    p.set_defaults(func=_new_optima)
 
 
 def _variant(name: str):
@@ -94,4 +106,11 @@ def _variants(args: argparse.Namespace) -> int:
     title_width = max(len(v.title) for v in listed)
     for v in listed:
         print(f"{v.name:<{width}}  {v.title:<{title_width}}  {v.summary}")
+    return 0
+
+
+def _new_optima(args: argparse.Namespace) -> int:
+    from engine.optima.forces import start_fen
+    variant = "optima" if args.board == "10x10" else "optima-9x9"
+    print(start_fen(variant, args.forces, seed=args.seed, royals=args.royals))
     return 0

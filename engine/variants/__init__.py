@@ -9,9 +9,10 @@ from __future__ import annotations
 from .base import BLACK, WHITE, Variant
 from .deckle import GAMES as _DECKLE
 from .maxima import MAXIMA
+from .optima import OPTIMA, OPTIMA_9X9
 from .ultima import ULTIMA, ULTIMA_PURE
 
-_ALL: dict[str, Variant] = {v.name: v for v in (MAXIMA, ULTIMA, ULTIMA_PURE, *_DECKLE)}
+_ALL: dict[str, Variant] = {v.name: v for v in (MAXIMA, ULTIMA, ULTIMA_PURE, *_DECKLE, OPTIMA, OPTIMA_9X9)}
 
 
 def names() -> list[str]:

@@ -329,6 +329,14 @@ def test_O12_14_spy_orthogonal_leaping_conversion():
         "d4-a4^b4, d4-d1, d4-d2, d4-d3, d4-d5, d4-d7^d6, d4-d9xd8, d4-h4^g4")
 
 
+def test_O12_14_O1_spy_cannot_leap_off_the_9x9_board():
+    """A unit on the last square of a line cannot be leapt (s+(k+1)d must exist)."""
+    edge = moves_of("pn7vr*/9/9/9/9/9/9/9/SY7VR*", "a1")
+    assert len(edge) == 14 and not any("^" in m or "x" in m for m in edge)
+    inner = moves_of("8vr*/pn8/9/9/9/9/9/9/SY7VR*", "a1")
+    assert "a1-a9^a8" in inner and len(inner) == 14
+
+
 AMBASSADOR = "9vr*/10/10/10/3pn1qu4/3ma6/3AM1PN4/10/1ag*8/9VR*"
 
 

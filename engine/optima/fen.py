@@ -161,8 +161,9 @@ def format_rules(options: Options) -> str:
 
 
 # --------------------------------------------------------------------- FEN
-def parse(text: str, validate: bool = True) -> OptimaFen:
-    """Read an Optima FEN; the number of ranks chooses 10x10 or 9x9."""
+def parse(text: str, validate: bool = True, variant: Variant | None = None) -> OptimaFen:
+    """Read an Optima FEN; the number of ranks chooses 10x10 or 9x9 (``variant``
+    when its board has that size: a game of the family with other unit data)."""
     if not isinstance(text, str):
         raise FenError("FEN must be text")
     parts = text.split(" ")
@@ -176,7 +177,9 @@ def parse(text: str, validate: bool = True) -> OptimaFen:
     reserve = parse_reserve(reserve_text)
     options = parse_rules(rules_text)
     ply = _count(ply_text, "ply field")
-    data = OptimaFen(variant_for(n), board, WHITE if side == "w" else BLACK, reserve, options, ply)
+    if variant is None or variant.geometry.files != n:
+        variant = variant_for(n)
+    data = OptimaFen(variant, board, WHITE if side == "w" else BLACK, reserve, options, ply)
     if validate:
         check(data)
     return data

@@ -81,7 +81,7 @@ class OptimaPosition(Position):
             raise ValueError(f"{variant.title} is not an Optima game")
         if fen is None or fen == "start":
             fen = variant.start_fen
-        data = fenmod.parse(fen, validate)
+        data = fenmod.parse(fen, validate, variant)
         if forces is not None and forces not in FORCES:
             raise ValueError(f"unknown forces {forces!r} (known: {', '.join(FORCES)})")
         if data.reserve.kind and forces not in (None, data.reserve.kind):

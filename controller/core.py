@@ -37,7 +37,7 @@ what the LEDs and the OLED show is composed in ``controller.screens``.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from engine import WHITE, Move, Position, variants
@@ -183,6 +183,11 @@ class Controller:
         if self._clock is None or not self._clock.running:
             return None
         return "white" if self._clock.turn == WHITE else "black"
+
+    def set_forces(self, forces: str, seed: int | None = None) -> None:
+        """Optima's forces (eq, u1, u2, random) and the seed that draws
+        them, for the games started from now on (``[game] forces``, ``seed``)."""
+        self.settings = replace(self.settings, forces=forces, seed=seed)
 
     def set_time_control(self, text: str) -> None:
         """The time control of the games started from now on (``"none"``

@@ -319,12 +319,12 @@ class Runner:
 
     def forces(self, kind: str) -> list[dict]:
         """Optima's forces of the next new game (``[game] forces``)."""
-        self.controller.settings = replace(self.controller.settings, forces=kind)
+        self.controller.set_forces(kind, self.controller.settings.seed)
         return []
 
     def seed(self, number: int) -> list[dict]:
         """The seed of the next new Optima game's draw (``[game] seed``)."""
-        self.controller.settings = replace(self.controller.settings, seed=number)
+        self.controller.set_forces(self.controller.settings.forces, number)
         return []
 
     def do(self, step: Step) -> list[dict]:

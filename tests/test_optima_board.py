@@ -675,3 +675,19 @@ def test_O5_an_offer_not_taken_is_forgotten_after_the_placement():
     """)
     assert moves_of(events) == ["AR@a1"]   # the piece set down is asked for from the first unit
     assert "Black: set a piece on rank 10." in text(final(events)["display"])
+
+
+def test_O4_forces_lines_in_the_sim_console():
+    import io
+
+    from controller.sim import Sim
+
+    from opponent.board import OpponentLayer
+
+    out = io.StringIO()   # as `maxima-board sim` runs it: the opponent's layer around the controller
+    sim = Sim(Settings(), GameStore(":memory:"), out, clock=lambda: 0.0,
+              wrap=lambda c: OpponentLayer(c, "none", 1, "builtin"))
+    for n, line in enumerate(["forces u1", "seed 3", "variant optima", "place e1", "wait 400"], 1):
+        assert sim.command(line, n)
+    assert sim.controller.position.fen().split()[2].startswith("u1:")
+    assert "(royal)?" in " ".join(text(sim.controller.display).split())

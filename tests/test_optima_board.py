@@ -396,10 +396,9 @@ def test_O11_conversion_does_not_play_before_the_unit_is_exchanged():
 
 @needs("KE")
 def test_O11_swap_conversion_says_what_to_put_on_the_start_square():
-    """R18: the Keep d2 swaps with the pawn d1: the Keep goes to d1, a White
-    Pawn to d2."""
-    fen = "10/10/10/10/10/3ar6/10/4pn5/qu2KE2vr*3/3gd5VR* w - - 0"
-    fen = "10/10/10/10/10/3ar6/10/4pn5/qu2KE2vr*3/3pn5VR* w - - 0"
+    """R18 (a pawn for the guard on d1): the Keep d2 swaps with the pawn
+    d1: the Keep goes to d1, a White Pawn to d2."""
+    fen = "10/10/10/10/10/3ar6/10/4pn5/qu2KE2vr*3/3pn5VR* w - - 0"   # R18 with a pawn on d1
     events = run(f"""
         variant optima {fen}
         lift d1
@@ -413,7 +412,7 @@ def test_O11_swap_conversion_says_what_to_put_on_the_start_square():
     show = " ".join([e for e in events if e["type"] == "show"][0]["text"].replace("|", "").split())
     assert "Put a White Pawn on d2." in show
     assert moves_of(events) == ["d2-d1^d1"]
-    assert final(events)["fen"].split()[0].endswith("/qu5vr*3/3KE5VR*".replace("qu5", "qu2PN2")) or True
+    assert final(events)["fen"].split()[0].endswith("/qu2PN2vr*3/3KE5VR*")
     after = Position(final(events)["fen"], "optima")
     assert after.piece_at("d2").name == "Pawn" and after.piece_at("d2").color == 1
     assert after.piece_at("d1").name == "Keep"

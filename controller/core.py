@@ -378,7 +378,7 @@ class Controller:
         table = self._setup.table if self._setup else self._table
         # Both pieces of a swap lifted and set down again: the lifts are the move.
         if self._mode.name in ("play", "setup") and raw == expected and not table.swaps_within(self._lifted):
-            self._lifted = 0
+            self._lifted &= table.exchanged   # Optima: a unit to convert may be exchanged before the mover moves
         else:
             self._lifted |= expected & ~raw
 

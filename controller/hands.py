@@ -64,6 +64,10 @@ def hand_lines(position: Position, move: Move, rng: random.Random, settle_ms: in
         gone = sorted(sig.vacated - {frm})
         turned = sorted(sig.replaced - {frm, to})   # converted units: exchanged on their squares
         before = rng.random() < 0.5
+        first = turned and rng.random() < 0.3   # converted units exchanged before the mover moves
+        if first:
+            for q in turned:
+                lift(q), place(q)
         if before:
             for c in gone:
                 lift(c)
@@ -73,7 +77,7 @@ def hand_lines(position: Position, move: Move, rng: random.Random, settle_ms: in
         place(to)
         if frm in sig.replaced:   # a swap conversion: the converted unit goes to the start square
             place(frm)
-        for q in turned:
+        for q in turned if not first else ():
             lift(q), place(q)
         if not before:
             lines.append(f"wait {settle_ms}")

@@ -156,6 +156,11 @@ class MoveTable:
                 self.targets_from.setdefault(e.move.from_square, []).append(e.move.to_square)
         self.castles = tuple(e for e in self.entries if e.parts)
         self.conversions = tuple(e for e in self.entries if e.move.kind in ("conversion", "swap conversion"))
+        # Squares whose unit some conversion exchanges (not the mover's own):
+        # lifted and set down again before the mover moves, they stay lifted.
+        self.exchanged = 0
+        for e in self.conversions:
+            self.exchanged |= e.replaced & ~_own_squares(e)
         # Boards where one piece of a castling has reached its square: a
         # plain move leaving such a board may be the first half of it.
         self._halves: set[int] = set()

@@ -690,3 +690,18 @@ def test_O4_forces_lines_in_the_sim_console():
         assert sim.command(line, n)
     assert sim.controller.position.fen().split()[2].startswith("u1:")
     assert "(royal)?" in " ".join(text(sim.controller.display).split())
+
+
+@needs("AG")
+def test_O11_the_converted_unit_may_be_exchanged_before_the_mover_moves():
+    events = run("""
+        variant optima 10/10/9gd/8pn1/10/6ar3/10/4qu5/1vr*1PN6/2AG6VR* w - - 0
+        lift g5
+        wait 400
+        place g5
+        wait 400
+        lift c1
+        place h6
+        wait 400
+    """)
+    assert moves_of(events) == ["c1-h6^g5"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from engine import Move, Position
+from engine.optima.units import ROYAL
 
 from .reconstruct import MoveTable
 
@@ -75,8 +76,8 @@ def hand_lines(position: Position, move: Move, rng: random.Random, settle_ms: in
             lift(to)
         lift(frm)
         place(to)
-        if frm in sig.replaced:   # a swap conversion: the converted unit goes to the start square
-            place(frm)
+        if frm in sig.replaced or (move.kind == "swap conversion" and frm not in sig.vacated):
+            place(frm)   # a swap conversion: the converted unit goes to the start square (maybe the same type)
         for q in turned if not first else ():
             lift(q), place(q)
         if not before:
@@ -95,3 +96,20 @@ def hand_lines(position: Position, move: Move, rng: random.Random, settle_ms: in
     elif m.kind in ("suicide", "early"):
         lines.append("press ok")
     return lines
+
+
+def pick_move(position: Position, rng: random.Random) -> Move:
+    """A simulated player's choice among the legal moves of ``position``:
+    a capture of an enemy royal unit when there is one (Optima, O13: so
+    random games reach a real end), else a capture or conversion most of
+    the time, else any move."""
+    moves = position.legal_moves
+    board, turn = position.board, position.turn
+    royal = ROYAL if position.variant.family == "optima" else 0
+    regicide = [m for m in moves if royal and any(abs(board[q]) & royal and board[q] * turn < 0 for q in m.captures)]
+    if regicide:
+        return rng.choice(regicide)
+    takes = [m for m in moves if m.captures or getattr(m, "converts", ())]
+    if takes and rng.random() < 0.6:
+        return rng.choice(takes)
+    return rng.choice(moves)

@@ -106,6 +106,8 @@ def _entry(position: Position, move: Move) -> Entry:
     # The origin must have been lifted when its piece changes; a shot (t == s)
     # and a placement leave the origin's piece as it was.
     lifts = ((1 << frm) & (vacated | replaced)) | replaced
+    if kind == "swap conversion":   # the mover always leaves, even when a unit like it comes back
+        lifts |= 1 << frm
     movers = 1 << frm
     parts: tuple[tuple[int, int], ...] = ()
     if kind == "castle" and to is not None:
@@ -234,7 +236,8 @@ class MoveTable:
         show under way (see ``Match``), or None."""
         found = None
         for e in self.conversions:
-            if occ & ~(e.result | e.gone) or (e.result & ~occ) & ~e.replaced:
+            # (a swap conversion's start square may look unchanged: a unit of the mover's type came back)
+            if occ & ~(e.result | e.gone) or (e.result & ~occ) & ~(e.replaced | 1 << e.move.from_square):
                 continue
             if _own_squares(e) & ~lifted:
                 continue   # the mover has not moved yet

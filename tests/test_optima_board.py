@@ -16,13 +16,12 @@ import pytest
 
 from controller.board_view import BoardView
 from controller.core import Controller
-from controller.hands import hand_lines
+from controller.hands import hand_lines, pick_move
 from controller.record import game_record
 from controller.script import Runner, ScriptError, parse_line, parse_script, replay
 from controller.settings import Settings
 from controller.store import GameStore
 from engine import Position
-from engine.optima.units import ROYAL
 from engine.variants.optima import BY_TOKEN
 from hardware.boards import games_for
 
@@ -433,19 +432,6 @@ def test_O11_swap_conversion_onto_a_royal_captures_it_and_leaves_the_start_empty
 
 
 # ---------------------------------------------------------------- whole games
-def choose(p: Position, rng: random.Random) -> object:
-    """The simulated player's move: a royal capture when there is one (so
-    that games end), else a capture most of the time, else any move."""
-    moves = p.legal_moves
-    enemy_royal = [m for m in moves if any(abs(p.board[q]) & ROYAL and p.board[q] * p.turn < 0 for q in m.captures)]
-    if enemy_royal:
-        return rng.choice(enemy_royal)
-    captures = [m for m in moves if m.captures or getattr(m, "converts", ())]
-    if captures and rng.random() < 0.6:
-        return rng.choice(captures)
-    return rng.choice(moves)
-
-
 class BoardRunner(Runner):
     """A runner whose frames go through :class:`BoardView` on the 10x10
     board (board square names: the same as the game's for both Optima games)."""
@@ -467,7 +453,7 @@ def play_through_controller(fen: str, variant: str, seed: int, max_plies: int, b
         runner = BoardRunner.attach(view, set(runner.board), runner.now)
     while c.result == "*" and len(c.moves) < max_plies:
         p = c.position
-        move = choose(p, rng)
+        move = pick_move(p, rng)
         lines = hand_lines(p, move, rng, settings.settle_ms, c._table)
         before = len(c.moves)
         for step in parse_script(lines, variant):
@@ -705,3 +691,31 @@ def test_O11_the_converted_unit_may_be_exchanged_before_the_mover_moves():
         wait 400
     """)
     assert moves_of(events) == ["c1-h6^g5"]
+
+
+@needs("AM")
+def test_O11_swap_conversion_of_a_unit_of_the_movers_own_type():
+    """Ambassador g8 swaps with the White Ambassador g6: g8 ends as it was
+    (a Black Ambassador), yet the mover must have been lifted: touching g6
+    alone is no move."""
+    fen = "4gdengd1cecm*/2pn2gd1gdgdgd/6am3/9pn/1gd4AM3/10/10/1PNGD2PNGD1PNPN/GDGDCM*4GD1GD/CEEN3LE4 b - - 97"
+    touched = run(f"""
+        variant optima {fen}
+        lift g6
+        place g6
+        wait 4000
+    """)
+    assert moves_of(touched) == []
+    events = run(f"""
+        variant optima {fen}
+        lift g6
+        lift g8
+        place g6
+        wait 400
+        show
+        place g8
+        wait 400
+    """)
+    show = " ".join([e for e in events if e["type"] == "show"][0]["text"].replace("|", "").split())
+    assert "Put a Black Ambassador on g8." in show
+    assert moves_of(events) == ["g8-g6^g6"]

@@ -258,6 +258,9 @@ def test_O15_placement_game_is_stored_resumed_and_recorded(tmp_path):
     again = Controller(Settings(variant="maxima"), GameStore(str(tmp_path / "games.db")))
     assert again.variant == "optima" and again.moves == ["QU*@a1"] and again.position.fen() == fen
     assert again.position.phase == "placement"
+    again.on_frame(0, set(runner.board))
+    again.on_tick(1000)
+    assert again.mode == "play" and "Black: set the Viceroy (royal) on rank 10." in text(again.display)
     record = game_record(store, store.games()[-1])
     assert record.tags["Variant"] == "Optima"
     assert (record.tags["Board"], record.tags["Forces"], record.tags["Rules"]) == ("10x10", "u1", "-")

@@ -1,10 +1,11 @@
 """Set-up: the LEDs show which squares still need a piece or must be
-cleared; MENU shows the game (OK: the next game the board plays), then the
-clock (OK: the next preset), then walks the pieces one by one by name; the
+cleared; MENU shows the game (OK: the next game the board plays), for
+Optima its forces (OK: the next kind), then the clock (OK: the next
+preset), then walks the pieces one by one by name; the
 game starts on OK/NEW once the board matches, or with a legal first move."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine import Position
 from hardware.boards import games_for
@@ -44,7 +45,7 @@ class SetupMode(Mode):
                 setup.armed = True
             return []
         if setup.armed and c._match().kind in ("move", "suicide", "early", "ambiguous", "promote", "remove", "partial",
-                                                       "place"):
+                                               "place"):
             return c._start_game(setup.position, now)
         return []
 
@@ -68,7 +69,7 @@ class SetupMode(Mode):
             if button == "ok":
                 kinds = forces_for(setup.position.variant, c.settings.forces)
                 now_kind = c.settings.forces if c.settings.forces in kinds else kinds[0]
-                c.settings = replace(c.settings, forces=kinds[(kinds.index(now_kind) + 1) % len(kinds)])
+                c.set_forces(kinds[(kinds.index(now_kind) + 1) % len(kinds)], c.settings.seed)
                 c._begin_setup(c._new_position(), now)
                 c._setup.on_forces = True
             elif button == "menu":

@@ -50,14 +50,23 @@ def export_text(store: GameStore, game_id: int | None = None) -> str:
 
 def optima_tags(variant, start_fen: str) -> dict[str, str]:
     """Optima's record tags (O15; ``engine.record.optima_tags``): Variant
-    "Optima", Board, Rules, and Forces from the start FEN's reserve; a
-    start without placement at ply 0 is a ``random`` game (O4), the only
-    kind that starts so."""
+    "Optima", Board, Rules, and Forces from the start FEN's reserve, or
+    ``random`` for a start as O4 draws one (no placement, ply 0, the set on
+    the first rank and Black's first rank White's turned by 180°)."""
     from engine import Position
     from engine.record import optima_tags as tags_of
 
-    tags = tags_of(Position(start_fen, variant))
-    fields = start_fen.split()
-    if "Forces" not in tags and fields[2:3] == ["-"] and fields[-1:] == ["0"]:
+    position = Position(start_fen, variant)
+    tags = tags_of(position)
+    if "Forces" not in tags and _random_start(position):
         tags["Forces"] = "random"
     return tags
+
+
+def _random_start(position) -> bool:
+    b, n = position.board, position.geometry.files
+    if position.ply or getattr(position, "phase", "") != "movement":
+        return False
+    placed = [b[x] for x in range(n) if b[x]]
+    return (len(placed) == (10 if n == 10 else 5)
+            and all(b[x] == -b[(n - 1) * n + (n - 1 - x)] for x in range(n)))

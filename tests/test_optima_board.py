@@ -722,3 +722,14 @@ def test_O11_swap_conversion_of_a_unit_of_the_movers_own_type():
     show = " ".join([e for e in events if e["type"] == "show"][0]["text"].replace("|", "").split())
     assert "Put a Black Ambassador on g8." in show
     assert moves_of(events) == ["g8-g6^g6"]
+
+
+def test_O15_forces_tag_random_only_for_a_drawn_random_start(tmp_path):
+    store = GameStore(str(tmp_path / "games.db"))
+    Runner(Settings(variant="optima", forces="random", seed=5), store=store, variant="optima")
+    tags = game_record(store, store.games()[-1]).tags
+    assert tags["Forces"] == "random" and tags["FEN"].split()[2] == "-"
+    store = GameStore(str(tmp_path / "other.db"))
+    Runner(Settings(variant="optima"), fen="9vr*/10/10/10/5ar4/3pn6/3SW6/10/1gd8/9VR* w - - 0",
+           store=store, variant="optima")
+    assert "Forces" not in game_record(store, store.games()[-1]).tags   # a position, not a start of O4

@@ -10,7 +10,12 @@ branches); everything else runs against the real engine.
 """
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +30,7 @@ from engine import Position
 from engine.variants.optima import BY_TOKEN
 from hardware.boards import games_for
 
+ROOT = Path(__file__).resolve().parent.parent
 E10 = Position("start", "optima").fen()
 E9 = Position("start", "optima-9x9").fen()
 # u1 pools (O4): 20 units, two royal; u2: four royal.
@@ -733,3 +739,22 @@ def test_O15_forces_tag_random_only_for_a_drawn_random_start(tmp_path):
     Runner(Settings(variant="optima"), fen="9vr*/10/10/10/5ar4/3pn6/3SW6/10/1gd8/9VR* w - - 0",
            store=store, variant="optima")
     assert "Forces" not in game_record(store, store.games()[-1]).tags   # a position, not a start of O4
+
+
+# ---------------------------------------------------------------- replay scripts (the replay contract)
+REPLAYS = sorted((Path(__file__).parent / "replays" / "optima").glob("*.txt"))
+
+
+@pytest.mark.parametrize("script", REPLAYS, ids=[p.stem for p in REPLAYS])
+def test_O5_O7_O9_O11_replay_scripts_through_the_replay_command(script):
+    """``maxima-board replay`` on each script of tests/replays/optima: the
+    committed moves are those its ``# expect:`` line names, in order."""
+    expect = next(line.split(":", 1)[1].split() for line in script.read_text().splitlines()
+                  if line.startswith("# expect:"))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(script)], capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [e["move"] for e in out if e["type"] == "move"] == expect
+    assert out[-1]["type"] == "final" and out[-1]["moves"] == expect

@@ -555,6 +555,8 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     if "offset" in sections["board"]:
         values["board_offset"] = sections["board"]["offset"]
     _check_placement(kind, values)
+    if values.get("forces") == "u2" and values.get("variant") == "optima-9x9":
+        raise _KeyError("[game] forces", '"u2" (two royals each) is played on 10x10 only (O4): use "u1" on 9x9')
     if "control" in sections["clock"]:
         values["time_control"] = sections["clock"]["control"]
     db = sections["database"].get("path")

@@ -239,6 +239,9 @@ def test_O4_forces_and_seed_config_keys(tmp_path):
     assert fen.split()[2].startswith("u2:") and fen == Controller(settings).position.fen()
     with pytest.raises(ConfigError, match=r"\[game\] forces"):
         parse_config('hardware = "sim"\n[game]\nforces = "u3"\n', environ={})
+    with pytest.raises(ConfigError, match=r"\[game\] forces: \"u2\" .* 10x10 only"):
+        parse_config('hardware = "sim"\n[board]\nkind = "10x10"\n[game]\nvariant = "optima-9x9"\n'
+                     'forces = "u2"\n', environ={})
 
 
 def test_O4_forces_lines_choose_the_start_of_the_first_game():

@@ -310,6 +310,8 @@ def _play_text(v: View, lit: _Lit) -> str:
         move = m.entries[lit.pick[1]].move
         return f"Place: {unit_title(move.placed)}? MENU = next, OK = yes, BACK = cancel."
     if m.kind == "idle" and getattr(p, "phase", None) == "placement":
+        if v.settings.hints:   # the squares a unit may be set on now
+            lit.add("hint", sorted({e.move.to_square for e in v.table.entries}))
         return _placing_text(v)
     if m.kind == "idle" and v.last is not None and v.last.move.promotion == "WI" and p.move_stack:
         lit.add("setup-missing", [v.last.move.to_square])   # exchange the pawn for the Wizard here

@@ -761,3 +761,16 @@ def test_O5_O7_O9_O11_replay_scripts_through_the_replay_command(script):
     out = [json.loads(line) for line in done.stdout.splitlines()]
     assert [e["move"] for e in out if e["type"] == "move"] == expect
     assert out[-1]["type"] == "final" and out[-1]["moves"] == expect
+
+
+def test_O5_hints_light_the_free_squares_of_the_first_rank():
+    events = run("""
+        variant optima
+        place c1
+        wait 400
+        press ok
+        wait 400
+    """, hints=True)
+    leds = final(events)["leds"]
+    assert sorted(sq for sq, state in leds.items() if state == "hint") == [f"{f}10" for f in "abcdefghij"]
+    assert run("variant optima", hints=False)[-1]["leds"] == {}

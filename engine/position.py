@@ -59,7 +59,8 @@ class Outcome:
     """``result``: "1-0", "0-1" or the variant's draw ("1/2" in Maxima,
     "1/2-1/2" in Deckle's games); ``reason``: "palace invaded", "bare king",
     "checkmate", "stalemate", "insufficient material", "fifty moves" or
-    "repetition"; ``winner``: WHITE, BLACK or None."""
+    "repetition" (Optima, O13: "royal captured", "no moves", "threefold
+    repetition"); ``winner``: WHITE, BLACK or None."""
 
     result: str
     reason: str

@@ -31,6 +31,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
 
 _TAG_RE = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$")
+_UNIT_PREFIX = re.compile(r"^([A-Z]{2})\*?(?=[a-z]\d)")
 
 
 class RecordError(ValueError):
@@ -175,8 +176,12 @@ class GameRecord:
             if number:
                 token = number.group(1)
             letter = None
-            # squares are lower case, so a leading capital is a piece letter
-            if token[:1].isalpha() and token[:1].isupper() and token[1:2].islower():
+            # squares are lower case, so a leading capital is a piece letter;
+            # Optima writes a two-letter unit token (O15: ARe5-e5xg7, VR*a1-a2)
+            unit = _UNIT_PREFIX.match(token)
+            if unit:
+                letter, token = unit.group(1), token[unit.end():]
+            elif token[:1].isalpha() and token[:1].isupper() and token[1:2].islower():
                 letter, token = token[0], token[1:]
             record.moves.append(token)
             record.letters.append(letter)

@@ -106,10 +106,10 @@ def test_every_rule_a_test_names_exists_in_docs_rules():
     assert not unknown, f"tests name rules that docs/rules does not have: {unknown}"
 
 
-@pytest.mark.parametrize("letter", ["M", "U", "D"])
+@pytest.mark.parametrize("letter", ["M", "U", "D", "O"])
 def test_every_rule_of_a_playable_game_is_named_by_a_test(letter: str):
-    """Maxima's rules are all tested; Ultima's and Deckle's once their tests
-    exist (then every rule must be named). Optima has no engine yet."""
+    """Maxima's rules are all tested; Ultima's, Deckle's and Optima's once
+    their tests exist (then every rule must be named: O1-O16 since issue 10)."""
     named = _ids_named_by_tests()
     count = GAMES[letter][1]
     if letter != "M" and not any(rule.startswith(letter) for rule in named):

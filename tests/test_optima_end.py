@@ -101,7 +101,7 @@ def test_O6_O15_a_move_is_start_destination_captures_conversions_promotion():
     kinds = {str(m): m.kind for m in p.legal_moves}
     assert kinds["e9-e10=WI"] == "move" and kinds["e9-d10xd10=WI"] == "replacement"
     promo = p.parse_move("e9-e10=WI")
-    assert promo.promotion == "WI"
+    assert promo.promotion == "WI" and p.parse_move("e9-e10") == promo      # O7: compulsory, so implied
     p.push(promo)
     assert p.piece_at("e10").token == "WI"
     p.pop()

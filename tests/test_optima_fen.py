@@ -336,3 +336,21 @@ def test_O9_8_O11_captures_and_conversions_happen_together_swap_goes_to_the_star
     T.unmake(b, raw, undo)
     assert b == p.board
     assert T.convert(p.board, 1, [s["e6"], s["f6"], s["g6"], s["d5"]]) == ((s["g6"],), (s["e6"],))
+
+
+def test_O15_game_record_tags_and_unit_tokens():
+    """O15: Variant "Optima", Board, Forces, Rules; moves after a unit token; a wrong token is refused."""
+    from engine.record import GameRecord, RecordError
+    p = Position("start", "optima-9x9")
+    for move in ("VR*@e1", "VR*@e9", "QU@d1", "QU@d9", "CH@a1", "CH@i9", "FA@b1", "FA@h9", "RE@i1", "RE@a9"):
+        p.push(move)
+    pawn = next(m for m in p.legal_moves if p.piece_at(m.from_square).token == "PN")
+    p.push(pawn)
+    text = GameRecord.from_position(p).to_text()
+    for tag in ('[Variant "Optima"]', '[Board "9x9"]', '[Forces "eq"]', '[Rules "-"]'):
+        assert tag in text
+    assert "1. VR*@e1 VR*@e9" in text and f"PN{pawn}" in text
+    back = GameRecord.from_text(text)
+    assert back.moves[-1] == str(pawn) and back.replay().fen() == p.fen()
+    with pytest.raises(RecordError, match="is PN, not QU"):
+        GameRecord.from_text(text.replace(f"PN{pawn}", f"QU{pawn}")).replay()

@@ -227,8 +227,9 @@ class OptimaPosition(Position):
     def parse_move(self, text: str) -> Move:
         """A legal move from its O15 text (``AR@e1``, ``e5-e5xg7``,
         ``e9-e10=WI``, ``e5-e6^e6``; a unit token may prefix a board move).
-        ``FROM-TO`` without ``x`` or ``^`` names the legal move from FROM to
-        TO when there is exactly one."""
+        ``FROM-TO`` without ``x`` or ``^`` (or ``=WI``: promotion is
+        compulsory, O7) names the legal move from FROM to TO when there is
+        exactly one."""
         if isinstance(text, Move):
             text = str(text)
         move = parse_move_text(text, self.geometry)
@@ -239,7 +240,7 @@ class OptimaPosition(Position):
                 return m
         if move.placed is None and not move.captures and not move.converts:
             matches = [m for m in legal if m.placed is None and m.from_square == move.from_square
-                       and m.to_square == move.to_square and m.promotion == move.promotion]
+                       and m.to_square == move.to_square and move.promotion in (None, m.promotion)]
             if len(matches) == 1:
                 return matches[0]
         raise MoveError(f"illegal move {str(text).strip()!r} in {self.fen()}")

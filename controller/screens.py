@@ -306,6 +306,9 @@ def _play_text(v: View, lit: _Lit) -> str:
         name = p.variant.type_of(move.promotion or "q").name
         return f"Promote to: {name}. MENU = next, OK = yes, BACK = cancel."
     if m.kind == "place":
+        chosen = v.placement.token_for(p.ply) if v.placement is not None else None
+        if chosen is not None and any(e.move.placed == chosen for e in m.entries):
+            return f"{unit_title(chosen)} set on {names[m.entries[0].move.to_square]}."
         lit.pick = offered(v.pick, v.raw, v.lifted)
         move = m.entries[lit.pick[1]].move
         return f"Place: {unit_title(move.placed)}? MENU = next, OK = yes, BACK = cancel."

@@ -120,11 +120,13 @@ def test_O5_choose_first_then_place_commits_when_it_rests():
         press ok
         show
         place e1
+        show
         wait 400
     """)
     shows = [e["text"] for e in events if e["type"] == "show"]
     assert "Choose: Archer?" in shows[0].replace("|", "").replace("\n", " ")
     assert "set the Chimaera on rank 1" in " ".join(shows[1].replace("|", "").split())
+    assert "Chimaera set on e1." in " ".join(shows[2].replace("|", "").split())
     assert moves_of(events) == ["CH@e1"]   # no question asked: it was chosen
 
 

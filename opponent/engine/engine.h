@@ -110,7 +110,30 @@ typedef struct {
     int8_t ban0, ban1;      /* swap-back ban, -1 none */
     int halfmove, fullmove, ply;
     uint64_t hash;
+    uint64_t occ[2][2];     /* occupied squares [colour: 0 Black, 1 White][square / 64], kept by make_board */
 } Pos;
+
+/* the squares of colour index ci (0 Black, 1 White; 2 = both) in ascending order */
+static inline int piece_squares(const Pos *p, int ci, int8_t *out) {
+    int n = 0;
+    for (int w = 0; w < 2; w++) {
+        uint64_t m = ci == 2 ? p->occ[0][w] | p->occ[1][w] : p->occ[ci][w];
+        while (m) { out[n++] = (int8_t)(w * 64 + __builtin_ctzll(m)); m &= m - 1; }
+    }
+    return n;
+}
+static inline int piece_count(const Pos *p, int ci) {
+    if (ci == 2) return __builtin_popcountll(p->occ[0][0] | p->occ[1][0]) + __builtin_popcountll(p->occ[0][1] | p->occ[1][1]);
+    return __builtin_popcountll(p->occ[ci][0]) + __builtin_popcountll(p->occ[ci][1]);
+}
+static inline void set_square(Pos *p, int s, int v) {
+    int old = p->b[s];
+    uint64_t bit = 1ULL << (s & 63);
+    if (old) p->occ[old > 0][s >> 6] &= ~bit;
+    if (v) p->occ[v > 0][s >> 6] |= bit;
+    p->b[s] = (int8_t)v;
+}
+void sync_occupancy(Pos *p);
 
 extern Variant V;
 extern const VariantDef VARIANTS[];

@@ -49,9 +49,10 @@ int frozen_mask(const Pos *p, int c, uint8_t *fz) {
     const Geo *g = &V.g;
     int any = 0;
     memset(fz, 0, MAXSQ);
-    for (int s = 0; s < g->size; s++) {
-        int v = B(s);
-        if (!v) continue;
+    int8_t sq[MAXSQ];
+    int np = piece_squares(p, 2, sq);
+    for (int i0 = 0; i0 < np; i0++) {
+        int s = sq[i0], v = B(s);
         int t = v > 0 ? v : -v, own = (v > 0) == (c > 0);
         if (!own && V.freezer[t]) {
             for (int i = 0; i < g->nnb[s]; i++) {
@@ -498,9 +499,11 @@ void movegen_prepare(void) {
 }
 
 int attacked(const Pos *p, int a, int k) {
-    for (int s = 0; s < V.g.size; s++) {
-        int v = B(s) * a;
-        if (v <= 0 || !may[v][s][k]) continue;
+    int8_t sq[MAXSQ];
+    int np = piece_squares(p, a > 0, sq);
+    for (int i0 = 0; i0 < np; i0++) {
+        int s = sq[i0], v = B(s) * a;
+        if (!may[v][s][k]) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++)
             if (prim_captures(p, &T->prim[i], a, s, k)) {
@@ -512,9 +515,11 @@ int attacked(const Pos *p, int a, int k) {
 }
 
 static int reaches_any(const Pos *p, int a, int goal, int exclude) {
-    for (int s = 0; s < V.g.size; s++) {
-        int v = B(s) * a;
-        if (v <= 0 || s == exclude) continue;
+    int8_t sq[MAXSQ];
+    int np = piece_squares(p, a > 0, sq);
+    for (int i0 = 0; i0 < np; i0++) {
+        int s = sq[i0], v = B(s) * a;
+        if (s == exclude) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++)
             if (prim_reaches(p, &T->prim[i], a, s, goal)) {
@@ -564,9 +569,10 @@ static void special_moves(Pos *p, int c, MoveList *out);
 void pseudo_moves(const Pos *p, int c, MoveList *out) {
     uint8_t fz[MAXSQ];
     int anyfz = frozen_mask(p, c, fz);
-    for (int s = 0; s < V.g.size; s++) {
-        int v = B(s) * c;
-        if (v <= 0) continue;
+    int8_t sq[MAXSQ];
+    int np = piece_squares(p, c > 0, sq);
+    for (int i0 = 0; i0 < np; i0++) {
+        int s = sq[i0], v = B(s) * c;
         if (anyfz && fz[s]) {
             if (V.suicide && v != V.king) add(out, s, -1, NULL, 0, 0, 0, 0);
             continue;
@@ -584,9 +590,10 @@ void capture_moves(Pos *p, MoveList *out) {
     out->n = 0;
     uint8_t fz[MAXSQ];
     int anyfz = frozen_mask(p, c, fz);
-    for (int s = 0; s < g->size; s++) {
-        int v = B(s) * c;
-        if (v <= 0) continue;
+    int8_t sq[MAXSQ];
+    int np = piece_squares(p, c > 0, sq);
+    for (int i0 = 0; i0 < np; i0++) {
+        int s = sq[i0], v = B(s) * c;
         if (anyfz && fz[s]) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++) {
@@ -700,22 +707,27 @@ void make_board(Pos *p, const Move *m) {
     for (int i = 0; i < m->ncap; i++) {
         int x = m->cap[i], v = B(x);
         if (v == rk || v == -rk) KING(v > 0 ? 1 : -1) = -1;
-        p->b[x] = 0;
+        set_square(p, x, 0);
     }
     if (m->kind == K_SWAP) {
         int other = B(to);
-        p->b[to] = (int8_t)pc; p->b[frm] = (int8_t)other;
+        set_square(p, to, pc); set_square(p, frm, other);
         if (other == rk || other == -rk) KING(other > 0 ? 1 : -1) = (int8_t)frm;
         if (pc == rk || pc == -rk) KING(pc > 0 ? 1 : -1) = (int8_t)to;
         return;
     }
-    p->b[frm] = 0;
-    if (m->kind == K_PROMOTE) { p->b[to] = (int8_t)(pc > 0 ? m->arg : -m->arg); return; }
+    set_square(p, frm, 0);
+    if (m->kind == K_PROMOTE) { set_square(p, to, pc > 0 ? m->arg : -m->arg); return; }
     if (to >= 0) {
-        p->b[to] = (int8_t)pc;
+        set_square(p, to, pc);
         if (pc == rk || pc == -rk) KING(pc > 0 ? 1 : -1) = (int8_t)to;
     } else if (pc == rk || pc == -rk) KING(pc > 0 ? 1 : -1) = -1;
-    if (m->kind == K_CASTLE) { p->b[m->arg2] = p->b[m->arg]; p->b[m->arg] = 0; }
+    if (m->kind == K_CASTLE) { int r = p->b[(int)m->arg]; set_square(p, m->arg, 0); set_square(p, m->arg2, r); }
+}
+
+void sync_occupancy(Pos *p) {
+    memset(p->occ, 0, sizeof p->occ);
+    for (int s = 0; s < V.g.size; s++) if (B(s)) p->occ[B(s) > 0][s >> 6] |= 1ULL << (s & 63);
 }
 
 int legal_after(const Pos *q, int c) {
@@ -845,9 +857,10 @@ static int relevant_squares(const Pos *p, uint8_t *z) {
     }
     if (attacked(p, a, k)) return 0;
     memset(z, 0, MAXSQ);
-    for (int s = 0; s < V.g.size; s++) {
-        int v = B(s) * a;
-        if (v <= 0) continue;
+    int8_t sq[MAXSQ];
+    int np = piece_squares(p, a > 0, sq);
+    for (int i0 = 0; i0 < np; i0++) {
+        int s = sq[i0], v = B(s) * a;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++) if (!prim_deps(p, &T->prim[i], a, s, k, z)) return 0;
     }

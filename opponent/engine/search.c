@@ -47,8 +47,33 @@ static int same_move(const Move *a, const Move *b) {
  * count half; a slider's reach adds mobility; Maxima's palace: enemy pieces on
  * or next to the own goal squares cost, own Guards near it pay. */
 static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count as mobility */
+static int8_t ev_ray3[MAXSQ][8][3];     /* the first three squares of each ray, padded with the square itself (occupied) */
+static int16_t ev_sq[2][MAXTYPES][MAXSQ]; /* [colour index][type][square]: Pawn advancement and palace pressure */
 static const VariantDef *ev_def;
 static void eval_prepare(void) {
+    const Geo *g = &V.g;
+    for (int s = 0; s < g->size; s++)
+        for (int d = 0; d < 8; d++)
+            for (int j = 0; j < 3; j++) ev_ray3[s][d][j] = j < g->raylen[s][d] ? g->rays[s][d][j] : (int8_t)s;
+    for (int ci = 0; ci < 2; ci++) {
+        int c = ci ? 1 : -1;
+        for (int t = 1; t <= V.ntypes; t++)
+            for (int s = 0; s < g->size; s++) {
+                int val = 0;
+                if (t == V.pawn) {  /* Deckle Pawn: advancement */
+                    int r = g->rank_of[s] - g->min_rank, nr = g->max_rank - g->min_rank;
+                    val += 6 * (c > 0 ? r : nr - r);
+                }
+                if (V.palace && t != V.king) {  /* pressure on the enemy palace */
+                    for (int j = 0; j < 2; j++) {
+                        int goal = V.goals[-c + 1][j];
+                        if (s == goal) val += 120;
+                        else if (g->adj[s][goal]) val += 25;
+                    }
+                }
+                ev_sq[ci][t][s] = (int16_t)val;
+            }
+    }
     for (int t = 1; t <= V.ntypes; t++) {
         const Prim *pr = &V.t[t].prim[0];
         ev_mobdirs[t] = 0;
@@ -62,13 +87,10 @@ int evaluate(const Pos *p) {
     const Geo *g = &V.g;
     if (ev_def != V.def) eval_prepare();
     int score = 0;
-    int8_t sqs[MAXSQ]; int n = 0, anyfreezer = 0;
-    for (int s = 0; s < g->size; s++) {
-        int v = p->b[s];
-        if (!v) continue;
-        sqs[n++] = (int8_t)s;
-        if (V.freezer[v > 0 ? v : -v]) anyfreezer = 1;
-    }
+    int8_t sqs[MAXSQ]; int anyfreezer = 0;
+    int n = piece_squares(p, 2, sqs);
+    if (V.nfreezers)
+        for (int i = 0; i < n; i++) { int v = p->b[sqs[i]]; if (V.freezer[v > 0 ? v : -v]) { anyfreezer = 1; break; } }
     /* only pieces next to a freezer can be frozen */
     uint8_t near[MAXSQ];
     if (anyfreezer) {
@@ -87,26 +109,19 @@ int evaluate(const Pos *p) {
         int val = V.t[t].value;
         if (anyfreezer && near[s] && !mobile(p, s, c)) val /= 2;   /* frozen: half value, no mobility */
         else if (ev_mobdirs[t]) {
+            /* empty squares within three steps, without branches (a ray shorter
+             * than three is padded with s itself, which is occupied) */
             int mob = 0, dirs = ev_mobdirs[t];
+            const int8_t *b = p->b;
             for (int d = 0; d < 8; d++) {
                 if (!(dirs & (1 << d))) continue;
-                const int8_t *ray = g->rays[s][d];
-                int len = g->raylen[s][d] < 3 ? g->raylen[s][d] : 3;
-                for (int j = 0; j < len; j++) { if (p->b[ray[j]]) break; mob++; }
+                const int8_t *r3 = ev_ray3[s][d];
+                int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
+                mob += e1 + e2 + e3;
             }
             val += 3 * mob;
         }
-        if (t == V.pawn) {  /* Deckle Pawn: advancement */
-            int r = g->rank_of[s] - g->min_rank, nr = g->max_rank - g->min_rank;
-            val += 6 * (c > 0 ? r : nr - r);
-        }
-        if (V.palace && t != V.king) {  /* pressure on the enemy palace */
-            for (int j = 0; j < 2; j++) {
-                int goal = V.goals[-c + 1][j];
-                if (s == goal) val += 120;
-                else if (g->adj[s][goal]) val += 25;
-            }
-        }
+        val += ev_sq[c > 0][t][s];
         score += c * val;
     }
     if (V.palace) {  /* a piece on one goal square already is an invasion threat */
@@ -135,14 +150,10 @@ static int game_over_static(const Pos *p, int ply, int *score) {
     int side = p->side;
     if (V.palace && palace_held(p, side, -side)) { *score = -MATE + ply; return 1; }
     if (V.bare_king) {
-        int n = 0;
-        for (int s = 0; s < V.g.size && n < 2; s++) if (p->b[s] * side > 0) n++;
-        if (n == 1) { *score = -MATE + ply; return 1; }
+        if (piece_count(p, side > 0) == 1) { *score = -MATE + ply; return 1; }
     }
     if (V.family == FAM_DECKLE) {
-        int n = 0;
-        for (int s = 0; s < V.g.size && n < 3; s++) if (p->b[s]) n++;
-        if (n == 2 || p->halfmove >= 100) { *score = 0; return 1; }
+        if (piece_count(p, 2) == 2 || p->halfmove >= 100) { *score = 0; return 1; }
     }
     return 0;
 }

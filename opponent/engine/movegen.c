@@ -67,12 +67,12 @@ int frozen_mask(const Pos *p, int c, uint8_t *fz) {
 }
 
 /* ------------------------------------------------------------ capture effects */
+static uint64_t orth_nb[MAXSQ][2];   /* the orthogonal neighbours of a square, as a mask */
 static int custodian_caps(const Pos *p, int c, int t, int victim, int8_t *out) {
     const Geo *g = &V.g;
     int n = 0;
-    const int8_t *st = g->step[t];
-    if (!((st[0] >= 0 && B(st[0]) * c < 0) || (st[1] >= 0 && B(st[1]) * c < 0) ||
-          (st[2] >= 0 && B(st[2]) * c < 0) || (st[3] >= 0 && B(st[3]) * c < 0))) return 0;
+    const uint64_t *enemy = p->occ[c < 0];
+    if (!((enemy[0] & orth_nb[t][0]) | (enemy[1] & orth_nb[t][1]))) return 0;
     for (int e = 0; e < 4; e++) {
         int x = g->step[t][e];
         if (x < 0) continue;
@@ -110,7 +110,9 @@ static void add_pawn_move(MoveList *l, int c, int s, int t, const int8_t *caps, 
 }
 
 /* ------------------------------------------------------------ generation per primitive */
-static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
+/* qonly: only the moves that capture (and every Pawn move, promotions being
+ * wanted too); the order of the moves kept is the order of the full list */
+static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, int qonly) {
     const Geo *g = &V.g;
     int8_t caps[MAXCAP] = {0};
     switch (pr->kind) {
@@ -162,7 +164,7 @@ static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
             while (i < len) {
                 int t = ray[i];
                 int w = B(t) * c;
-                if (w == 0) { add(l, s, t, caps, n, 0, 0, 0); i++; }
+                if (w == 0) { if (n || !qonly) add(l, s, t, caps, n, 0, 0, 0); i++; }
                 else if (w < 0 && i + 1 < len && B(ray[i + 1]) == 0) { caps[n++] = (int8_t)t; i++; }
                 else break;
             }
@@ -176,13 +178,13 @@ static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
             int w = B(x) * c;
             if (w < 0) { caps[0] = (int8_t)x; add(l, s, x, caps, 1, 0, 0, 0); continue; }
             if (w > 0) continue;
-            add(l, s, x, caps, 0, 0, 0, 0);
+            if (!qonly) add(l, s, x, caps, 0, 0, 0, 0);
             for (int j = 0; j < 2; j++) {
                 int o = bent[d][j];
                 for (int i = 0; i < g->raylen[x][o]; i++) {
                     int t = g->rays[x][o][i];
                     int v = B(t) * c;
-                    if (v == 0) { add(l, s, t, caps, 0, 0, 0, 0); continue; }
+                    if (v == 0) { if (!qonly) add(l, s, t, caps, 0, 0, 0, 0); continue; }
                     if (v < 0) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
                     break;
                 }
@@ -237,7 +239,7 @@ static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
                         for (int j = 0; j < nj; j++) caps[n++] = jumped[j];
                         if (coordinator) n += coord_caps(p, c, t, coordinator, caps + n);
                         if (pawn && d < 4) n += custodian_caps(p, c, t, pawn, caps + n);
-                        add(l, s, t, caps, n, 0, 0, 0);
+                        if (n || !qonly) add(l, s, t, caps, n, 0, 0, 0);
                     }
                     i++;
                 } else if (leaper && -w * c == leaper && i + 1 < len && B(ray[i + 1]) == 0) {
@@ -248,6 +250,7 @@ static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
         break;
     }
     case PR_SWAP: {
+        if (qonly) break;
         int me = B(s);
         for (int d = 0; d < 8; d++) {
             for (int i = 0; i < g->raylen[s][d]; i++) {
@@ -298,6 +301,8 @@ static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
     }
 }
 
+static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) { gen_prim_q(p, pr, c, s, l, 0); }
+
 /* ------------------------------------------------------------ look-back attacks */
 static inline int clear_between(const Pos *p, int s, int k) {
     const Geo *g = &V.g;
@@ -308,7 +313,7 @@ static inline int clear_between(const Pos *p, int s, int k) {
 
 static int gen_has_capture(const Pos *p, const Prim *pr, int a, int s, int k) {
     MoveList l; l.n = 0;
-    gen_prim(p, pr, a, s, &l);
+    gen_prim_q(p, pr, a, s, &l, 1);
     for (int i = 0; i < l.n; i++)
         for (int j = 0; j < l.m[i].ncap; j++) if (l.m[i].cap[j] == k) return 1;
     return 0;
@@ -348,6 +353,9 @@ static void build_geo_tables(void) {
             }
     }
     geo_for = V.def ? &V : NULL;
+    memset(orth_nb, 0, sizeof orth_nb);
+    for (int s = 0; s < g->size; s++)
+        for (int e = 0; e < 4; e++) { int t = g->step[s][e]; if (t >= 0) orth_nb[s][t >> 6] |= 1ULL << (t & 63); }
     /* may[v][s][k]: a superset of "a piece of type v on s can capture on k" */
     memset(may, 0, sizeof may);
     for (int v = 1; v <= V.ntypes; v++) {
@@ -650,7 +658,7 @@ void capture_moves(Pos *p, MoveList *out) {
                 }
                 continue;
             }
-            gen_prim(p, pr, c, s, out);
+            gen_prim_q(p, pr, c, s, out, 1);
         }
     }
     if (V.family == FAM_DECKLE && p->nep) {

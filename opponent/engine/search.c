@@ -31,8 +31,10 @@ void search_init(int hash_mb) {
     size_t n = 1;
     while (n * 2 * sizeof(TTEntry) <= (size_t)hash_mb << 20) n *= 2;
     free(tt);
-    tt = calloc(n, sizeof(TTEntry));
+    tt = malloc(n * sizeof(TTEntry));
     tt_size = n;
+    /* touched now, so the pages are mapped before the first search (not in its time) */
+    if (tt) memset(tt, 0, n * sizeof(TTEntry));
 }
 void search_clear(void) { if (tt) memset(tt, 0, tt_size * sizeof(TTEntry)); }
 
@@ -91,23 +93,27 @@ int evaluate(const Pos *p) {
     int n = piece_squares(p, 2, sqs);
     if (V.nfreezers)
         for (int i = 0; i < n; i++) { int v = p->b[sqs[i]]; if (V.freezer[v > 0 ? v : -v]) { anyfreezer = 1; break; } }
-    /* only pieces next to a freezer can be frozen */
+    /* only a piece next to an enemy freezer, or a freezer itself, can be
+     * frozen: near[s] bit 1 = next to a Black freezer, bit 2 = next to a White
+     * one, bit 4 = a freezer (mobile() decides) */
     uint8_t near[MAXSQ];
     if (anyfreezer) {
         memset(near, 0, sizeof near);
         for (int i = 0; i < n; i++) {
             int s = sqs[i], v = p->b[s];
             if (V.freezer[v > 0 ? v : -v]) {
-                near[s] = 1;
-                for (int j = 0; j < g->nnb[s]; j++) near[g->nb[s][j]] = 1;
+                near[s] |= 4;
+                uint8_t bit = v > 0 ? 2 : 1;
+                for (int j = 0; j < g->nnb[s]; j++) near[g->nb[s][j]] |= bit;
             }
         }
     }
+#define MAY_BE_FROZEN(s, c) (near[s] & ((c) > 0 ? 5 : 6))
     for (int i = 0; i < n; i++) {
         int s = sqs[i], v = p->b[s];
         int c = v > 0 ? 1 : -1, t = v * c;
         int val = V.t[t].value;
-        if (anyfreezer && near[s] && !mobile(p, s, c)) val /= 2;   /* frozen: half value, no mobility */
+        if (anyfreezer && MAY_BE_FROZEN(s, c) && !mobile(p, s, c)) val /= 2;   /* frozen: half value, no mobility */
         else if (ev_mobdirs[t]) {
             /* empty squares within three steps, without branches (a ray shorter
              * than three is padded with s itself, which is occupied) */
@@ -135,7 +141,7 @@ int evaluate(const Pos *p) {
         int near_enemies = 0;
         for (int j = 0; j < g->nnb[k]; j++) if (p->b[g->nb[k][j]] * c < 0) near_enemies++;
         score -= c * 20 * near_enemies;
-        if (anyfreezer && near[k] && !mobile(p, k, c)) score -= c * 60;
+        if (anyfreezer && MAY_BE_FROZEN(k, c) && !mobile(p, k, c)) score -= c * 60;
     }
     int out = score * p->side;
     if (level_noise) {
@@ -225,14 +231,11 @@ static int qsearch(Pos *p, int alpha, int beta, int ply) {
     for (int i = 0; i < l.n; i++) if (l.m[i].ncap || l.m[i].kind == K_PROMOTE) l.m[j++] = l.m[i];
     l.n = j;
     score_moves(p, &l, sc, NULL, ply);
-    uint8_t z[MAXSQ];
-    int hz = -1;
     for (int i = 0; i < l.n; i++) {
         pick(&l, sc, i);
         Pos q = *p;
         play(&q, &l.m[i]);
-        if (hz < 0) hz = legal_prepare(p, z);
-        if (!move_legal(p, &l.m[i], hz, z, &q)) continue;
+        if (!move_legal(p, &l.m[i], 0, NULL, &q)) continue;   /* few moves: the full test is cheaper than the shortcut's set-up */
         int v = -qsearch(&q, -beta, -alpha, ply + 1);
         if (stop_flag) return 0;
         if (v > stand) stand = v;

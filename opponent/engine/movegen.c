@@ -68,6 +68,7 @@ int frozen_mask(const Pos *p, int c, uint8_t *fz) {
 
 /* ------------------------------------------------------------ capture effects */
 static uint64_t orth_nb[MAXSQ][2];   /* the orthogonal neighbours of a square, as a mask */
+static uint64_t file_mask[16][2], rank_mask[16][2];
 static int custodian_caps(const Pos *p, int c, int t, int victim, int8_t *out) {
     const Geo *g = &V.g;
     int n = 0;
@@ -354,6 +355,11 @@ static void build_geo_tables(void) {
     }
     geo_for = V.def ? &V : NULL;
     memset(orth_nb, 0, sizeof orth_nb);
+    memset(file_mask, 0, sizeof file_mask); memset(rank_mask, 0, sizeof rank_mask);
+    for (int s = 0; s < g->size; s++) {
+        file_mask[g->file_of[s]][s >> 6] |= 1ULL << (s & 63);
+        rank_mask[g->rank_of[s] - g->min_rank][s >> 6] |= 1ULL << (s & 63);
+    }
     for (int s = 0; s < g->size; s++)
         for (int e = 0; e < 4; e++) { int t = g->step[s][e]; if (t >= 0) orth_nb[s][t >> 6] |= 1ULL << (t & 63); }
     /* may[v][s][k]: a superset of "a piece of type v on s can capture on k" */
@@ -592,10 +598,31 @@ void pseudo_moves(const Pos *p, int c, MoveList *out) {
 
 /* Moves that capture or promote (a superset of what quiescence needs): like
  * pseudo_moves but skipping pieces and rays that cannot capture. */
+/* the squares a Coordinator of colour c would capture from: on the file of
+ * an enemy on its King's rank or the rank of an enemy on its King's file */
+static void coordinator_targets(const Pos *p, int c, uint64_t *m) {
+    const Geo *g = &V.g;
+    m[0] = m[1] = 0;
+    int king = KING(c);
+    if (king < 0) return;
+    int kf = g->file_of[king], kr = g->rank_of[king];
+    for (int d = 0; d < 4; d++)   /* the King's rank and file */
+        for (int i = 0; i < g->raylen[king][d]; i++) {
+            int x = g->rays[king][d][i];
+            if (B(x) * c >= 0) continue;
+            const uint64_t *line = d == DN || d == DS ? rank_mask[g->rank_of[x] - g->min_rank] : file_mask[g->file_of[x]];
+            m[0] |= line[0]; m[1] |= line[1];
+        }
+    m[0] &= ~(file_mask[kf][0] | rank_mask[kr - g->min_rank][0]);
+    m[1] &= ~(file_mask[kf][1] | rank_mask[kr - g->min_rank][1]);
+}
+
 void capture_moves(Pos *p, MoveList *out) {
     const Geo *g = &V.g;
     int c = p->side;
     out->n = 0;
+    uint64_t coord_t[2] = {0, 0};
+    int have_coord = 0;
     uint8_t fz[MAXSQ];
     int anyfz = frozen_mask(p, c, fz);
     int8_t sq[MAXSQ];
@@ -622,6 +649,7 @@ void capture_moves(Pos *p, MoveList *out) {
             if (pr->kind == PR_SLIDE) {  /* a slide with capture effects: only moves that capture */
                 int eff = pr->effects;
                 int8_t caps[MAXCAP];
+                if ((eff & EF_COORD) && !have_coord) { coordinator_targets(p, c, coord_t); have_coord = 1; }
                 for (int d = 0; d < 8; d++) {
                     if (!(pr->dirs & (1 << d))) continue;
                     int nbase = 0;
@@ -630,6 +658,7 @@ void capture_moves(Pos *p, MoveList *out) {
                         int back = g->step[s][OPP[d]];
                         if (back >= 0 && B(back) * c < 0) { base = (int8_t)back; nbase = 1; }
                     }
+                    if (eff == EF_WITHDRAW && !nbase) continue;   /* nothing to withdraw from */
                     const int8_t *ray = g->rays[s][d];
                     for (int j = 0; j < g->raylen[s][d]; j++) {
                         int t = ray[j], w = B(t);
@@ -644,7 +673,7 @@ void capture_moves(Pos *p, MoveList *out) {
                             if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
                         }
                         if (eff & EF_CUSTODIAN) n += custodian_caps(p, c, t, 0, caps + n);
-                        if (eff & EF_COORD) n += coord_caps(p, c, t, 0, caps + n);
+                        if ((eff & EF_COORD) && ((coord_t[t >> 6] >> (t & 63)) & 1)) n += coord_caps(p, c, t, 0, caps + n);
                         if (n) add(out, s, t, caps, n, 0, 0, 0);
                     }
                 }

@@ -51,9 +51,11 @@ static int same_move(const Move *a, const Move *b) {
 static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count as mobility */
 static int8_t ev_ray3[MAXSQ][8][3];     /* the first three squares of each ray, padded with the square itself (occupied) */
 static int16_t ev_sq[2][MAXTYPES][MAXSQ]; /* [colour index][type][square]: Pawn advancement and palace pressure */
+static int ev_val[MAXTYPES];
 static const VariantDef *ev_def;
 static void eval_prepare(void) {
     const Geo *g = &V.g;
+    for (int t = 0; t < MAXTYPES; t++) ev_val[t] = t <= V.ntypes ? V.t[t].value : 0;
     for (int s = 0; s < g->size; s++)
         for (int d = 0; d < 8; d++)
             for (int j = 0; j < 3; j++) ev_ray3[s][d][j] = j < g->raylen[s][d] ? g->rays[s][d][j] : (int8_t)s;
@@ -112,19 +114,26 @@ int evaluate(const Pos *p) {
     for (int i = 0; i < n; i++) {
         int s = sqs[i], v = p->b[s];
         int c = v > 0 ? 1 : -1, t = v * c;
-        int val = V.t[t].value;
+        int val = ev_val[t];
         if (anyfreezer && MAY_BE_FROZEN(s, c) && !mobile(p, s, c)) val /= 2;   /* frozen: half value, no mobility */
         else if (ev_mobdirs[t]) {
             /* empty squares within three steps, without branches (a ray shorter
              * than three is padded with s itself, which is occupied) */
             int mob = 0, dirs = ev_mobdirs[t];
             const int8_t *b = p->b;
-            for (int d = 0; d < 8; d++) {
-                if (!(dirs & (1 << d))) continue;
-                const int8_t *r3 = ev_ray3[s][d];
-                int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
-                mob += e1 + e2 + e3;
-            }
+            if (dirs == 0xFF) {
+                const int8_t *r3 = ev_ray3[s][0];
+                for (int d = 0; d < 8; d++, r3 += 3) {
+                    int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
+                    mob += e1 + e2 + e3;
+                }
+            } else
+                for (int d = 0; d < 8; d++) {
+                    if (!(dirs & (1 << d))) continue;
+                    const int8_t *r3 = ev_ray3[s][d];
+                    int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
+                    mob += e1 + e2 + e3;
+                }
             val += 3 * mob;
         }
         val += ev_sq[c > 0][t][s];

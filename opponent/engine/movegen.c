@@ -42,27 +42,35 @@ int mobile(const Pos *p, int x, int a) {
     return 1;
 }
 
-/* fz[x] = 1 for the immobilized pieces of colour c (movegen.frozen_squares);
- * returns whether there is any */
-int frozen_mask(const Pos *p, int c, uint8_t *fz) {
+/* fz (a square mask) = the immobilized pieces of colour c
+ * (movegen.frozen_squares); returns whether there is any. Only a piece next
+ * to an enemy freezer, or a freezer itself, can be immobilized. */
+static uint64_t nb_mask[MAXSQ][2];   /* the neighbours of a square */
+int frozen_mask(const Pos *p, int c, uint64_t *fz) {
+    fz[0] = fz[1] = 0;
     if (!V.nfreezers) return 0;
-    const Geo *g = &V.g;
-    int any = 0;
-    memset(fz, 0, MAXSQ);
-    int8_t sq[MAXSQ];
-    int np = piece_squares(p, 2, sq);
-    for (int i0 = 0; i0 < np; i0++) {
-        int s = sq[i0], v = B(s);
-        int t = v > 0 ? v : -v, own = (v > 0) == (c > 0);
-        if (!own && V.freezer[t]) {
-            for (int i = 0; i < g->nnb[s]; i++) {
-                int n = g->nb[s][i];
-                if (B(n) * c > 0 && !fz[n] && !mobile(p, n, c)) { fz[n] = 1; any = 1; }
-            }
-        } else if (own && V.freezer[t] && !fz[s]) {
-            if (!mobile(p, s, c)) { fz[s] = 1; any = 1; }
-        }
+    int8_t sq[MAXSQ], fsq[MAXSQ];
+    int n = piece_squares(p, 2, sq), nf = 0;
+    for (int i = 0; i < n; i++) { int v = B(sq[i]); if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sq[i]; }
+    return frozen_given(p, c, fsq, nf, fz);
+}
+
+/* the same, given the squares of all freezers on the board */
+int frozen_given(const Pos *p, int c, const int8_t *fsq, int nf, uint64_t *fz) {
+    fz[0] = fz[1] = 0;
+    uint64_t cand[2] = {0, 0};
+    for (int i = 0; i < nf; i++) {
+        int s = fsq[i], v = B(s);
+        if ((v > 0) == (c > 0)) cand[s >> 6] |= 1ULL << (s & 63);
+        else { cand[0] |= nb_mask[s][0]; cand[1] |= nb_mask[s][1]; }
     }
+    const uint64_t *own = p->occ[c > 0];
+    int any = 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = cand[w] & own[w]; m; m &= m - 1) {
+            int x = w * 64 + __builtin_ctzll(m);
+            if (!mobile(p, x, c)) { fz[w] |= 1ULL << (x & 63); any = 1; }
+        }
     return any;
 }
 
@@ -355,6 +363,9 @@ static void build_geo_tables(void) {
     }
     geo_for = V.def ? &V : NULL;
     memset(orth_nb, 0, sizeof orth_nb);
+    memset(nb_mask, 0, sizeof nb_mask);
+    for (int s = 0; s < g->size; s++)
+        for (int j = 0; j < g->nnb[s]; j++) { int t = g->nb[s][j]; nb_mask[s][t >> 6] |= 1ULL << (t & 63); }
     memset(file_mask, 0, sizeof file_mask); memset(rank_mask, 0, sizeof rank_mask);
     for (int s = 0; s < g->size; s++) {
         file_mask[g->file_of[s]][s >> 6] |= 1ULL << (s & 63);
@@ -581,13 +592,13 @@ int in_check(const Pos *p) { return attacks(p, -p->side); }
 /* ------------------------------------------------------------ generation */
 static void special_moves(Pos *p, int c, MoveList *out);
 void pseudo_moves(const Pos *p, int c, MoveList *out) {
-    uint8_t fz[MAXSQ];
+    uint64_t fz[2];
     int anyfz = frozen_mask(p, c, fz);
     int8_t sq[MAXSQ];
     int np = piece_squares(p, c > 0, sq);
     for (int i0 = 0; i0 < np; i0++) {
         int s = sq[i0], v = B(s) * c;
-        if (anyfz && fz[s]) {
+        if (anyfz && ((fz[s >> 6] >> (s & 63)) & 1)) {
             if (V.suicide && v != V.king) add(out, s, -1, NULL, 0, 0, 0, 0);
             continue;
         }
@@ -623,13 +634,13 @@ void capture_moves(Pos *p, MoveList *out) {
     out->n = 0;
     uint64_t coord_t[2] = {0, 0};
     int have_coord = 0;
-    uint8_t fz[MAXSQ];
+    uint64_t fz[2];
     int anyfz = frozen_mask(p, c, fz);
     int8_t sq[MAXSQ];
     int np = piece_squares(p, c > 0, sq);
     for (int i0 = 0; i0 < np; i0++) {
         int s = sq[i0], v = B(s) * c;
-        if (anyfz && fz[s]) continue;
+        if (anyfz && ((fz[s >> 6] >> (s & 63)) & 1)) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++) {
             const Prim *pr = &T->prim[i];

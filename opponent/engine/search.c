@@ -87,35 +87,39 @@ static void eval_prepare(void) {
     ev_def = V.def;
 }
 
+/* a small cache of evaluate()'s board score by position key (the same
+ * positions recur in quiescence); cleared with the variant */
+#define EV_CACHE (1 << 14)
+static struct { uint64_t key; int score; } ev_cache[EV_CACHE];
+
+static int finish_eval(const Pos *p, int score) {
+    int out = score * p->side;
+    if (level_noise) {
+        uint64_t z = (p->hash ^ noise_seed) * 0x9E3779B97F4A7C15ULL;
+        out += (int)((z >> 40) % (uint64_t)(2 * level_noise + 1)) - level_noise;
+    }
+    return out + 10;  /* tempo */
+}
+
 int evaluate(const Pos *p) {
     const Geo *g = &V.g;
-    if (ev_def != V.def) eval_prepare();
+    if (ev_def != V.def) { eval_prepare(); memset(ev_cache, 0, sizeof ev_cache); }
+    unsigned slot = (unsigned)(p->hash >> 7) & (EV_CACHE - 1);
+    if (ev_cache[slot].key == p->hash && p->hash) return finish_eval(p, ev_cache[slot].score);
     int score = 0;
-    int8_t sqs[MAXSQ]; int anyfreezer = 0;
+    int8_t sqs[MAXSQ], fsq[MAXSQ]; int nf = 0;
     int n = piece_squares(p, 2, sqs);
     if (V.nfreezers)
-        for (int i = 0; i < n; i++) { int v = p->b[sqs[i]]; if (V.freezer[v > 0 ? v : -v]) { anyfreezer = 1; break; } }
-    /* only a piece next to an enemy freezer, or a freezer itself, can be
-     * frozen: near[s] bit 1 = next to a Black freezer, bit 2 = next to a White
-     * one, bit 4 = a freezer (mobile() decides) */
-    uint8_t near[MAXSQ];
-    if (anyfreezer) {
-        memset(near, 0, sizeof near);
-        for (int i = 0; i < n; i++) {
-            int s = sqs[i], v = p->b[s];
-            if (V.freezer[v > 0 ? v : -v]) {
-                near[s] |= 4;
-                uint8_t bit = v > 0 ? 2 : 1;
-                for (int j = 0; j < g->nnb[s]; j++) near[g->nb[s][j]] |= bit;
-            }
-        }
-    }
-#define MAY_BE_FROZEN(s, c) (near[s] & ((c) > 0 ? 5 : 6))
+        for (int i = 0; i < n; i++) { int v = p->b[sqs[i]]; if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sqs[i]; }
+    /* the immobilized pieces of both sides: [colour index] square masks */
+    uint64_t fz[2][2] = {{0, 0}, {0, 0}};
+    if (nf) { frozen_given(p, -1, fsq, nf, fz[0]); frozen_given(p, 1, fsq, nf, fz[1]); }
+#define FROZEN(s, c) ((fz[(c) > 0][(s) >> 6] >> ((s) & 63)) & 1)
     for (int i = 0; i < n; i++) {
         int s = sqs[i], v = p->b[s];
         int c = v > 0 ? 1 : -1, t = v * c;
         int val = ev_val[t];
-        if (anyfreezer && MAY_BE_FROZEN(s, c) && !mobile(p, s, c)) val /= 2;   /* frozen: half value, no mobility */
+        if (FROZEN(s, c)) val /= 2;   /* frozen: half value, no mobility */
         else if (ev_mobdirs[t]) {
             /* empty squares within three steps, without branches (a ray shorter
              * than three is padded with s itself, which is occupied) */
@@ -150,14 +154,10 @@ int evaluate(const Pos *p) {
         int near_enemies = 0;
         for (int j = 0; j < g->nnb[k]; j++) if (p->b[g->nb[k][j]] * c < 0) near_enemies++;
         score -= c * 20 * near_enemies;
-        if (anyfreezer && MAY_BE_FROZEN(k, c) && !mobile(p, k, c)) score -= c * 60;
+        if (FROZEN(k, c)) score -= c * 60;
     }
-    int out = score * p->side;
-    if (level_noise) {
-        uint64_t z = (p->hash ^ noise_seed) * 0x9E3779B97F4A7C15ULL;
-        out += (int)((z >> 40) % (uint64_t)(2 * level_noise + 1)) - level_noise;
-    }
-    return out + 10;  /* tempo */
+    ev_cache[slot].key = p->hash; ev_cache[slot].score = score;
+    return finish_eval(p, score);
 }
 
 /* ------------------------------------------------------------ game end */

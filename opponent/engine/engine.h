@@ -185,5 +185,8 @@ void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, M
 int evaluate(const Pos *p);
 long long search_nodes(void);
 extern volatile int stop_flag;
+extern int search_silent;
+int game_end(Pos *p, double *white_score);
+int selfplay_main(int argc, char **argv);
 int terminal_score(Pos *p, int nlegal, int ply, int *is_terminal);
 #endif

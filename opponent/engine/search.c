@@ -12,6 +12,7 @@
 #define MAXPLY 96
 
 volatile int stop_flag;
+int search_silent;   /* no info lines (self-play) */
 static long long nodes, node_limit;
 static double t_start, t_soft, t_hard;
 static int use_time, level_noise, root_depth_limit;
@@ -418,11 +419,25 @@ void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, M
         else o += sprintf(o, "score cp %d", v);
         o += sprintf(o, " nodes %lld nps %lld time %lld pv", nodes, el > 0 ? (long long)(nodes / el) : nodes, ms);
         for (int i = 0; i < root_pvlen && o - buf < 7900; i++) { move_str(&root_pv[i], mv); o += sprintf(o, " %s", mv); }
-        printf("%s\n", buf);
-        fflush(stdout);
+        if (!search_silent) { printf("%s\n", buf); fflush(stdout); }
         if (stop_flag) break;
         if (v > MATE_BOUND || v < -MATE_BOUND) { if (depth >= 2 * (MATE - (v > 0 ? v : -v)) + 2) break; }
         if (use_time && now_s() >= t_soft) break;
         if (l.n == 1 && use_time) break;
     }
+}
+
+/* the game's end before a move is chosen: 1 and *white_score (1, 0.5, 0) when over */
+int game_end(Pos *p, double *white_score) {
+    int st;
+    if (game_over_static(p, 0, &st)) {
+        *white_score = st == 0 ? 0.5 : (st > 0) == (p->side > 0) ? 1.0 : 0.0;
+        return 1;
+    }
+    if (!count_legal(p)) {
+        int v = no_move_score(p, 0);
+        *white_score = v == 0 ? 0.5 : (v > 0) == (p->side > 0) ? 1.0 : 0.0;
+        return 1;
+    }
+    return 0;
 }

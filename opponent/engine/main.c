@@ -11,7 +11,8 @@ static void usage(void) {
                     "       maxima-engine moves VARIANT           (FENs on stdin, sorted legal moves per line)\n"
                     "       maxima-engine children VARIANT        (FENs on stdin, 'move fen' after each legal move, blank line after each)\n"
                     "       maxima-engine bench VARIANT DEPTH [FEN]   (perft speed)\n"
-                    "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n");
+                    "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n"
+                    "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES]  (games for opponent/tune.py)\n");
 }
 
 static int load(const char *variant, const char *line, Pos *p) {
@@ -102,6 +103,7 @@ int main(int argc, char **argv) {
         return batch(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "bench")) return bench(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "search")) return search_bench(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "selfplay")) return selfplay_main(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "uci")) { usage(); return 2; }
     return uci_loop();
 }

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include "engine.h"
+#include "optima.h"
 
 static void usage(void) {
     fprintf(stderr, "usage: maxima-engine [uci]\n"
@@ -99,6 +100,9 @@ int uci_loop(void);
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    if (argc >= 3 && op_is_variant(argv[2]) && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves")
+        || !strcmp(argv[1], "children") || !strcmp(argv[1], "bench") || !strcmp(argv[1], "search")))
+        return op_main(argc, argv);    /* Optima has its own position and generator (optima.c) */
     if (argc >= 2 && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves") || !strcmp(argv[1], "children")))
         return batch(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "bench")) return bench(argc, argv);

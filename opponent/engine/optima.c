@@ -837,11 +837,12 @@ void op_format_fen(const OPos *p, char *out) {
     int any = 0;
     if (OPTS.arm) {
         append(&o, "arm=");
-        /* sorted tokens */
-        for (int i = 0; i < NORDER; i += 2) {
-            int ty = ORDER[i] & OP_TYPE;
-            if (OPTS.arm >> ty & 1) append(&o, UNITS[ty].tok);
+        const char *toks[OP_NTYPES]; int nt = 0;      /* tokens sorted */
+        for (int ty = 1; ty <= OP_NTYPES; ty++) if (OPTS.arm >> ty & 1) toks[nt++] = UNITS[ty].tok;
+        for (int i = 1; i < nt; i++) for (int j = i; j > 0 && strcmp(toks[j - 1], toks[j]) > 0; j--) {
+            const char *t = toks[j]; toks[j] = toks[j - 1]; toks[j - 1] = t;
         }
+        for (int i = 0; i < nt; i++) append(&o, toks[i]);
         any = 1;
     }
     if (OPTS.gna) { if (any) append(&o, ","); append(&o, "gna"); any = 1; }

@@ -31,6 +31,8 @@ EXPECTED = {
     "ultima": (32, 944, 42_762), "ultima-pure": (32, 944, 42_762),
     "long-leaper-chess": (34, 1_156, 43_362), "long-leaper-chess-10x8": (24, 576, 15_998),
     "swapper-chess": (38, 1_444, 59_398), "swapper-chess-10x8": (28, 784, 24_498),
+    # Optima's placement perft (optima.md "Reference counts"); bench/optima.py measures its movement phase
+    "optima": (100, 10_000, 810_000, 65_610_000), "optima-9x9": (45, 2_025, 64_800, 2_073_600),
 }
 for _name in variants.names():
     EXPECTED.setdefault(_name, _D8 if _name.endswith("10x8") else _D10)

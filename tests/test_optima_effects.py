@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from engine import Position
 from engine.optima.tables import SWAP, Options, Tables
 from engine.optima.text import move_text, parse_board
 from engine.optima.units import ROYAL, TYPE_MASK
@@ -164,6 +165,61 @@ def test_O13_no_check_viceroy_R31():
         "a1-a3, a1-b1, a1-b2, a1-b3, a1-c1, a1-c2, a1-c3")
 
 
+# --------------------------------------------------------------------------- through the public Position
+
+REFERENCE = {  # name: (FEN, square, moves as optima.md lists them)
+    "R8": ("9vr*/10/10/4gd1pn3/10/1qu2AR5/4gd5/10/10/9VR* w - gna 0", "e5",
+           "e5-b2, e5-b5xb5, e5-b8, e5-c3, e5-c5, e5-c7, e5-d4, e5-d5, e5-d6, e5-e4xe4, e5-e5xb5, e5-e5xg7, "
+           "e5-e6, e5-e7xe7, e5-f4, e5-f5, e5-f6, e5-g3, e5-g5, e5-g7xg7, e5-h2, e5-h5, e5-e5xe4, e5-e5xe7"),
+    "R9": (R9 + " w - shp 0", "d4", "d4-b3, d4-b5, d4-c2, d4-c6xd7, d4-e6xd7, d4-f5xg6"),
+    "R16": ("10/10/9gd/8pn1/10/6ar3/10/4qu5/1vr*1PN6/2AG6VR* w - - 0", "c1",
+            "c1-a3xb2, c1-b1, c1-c2, c1-d1, c1-h6^g5"),
+    "R17": ("10/10/10/10/4arquvr*3/3PNCR5/10/10/10/9VR* w - - 0", "e5",
+            "e5-c4, e5-c6, e5-d3, e5-d4, e5-d6, e5-d7, e5-e4, e5-e6^e6, e5-f3, e5-f4, e5-f5, e5-f7, e5-g4, "
+            "e5-g6xg6"),
+    "R20": ("10/10/10/10/3arvr*qu4/10/4EN5/6pn3/3gd6/9VR* w - - 0", "e4",
+            "e4-c2, e4-c4, e4-c6, e4-d3, e4-d4, e4-d5, e4-e2, e4-e3^d2, e4-e5xe6^d6, e4-f3, e4-f4^g3, e4-f5, "
+            "e4-g2, e4-g4, e4-g6"),
+    "R23": ("9vr*/10/10/10/10/10/10/2gd7/PNpn8/VRGD7VR* w - - 0", "a1",
+            "a1-a1xb2, a1-a3xb2, a1-b2xb2, a1-b3xb2, a1-c1xb2, a1-c2xb2, a1-c3xb2,c3"),
+    "R31": ("1sp7vr*/10/10/10/10/10/10/10/PN9/VR*9 w - - 0", "a1",
+            "a1-a3, a1-b1, a1-b2, a1-b3, a1-c1, a1-c2, a1-c3"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_O6_O15_reference_positions_through_Position(name):
+    fen, square, expected = REFERENCE[name]
+    p = Position(fen, "optima")
+    moves = [str(m) for m in p.legal_moves if p.geometry.names[m.from_square] == square]
+    assert moves == sorted(expected.split(", "))
+
+
+def test_O10_O13_no_moves_R11():
+    p = Position("9vr*/10/10/10/3VR*6/4me5/4CH2sp2/10/10/10 w - - 0", "optima")
+    assert p.legal_moves == []
+    outcome = p.outcome()
+    assert (outcome.result, outcome.reason) == ("0-1", "no moves")
+    assert [p.geometry.names[q] for q in p.immobilized()] == ["e4", "h4", "e5", "d6"]
+    q = Position("9vr*/10/10/10/3VR*6/4me5/4CH2sp2/10/10/10 b - - 0", "optima")
+    assert {q.geometry.names[m.from_square] for m in q.legal_moves} == {"j10"}
+
+
+def test_O11_O13_conversion_that_takes_a_royal_ends_the_game_R20():
+    p = Position("10/10/10/10/3arvr*qu4/10/4EN5/6pn3/3gd6/9VR* w - - 0", "optima")
+    p.push("e4-e5xe6^d6")
+    assert p.piece_at("d6").token == "AR" and p.piece_at("f6").token == "qu"
+    assert p.outcome().reason == "royal captured"
+
+
+def test_O9_6_rifle_shot_leaves_the_archer_on_its_square_R8():
+    p = Position("9vr*/10/10/4gd1pn3/10/1qu2AR5/4gd5/10/10/9VR* w - - 0", "optima")
+    p.push("e5-e5xg7")
+    assert p.piece_at("e5").token == "AR" and p.piece_at("g7") is None
+    p.pop()
+    assert p.piece_at("g7").token == "pn"
+
+
 # --------------------------------------------------------------------------- hand-made positions
 
 def test_O9_7_O6_stop_rule_ignores_enemies_next_to_the_start():
@@ -271,6 +327,14 @@ def test_O12_14_spy_orthogonal_leaping_conversion():
     royal captured (d8); the loyal Queen e4 itself cannot be leapt as the victim."""
     assert moves_of("9vr*/10/3ag*6/10/3pn6/10/1pnPNSYqu1ma3/10/10/9VR*", "d4") == listed(
         "d4-a4^b4, d4-d1, d4-d2, d4-d3, d4-d5, d4-d7^d6, d4-d9xd8, d4-h4^g4")
+
+
+def test_O12_14_O1_spy_cannot_leap_off_the_9x9_board():
+    """A unit on the last square of a line cannot be leapt (s+(k+1)d must exist)."""
+    edge = moves_of("pn7vr*/9/9/9/9/9/9/9/SY7VR*", "a1")
+    assert len(edge) == 14 and not any("^" in m or "x" in m for m in edge)
+    inner = moves_of("8vr*/pn8/9/9/9/9/9/9/SY7VR*", "a1")
+    assert "a1-a9^a8" in inner and len(inner) == 14
 
 
 AMBASSADOR = "9vr*/10/10/10/3pn1qu4/3ma6/3AM1PN4/10/1ag*8/9VR*"

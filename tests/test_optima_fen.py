@@ -354,3 +354,23 @@ def test_O15_game_record_tags_and_unit_tokens():
     assert back.moves[-1] == str(pawn) and back.replay().fen() == p.fen()
     with pytest.raises(RecordError, match="is PN, not QU"):
         GameRecord.from_text(text.replace(f"PN{pawn}", f"QU{pawn}")).replay()
+
+
+def test_O15_position_dispatch_keeps_the_other_games_positions():
+    """Position(fen, "optima") is an OptimaPosition; every other game keeps the plain Position."""
+    from engine.optima.position import OptimaPosition
+    from engine.position import Position as Plain
+    assert type(Position("start", "optima")) is OptimaPosition and isinstance(Position("start", "optima"), Plain)
+    for name in variants.names():
+        if not name.startswith("optima"):
+            assert type(Position("start", name)) is Plain
+
+
+def test_O13_O15_analyze_reports_an_optima_position():
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "analyze", "--variant", "optima"],
+                          input=AFTER_E10 + "\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    import json
+    report = json.loads(done.stdout)
+    assert report["result"] == "*" and report["check"] is False and report["immobilized"] == []
+    assert len(report["moves"]) == Position(AFTER_E10, "optima").perft(1)

@@ -2,7 +2,7 @@
 
 Each test lists every move of one unit, by hand from the rules text (the
 reference positions R5-R32 of optima.md verbatim, the rest hand-made), and
-``test_O12_against_naive_reading`` compares the whole generator with a second,
+``test_O3_O12_against_naive_reading`` compares the whole generator with a second,
 deliberately naive reading of O3/O7/O8/O12 written below on (x, y)
 coordinates, on a few hundred random positions.
 """
@@ -587,7 +587,7 @@ def random_position(rng: random.Random) -> tuple[int, dict[tuple[int, int], str]
     return n, pieces, rules
 
 
-def test_O12_against_naive_reading():
+def test_O3_O12_against_naive_reading():
     """O3/O7/O8/O12.1-O12.7/O12.12: on 400 random positions of Section A units (both boards,
     both sides, options gna/arm), the generator equals the naive reading above, move for move.
     Immobilization (O10, units-B) is switched off on both sides of the comparison."""

@@ -76,8 +76,10 @@ static int evaluate_op(const OPos *p) {
                 if ((df || dr) && ff >= 0 && ff < OP_N && rr >= 0 && rr < OP_N && p->b[rr * OP_N + ff] * c < 0) score -= c * 15;
             }
         }
-    } else {
+    } else {   /* placement (O5): placed units and each side's own hand (eq); a shared pool counts for no one */
         for (int s = 0; s < n; s++) if (p->b[s]) score += (p->b[s] > 0 ? 1 : -1) * op_value(abs(p->b[s]));
+        if (p->rkind == RK_EQ)
+            for (int k = 0; k < 128; k++) score += (p->hand[1][k] - p->hand[0][k]) * (k ? op_value(k) : 0);
     }
     int out = score * p->side + 10;
     if (noise) {

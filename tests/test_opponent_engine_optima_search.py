@@ -92,3 +92,35 @@ def test_position_moves_and_startpos_play_through_placement(uci):
     uci.send("d")
     line, _ = uci.expect("info string fen")
     assert line.split("fen ", 1)[1] == p.fen()
+
+
+def _cli(*args: str):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_best_command_plays_optima(engine_binary):
+    """`maxima-board best FEN --variant optima`: a legal move and a score from the compiled engine;
+    on a board where a royal can be taken (O13) it is taken."""
+    fen = ("vr*requmakejufachcear/gdgdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpnpn/10/10/10/10/PNPNPNPNPNPNPNPNPNPN/"
+           "GDGDGDGDGDGDGDGDGDGD/ARCECHFAJUKEMAQUREVR* w - - 20")
+    out = _cli("best", fen, "--variant", "optima", "--movetime", "200")
+    assert out.returncode == 0, out.stderr
+    move, score = out.stdout.split()[:2]
+    assert move in [str(m) for m in Position(fen, "optima").legal_moves] and score.startswith(("+", "-"))
+    r16 = "10/10/9gd/8pn1/10/6ar3/10/4qu5/1vr*1PN6/2AG6VR* w - - 0"   # the Agent c1 takes the royal b2
+    out = _cli("best", r16, "--variant", "optima", "--movetime", "200")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[0] == "c1-a3xb2"
+
+
+def test_match_command_plays_optima(engine_binary):
+    """`maxima-board match builtin:level=3 random --games 2 --variant optima` plays two whole games
+    refereed by the Python engine and prints the score."""
+    out = _cli("match", "builtin:level=3", "random", "--games", "2", "--variant", "optima", "--max-plies", "300")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 3 and lines[0].startswith("game 1: builtin:level=3 (White) - random: ")
+    assert lines[-1].startswith("builtin:level=3 vs random (optima, 2 games): ")

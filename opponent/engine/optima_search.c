@@ -45,8 +45,12 @@ static int same(const OMove *a, const OMove *b) {
  * side, 4 each), royal safety (a royal the opponent could capture costs 250,
  * each enemy unit next to a royal 15), from the side to move's view. */
 static OMoveList ev_l[2];
+#define EV_CACHE (1 << 15)
+static struct { uint64_t key; int score; } ev_cache[EV_CACHE];   /* White's score by position key */
 static int evaluate_op(const OPos *p) {
     int score = 0, n = OP_N * OP_N;
+    unsigned slot = (unsigned)(p->hash & (EV_CACHE - 1));
+    if (ev_cache[slot].key == p->hash && p->hash) { score = ev_cache[slot].score; goto done; }
     if (p->rkind == RK_NONE) {
         uint8_t fzw[OP_MAXSQ], fzb[OP_MAXSQ];
         op_frozen(p->b, 1, fzw); op_frozen(p->b, -1, fzb);
@@ -81,6 +85,8 @@ static int evaluate_op(const OPos *p) {
         if (p->rkind == RK_EQ)
             for (int k = 0; k < 128; k++) score += (p->hand[1][k] - p->hand[0][k]) * (k ? op_value(k) : 0);
     }
+    ev_cache[slot].key = p->hash; ev_cache[slot].score = score;
+done:;
     int out = score * p->side + 10;
     if (noise) {
         uint64_t z = (p->hash ^ noise_seed) * 0x9E3779B97F4A7C15ULL;
@@ -314,6 +320,7 @@ void op_uci_select(const char *variant) {
     op_parse_fen(op_start_fen(uvariant), &uroot, err, sizeof err);
     unhist = 0;
     if (tt) memset(tt, 0, tt_size * sizeof *tt);
+    memset(ev_cache, 0, sizeof ev_cache);   /* another game may have other rules options (O14) */
 }
 
 int op_uci_position(const char *args, const char *moves) {

@@ -47,7 +47,7 @@ static int same(const OMove *a, const OMove *b) {
 static OMoveList ev_l[2];
 #define EV_CACHE (1 << 15)
 static struct { uint64_t key; int score; } ev_cache[EV_CACHE];   /* White's score by position key */
-static int evaluate_op(const OPos *p) {
+static int evaluate_op(const OPos *p, const OMoveList *own) {   /* own: the side to move's moves, if known */
     int score = 0, n = OP_N * OP_N;
     unsigned slot = (unsigned)(p->hash & (EV_CACHE - 1));
     if (ev_cache[slot].key == p->hash && p->hash) { score = ev_cache[slot].score; goto done; }
@@ -65,11 +65,12 @@ static int evaluate_op(const OPos *p) {
         /* mobility and royal threats: the legal moves of both sides */
         for (int ci = 0; ci < 2; ci++) {
             OPos q = *p; q.side = (int8_t)(ci ? 1 : -1);
-            op_legal(&q, &ev_l[ci]);
+            const OMoveList *l = &ev_l[ci];
+            if (own && q.side == p->side) l = own; else op_legal(&q, &ev_l[ci]);
             int c = q.side;
-            score += c * 4 * ev_l[ci].n;
-            for (int i = 0; i < ev_l[ci].n; i++)
-                if (op_captures_royal(&q, &ev_l[ci].m[i])) { score += c * 250; break; }
+            score += c * 4 * l->n;
+            for (int i = 0; i < l->n; i++)
+                if (op_captures_royal(&q, &l->m[i])) { score += c * 250; break; }
         }
         for (int s = 0; s < n; s++) {
             int v = p->b[s];
@@ -136,7 +137,7 @@ static int qsearch(OPos *p, int alpha, int beta, int ply, int qdepth) {
     op_legal(p, l);
     if (!l->n) { free(l); return -MATE + ply; }
     for (int i = 0; i < l->n; i++) if (op_captures_royal(p, &l->m[i])) { free(l); return MATE - ply - 1; }
-    int stand = evaluate_op(p);
+    int stand = evaluate_op(p, l);
     if (stand >= beta || qdepth <= 0 || ply >= OMAXPLY - 2) { free(l); return stand; }
     if (stand > alpha) alpha = stand;
     int sc[OP_MAXMOVES];
@@ -164,10 +165,10 @@ static int search(OPos *p, int depth, int alpha, int beta, int ply) {
     if (ply > 0) {
         for (int i = hbase + ply - 2; i >= 0; i -= 2) if (hstack[i] == p->hash) return 0;   /* repetition */
     }
-    if (depth <= 0) return no_quiescence ? evaluate_op(p) : qsearch(p, alpha, beta, ply, 6);
+    if (depth <= 0) return no_quiescence ? evaluate_op(p, NULL) : qsearch(p, alpha, beta, ply, 6);
     nodes++;
     if (check_time()) return 0;
-    if (ply >= OMAXPLY - 2) return evaluate_op(p);
+    if (ply >= OMAXPLY - 2) return evaluate_op(p, NULL);
     OTT *e = &tt[p->hash & (tt_size - 1)];
     OMove ttm; int have_tt = 0;
     if (e->key == p->hash && e->flag != TT_NONE) {

@@ -124,3 +124,49 @@ def test_match_command_plays_optima(engine_binary):
     lines = out.stdout.splitlines()
     assert len(lines) == 3 and lines[0].startswith("game 1: builtin:level=3 (White) - random: ")
     assert lines[-1].startswith("builtin:level=3 vs random (optima, 2 games): ")
+
+
+def _won(p: Position, mover: int) -> bool:
+    o = p.outcome()
+    return o is not None and o.winner == mover
+
+
+def _forced_win(p: Position, n: int) -> bool:
+    """Whether the side to move wins by force within ``n`` of its moves (brute force, O13)."""
+    mover = p.turn
+    for m in p.legal_moves:
+        p.push(m)
+        ok = _won(p, mover) or (n > 1 and p.outcome() is None and all(_wins_after(p, r, n - 1) for r in p.legal_moves))
+        p.pop()
+        if ok:
+            return True
+    return False
+
+
+def _wins_after(p: Position, reply, n: int) -> bool:
+    p.push(reply)
+    ok = _forced_win(p, n)
+    p.pop()
+    return ok
+
+
+# 9x9 positions found by a seeded random search and checked by brute force below:
+# White wins in 2 (royal captured or no moves, O13) and not in 1.
+MATES_IN_2 = [
+    "9/9/8CR/3CH*5/9/9/8me*/3IN5/3ke5 w - - 30",
+    "7CV*1/9/9/8IN/6BA2/9/9/9/3in3ba*1 w - - 30",
+    "2SL*6/9/7CY1/4ge4/9/9/8AG/9/2da*6 w - - 30",
+]
+
+
+@pytest.mark.parametrize("fen", MATES_IN_2)
+def test_O13_finds_a_win_in_2(uci, fen):
+    """O13: the engine plays a move after which every reply loses in 1, and reports mate 2."""
+    p = Position(fen, "optima-9x9")
+    assert _forced_win(p, 2) and not _forced_win(p, 1), "the position is not what it claims"
+    uci.send("setoption name UCI_Variant value optima-9x9")
+    uci.send("ucinewgame")
+    best, info = uci.bestmove(f"position fen {fen}", "go depth 5")
+    p.push(best)
+    assert p.outcome() is None and all(_wins_after(p, r, 1) for r in p.legal_moves), best
+    assert "score mate 2" in [line for line in info if " score " in line][-1]

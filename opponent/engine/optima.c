@@ -281,6 +281,7 @@ static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *
     m.ncap = (uint8_t)ncap; m.nconv = (uint8_t)nconv;
     memcpy(m.cap, caps, (size_t)ncap); memcpy(m.conv, convs, (size_t)nconv);
     sort8(m.cap, ncap); sort8(m.conv, nconv);
+    for (int i = 0; i < ncap; i++) if ((abs(x->b[m.cap[i]]) & OP_ROYAL) && x->b[m.cap[i]] * x->c < 0) { m.flags |= OF_ROYAL; break; }
     OMoveList *l = x->out;
     for (int i = x->start; i < l->n; i++) {
         const OMove *o = &l->m[i];
@@ -692,9 +693,8 @@ int op_royals(const OPos *p, int c) {
     return n;
 }
 int op_captures_royal(const OPos *p, const OMove *m) {
-    if (m->from == OP_PLACE) return 0;
-    for (int i = 0; i < m->ncap; i++) if (abs(p->b[m->cap[i]]) & OP_ROYAL) return 1;
-    return 0;
+    (void)p;
+    return m->from != OP_PLACE && (m->flags & OF_ROYAL);
 }
 int op_is_capture(const OMove *m) { return m->from != OP_PLACE && (m->ncap || m->nconv); }
 

@@ -13,7 +13,7 @@
 #define OP_TYPE 63
 #define OP_NTYPES 56
 #define OP_PLACE (-1)
-enum { OF_SWAP = 1, OF_PROMOTE = 2 };
+enum { OF_SWAP = 1, OF_PROMOTE = 2, OF_ROYAL = 4 };   /* OF_ROYAL: a royal unit is captured (set by the generator) */
 enum { RK_NONE, RK_EQ, RK_U1, RK_U2 };
 
 typedef struct {

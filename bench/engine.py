@@ -8,6 +8,11 @@ and search nodes/s from the start and from a middle-game position (a seeded
 random game of 40 plies, as bench/perft.py). Rates are per CPU second of the
 engine process (the machine is shared; wall time is also shown).
 
+Optima (``--variant optima``, ``--variant optima-9x9``): perft from the
+start only counts placements (O5), so the figures are perft from the position
+after the placement (E10: optima.md's 29-move position; E9: the same set-up on
+9x9) and from the middle game, and search nodes/s from both.
+
 Targets (issue 11): perft >= 5 million leaves/s for Maxima; search >= 1
 million nodes/s.
 """
@@ -24,6 +29,12 @@ from bench.perft import middle_game  # noqa: E402
 from tests.opponent_engine import build  # noqa: E402
 
 DEFAULT = ["maxima", "ultima", "ultima-pure", "swapper-chess", "coordinator-chess-10x8"]
+AFTER_PLACEMENT = {
+    "optima": "vr*requmakejufachcear/gdgdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpnpn/10/10/10/10/PNPNPNPNPNPNPNPNPNPN/"
+              "GDGDGDGDGDGDGDGDGDGD/ARCECHFAJUKEMAQUREVR* w - - 20",
+    "optima-9x9": "4vr*requfach/gdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpn/9/9/9/PNPNPNPNPNPNPNPNPN/GDGDGDGDGDGDGDGDGD/"
+                  "CHFAQUREVR*4 w - - 10",
+}
 
 
 def run(binary: Path, *args: str) -> str:
@@ -39,12 +50,24 @@ def main() -> int:
     args = ap.parse_args()
     binary = build()
     for v in args.variant or DEFAULT:
+        if v in AFTER_PLACEMENT:
+            optima(binary, v, args.depth_perft or 4, args.depth_search)
+            continue
         depth = args.depth_perft or 4
         print(run(binary, "bench", v, str(depth)))
         print(run(binary, "search", v, str(args.depth_search)))
         fen = middle_game(v).fen()
         print(run(binary, "search", v, str(args.depth_search), fen), f"[middle game {fen}]")
     return 0
+
+
+def optima(binary: Path, v: str, depth: int, depth_search: int) -> None:
+    after = AFTER_PLACEMENT[v]
+    middle = middle_game(v).fen()
+    print(run(binary, "bench", v, str(depth), after), "[after the placement]")
+    print(run(binary, "bench", v, str(max(depth - 1, 1)), middle), f"[middle game {middle}]")
+    print(run(binary, "search", v, str(depth_search), after), "[after the placement]")
+    print(run(binary, "search", v, str(depth_search), middle), "[middle game]")
 
 
 if __name__ == "__main__":

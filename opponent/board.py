@@ -339,7 +339,7 @@ class OpponentLayer:
         try:
             result = self._supervisor().best(start, moves, limits, position)
         except UnsupportedGame as exc:
-            return ("failed", key, kind, str(exc), "The computer does not play Optima.", "No computer for Optima")
+            return ("failed", key, kind, str(exc), "The computer does not play this game.", "No computer for this game")
         except SpecError as exc:
             what = "engine not built" if "not built" in str(exc) else "engine not found"
             return ("failed", key, kind, str(exc), f"Computer unavailable: {what}.", "Computer unavailable")

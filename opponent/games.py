@@ -1,9 +1,11 @@
 """Which games the computer opponent plays.
 
 The compiled engine (``opponent/engine``) and the baseline players know every
-game of the family but Optima (issue 10: Optima's engine is Python only for
-now). Everything that starts an engine asks :func:`refuse` first, so asking
-for Optima gives one clear line instead of an engine that cannot answer.
+game of the family, Optima included (the engine's Optima is
+``opponent/engine/optima.c``, proven identical to ``engine/optima/`` by
+tests/test_opponent_engine_optima.py). Everything that starts an engine asks
+:func:`refuse` first, so a game the computer does not play gives one clear
+line instead of an engine that cannot answer.
 """
 from __future__ import annotations
 
@@ -16,13 +18,13 @@ class UnsupportedGame(ValueError):
 
 def engine_games() -> list[str]:
     """The variant ids the computer opponent plays, in listing order."""
-    return [v.name for v in variants.all_variants() if v.family != "optima"]
+    return [v.name for v in variants.all_variants()]
 
 
 def refuse(variant: str) -> str:
-    """``variant``'s id when the computer plays it; UnsupportedGame otherwise."""
+    """``variant``'s id when the computer plays it (every game of
+    ``maxima-board variants``); UnsupportedGame otherwise."""
     v = variants.get(variant)
-    if v.family == "optima":
-        raise UnsupportedGame(f"the computer opponent does not play {v.title} (Optima is for two players "
-                              f"on this release)")
+    if v.name not in engine_games():
+        raise UnsupportedGame(f"the computer opponent does not play {v.title}")
     return v.name

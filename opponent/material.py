@@ -39,12 +39,39 @@ VALUES: dict[int, int] = {
 }
 
 
-def material(board: list[int]) -> int:
-    """White's material minus Black's (board values are ±code, + White)."""
+# Optima (O2): by unit token, the hand-set values of opponent/engine/optima.c
+# (from each unit's reach and powers, not tuned); a royal unit counts as its type.
+OPTIMA_TOKEN_VALUES: dict[str, int] = {
+    "CE": 700, "HE": 650, "MA": 850, "MY": 600, "NO": 750, "PR": 650, "QU": 900, "BS": 450, "JU": 750,
+    "LE": 650, "PH": 600, "DA": 950, "DE": 600, "PA": 650, "GE": 850, "FA": 800, "KI": 600, "OW": 650,
+    "TO": 650, "PT": 550, "BT": 600, "PL": 550, "CV": 450, "BA": 700, "CH": 750, "CY": 600, "GO": 650,
+    "ME": 750, "PN": 100, "GD": 200, "CM": 500, "MI": 500, "VR": 450, "RA": 500, "SC": 450, "CP": 450,
+    "CG": 450, "DR": 450, "CT": 600, "RE": 600, "IN": 550, "FR": 700, "SL": 600, "AR": 700, "LA": 600,
+    "SP": 700, "SW": 600, "WI": 1000, "AG": 600, "SY": 650, "AM": 600, "CR": 600, "KE": 700, "VI": 650,
+    "DI": 650, "EN": 550,
+}
+
+
+def _optima_values() -> dict[int, int]:
+    from engine.optima.units import ROYAL
+    from engine.variants.optima import UNITS
+    out = {}
+    for unit in UNITS:
+        out[unit.code] = out[unit.code | ROYAL] = OPTIMA_TOKEN_VALUES[unit.token]
+    return out
+
+
+OPTIMA_VALUES: dict[int, int] = _optima_values()
+
+
+def material(board: list[int], optima: bool = False) -> int:
+    """White's material minus Black's (board values are ±code, + White);
+    ``optima``: the board is an Optima board (its codes are Optima's, O2)."""
+    values = OPTIMA_VALUES if optima else VALUES
     total = 0
     for v in board:
         if v > 0:
-            total += VALUES.get(v, 0)
+            total += values.get(v, 0)
         elif v < 0:
-            total -= VALUES.get(-v, 0)
+            total -= values.get(-v, 0)
     return total

@@ -55,12 +55,13 @@ def play_greedy(position: Position, rng: random.Random) -> tuple[Move, int]:
     if not moves:
         raise ValueError("no legal move")
     side = position.turn
-    base = material(position.board) * side
+    optima = position.variant.family == "optima"
+    base = material(position.board, optima) * side
     scored = []
     for move in moves:
         position.push(move)
         end = _terminal(position, side)
-        after = material(position.board) * side
+        after = material(position.board, optima) * side
         position.pop()
         scored.append((end if end is not None else after - base, move))
     return _pick(scored, rng)
@@ -71,20 +72,21 @@ def play_minimax2(position: Position, rng: random.Random) -> tuple[Move, int]:
     if not moves:
         raise ValueError("no legal move")
     side = position.turn
-    base = material(position.board) * side
+    optima = position.variant.family == "optima"
+    base = material(position.board, optima) * side
     scored = []
     for move in moves:
         position.push(move)
         end = _terminal(position, side)
         if end is None:
             worst = None
-            rules = position._rules
+            rules = getattr(position, "_rules", None)   # Optima has no palace
             for reply in position.legal_moves:
                 board = _board_after(position, reply)
-                if rules.palace and rules.palace_held(board, side, -side):
+                if rules is not None and rules.palace and rules.palace_held(board, side, -side):
                     value = -WIN   # the reply invades our palace (M13)
                 else:
-                    value = material(board) * side - base
+                    value = material(board, optima) * side - base
                 if worst is None or value < worst:
                     worst = value
             end = worst if worst is not None else 0

@@ -17,9 +17,9 @@ NAMES = variants.names()
 
 
 def _skip_optima(variant: str) -> None:
-    """The compiled engine does not play Optima (issue 10): nothing to compare."""
+    """Optima's comparison is tests/test_opponent_engine_optima.py (its own positions and FENs)."""
     if variants.get(variant).family == "optima":
-        pytest.skip("the compiled engine does not play Optima")
+        pytest.skip("Optima: tests/test_opponent_engine_optima.py")
 PER_GAME = 2000
 
 

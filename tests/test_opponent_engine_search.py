@@ -48,7 +48,7 @@ def uci(engine_binary):
 @pytest.mark.parametrize("variant", variants.names())
 def test_best_move_is_legal_in_200_random_positions(uci, variant):
     if variants.get(variant).family == "optima":
-        pytest.skip("the compiled engine does not play Optima (issue 10)")
+        pytest.skip("Optima: tests/test_opponent_engine_optima_search.py")
     uci.send(f"setoption name UCI_Variant value {variant}")
     uci.send("ucinewgame")
     for fen, legal in playout_positions(variant, 200, seed=3, plies=120):

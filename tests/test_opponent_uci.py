@@ -34,8 +34,8 @@ def test_uci_handshake_names_every_variant_and_the_levels(engine):
     engine.handshake(10)
     assert engine.name.startswith("maxima-board baseline")
     variant = engine.options["uci_variant"]
-    # every game but Optima, which no computer opponent plays yet (issue 10)
-    assert variant.type == "combo" and set(variant.vars) == set(variants.names()) - {"optima", "optima-9x9"}
+    # every game, Optima included (issue 11)
+    assert variant.type == "combo" and set(variant.vars) == set(variants.names())
     level = engine.options["level"]
     assert (level.type, level.min, level.max) == ("spin", 1, 10)
     assert "hash" in engine.options and "seed" in engine.options
@@ -197,15 +197,16 @@ def test_greedy_takes_the_most_material_and_minimax2_the_best_worst_case(name):
         assert values[move] == max(values.values()), (p.fen(), move)
 
 
-def test_optima_is_refused_with_one_line():
-    """Issue 10: the opponent layer refuses Optima (the engines do not play it) with one clear line."""
-    from opponent.games import UnsupportedGame
-    from opponent.supervisor import Supervisor
-    for name in ("optima", "optima-9x9"):
-        with pytest.raises(UnsupportedGame, match=r"does not play Optima") as info:
-            Supervisor("builtin", name)
-        assert "\n" not in str(info.value)
+def test_optima_is_played_by_the_opponent_layer():
+    """Issue 11: the opponent layer accepts Optima (the compiled engine and the baselines play it)."""
+    from opponent.games import engine_games, refuse
+    assert refuse("optima") == "optima" and refuse("optima-9x9") == "optima-9x9"
+    assert {"optima", "optima-9x9"} <= set(engine_games())
     out = io.StringIO()
-    engine = BaselineEngine("random", out=out)
-    engine.handle("setoption name UCI_Variant value optima")
-    assert "does not play Optima" in out.getvalue() and engine.variant == "maxima"
+    engine = BaselineEngine("greedy", out=out)
+    engine.handle("setoption name UCI_Variant value optima-9x9")
+    assert engine.variant == "optima-9x9" and "error" not in out.getvalue()
+    engine.handle("position startpos")
+    engine.handle("go depth 1")
+    move = out.getvalue().split("bestmove ")[1].split()[0]
+    assert move in [str(m) for m in Position("start", "optima-9x9").legal_moves]

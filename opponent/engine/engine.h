@@ -110,7 +110,30 @@ typedef struct {
     int8_t ban0, ban1;      /* swap-back ban, -1 none */
     int halfmove, fullmove, ply;
     uint64_t hash;
+    uint64_t occ[2][2];     /* occupied squares [colour: 0 Black, 1 White][square / 64], kept by make_board */
 } Pos;
+
+/* the squares of colour index ci (0 Black, 1 White; 2 = both) in ascending order */
+static inline int piece_squares(const Pos *p, int ci, int8_t *out) {
+    int n = 0;
+    for (int w = 0; w < 2; w++) {
+        uint64_t m = ci == 2 ? p->occ[0][w] | p->occ[1][w] : p->occ[ci][w];
+        while (m) { out[n++] = (int8_t)(w * 64 + __builtin_ctzll(m)); m &= m - 1; }
+    }
+    return n;
+}
+static inline int piece_count(const Pos *p, int ci) {
+    if (ci == 2) return __builtin_popcountll(p->occ[0][0] | p->occ[1][0]) + __builtin_popcountll(p->occ[0][1] | p->occ[1][1]);
+    return __builtin_popcountll(p->occ[ci][0]) + __builtin_popcountll(p->occ[ci][1]);
+}
+static inline void set_square(Pos *p, int s, int v) {
+    int old = p->b[s];
+    uint64_t bit = 1ULL << (s & 63);
+    if (old) p->occ[old > 0][s >> 6] &= ~bit;
+    if (v) p->occ[v > 0][s >> 6] |= bit;
+    p->b[s] = (int8_t)v;
+}
+void sync_occupancy(Pos *p);
 
 extern Variant V;
 extern const VariantDef VARIANTS[];
@@ -122,6 +145,8 @@ const VariantDef *find_variant(const char *name);
 
 /* movegen.c */
 int mobile(const Pos *p, int x, int a);
+int frozen_mask(const Pos *p, int c, uint64_t *fz);
+int frozen_given(const Pos *p, int c, const int8_t *fsq, int nf, uint64_t *fz);
 void movegen_prepare(void);
 void pseudo_moves(const Pos *p, int c, MoveList *out);
 void capture_moves(Pos *p, MoveList *out);
@@ -160,5 +185,8 @@ void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, M
 int evaluate(const Pos *p);
 long long search_nodes(void);
 extern volatile int stop_flag;
+extern int search_silent;
+int game_end(Pos *p, double *white_score);
+int selfplay_main(int argc, char **argv);
 int terminal_score(Pos *p, int nlegal, int ply, int *is_terminal);
 #endif

@@ -110,6 +110,7 @@ int parse_fen(const char *fen, Pos *p, char *err, int errlen) {
         }
     }
     if (p->king[0] < 0 || p->king[2] < 0) { snprintf(err, errlen, "a side has no King"); return 0; }
+    sync_occupancy(p);
     p->hash = compute_hash(p);
     return 1;
 }

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include "engine.h"
+#include "optima.h"
 
 static void usage(void) {
     fprintf(stderr, "usage: maxima-engine [uci]\n"
@@ -11,7 +12,8 @@ static void usage(void) {
                     "       maxima-engine moves VARIANT           (FENs on stdin, sorted legal moves per line)\n"
                     "       maxima-engine children VARIANT        (FENs on stdin, 'move fen' after each legal move, blank line after each)\n"
                     "       maxima-engine bench VARIANT DEPTH [FEN]   (perft speed)\n"
-                    "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n");
+                    "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n"
+                    "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES]  (games for opponent/tune.py)\n");
 }
 
 static int load(const char *variant, const char *line, Pos *p) {
@@ -98,10 +100,14 @@ int uci_loop(void);
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    if (argc >= 3 && op_is_variant(argv[2]) && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves")
+        || !strcmp(argv[1], "children") || !strcmp(argv[1], "bench") || !strcmp(argv[1], "search")))
+        return op_main(argc, argv);    /* Optima has its own position and generator (optima.c) */
     if (argc >= 2 && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves") || !strcmp(argv[1], "children")))
         return batch(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "bench")) return bench(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "search")) return search_bench(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "selfplay")) return selfplay_main(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "uci")) { usage(); return 2; }
     return uci_loop();
 }

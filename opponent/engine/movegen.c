@@ -42,36 +42,46 @@ int mobile(const Pos *p, int x, int a) {
     return 1;
 }
 
-/* fz[x] = 1 for the immobilized pieces of colour c (movegen.frozen_squares);
- * returns whether there is any */
-int frozen_mask(const Pos *p, int c, uint8_t *fz) {
+/* fz (a square mask) = the immobilized pieces of colour c
+ * (movegen.frozen_squares); returns whether there is any. Only a piece next
+ * to an enemy freezer, or a freezer itself, can be immobilized. */
+static uint64_t nb_mask[MAXSQ][2];   /* the neighbours of a square */
+int frozen_mask(const Pos *p, int c, uint64_t *fz) {
+    fz[0] = fz[1] = 0;
     if (!V.nfreezers) return 0;
-    const Geo *g = &V.g;
-    int any = 0;
-    memset(fz, 0, MAXSQ);
-    for (int s = 0; s < g->size; s++) {
-        int v = B(s);
-        if (!v) continue;
-        int t = v > 0 ? v : -v, own = (v > 0) == (c > 0);
-        if (!own && V.freezer[t]) {
-            for (int i = 0; i < g->nnb[s]; i++) {
-                int n = g->nb[s][i];
-                if (B(n) * c > 0 && !fz[n] && !mobile(p, n, c)) { fz[n] = 1; any = 1; }
-            }
-        } else if (own && V.freezer[t] && !fz[s]) {
-            if (!mobile(p, s, c)) { fz[s] = 1; any = 1; }
-        }
+    int8_t sq[MAXSQ], fsq[MAXSQ];
+    int n = piece_squares(p, 2, sq), nf = 0;
+    for (int i = 0; i < n; i++) { int v = B(sq[i]); if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sq[i]; }
+    return frozen_given(p, c, fsq, nf, fz);
+}
+
+/* the same, given the squares of all freezers on the board */
+int frozen_given(const Pos *p, int c, const int8_t *fsq, int nf, uint64_t *fz) {
+    fz[0] = fz[1] = 0;
+    uint64_t cand[2] = {0, 0};
+    for (int i = 0; i < nf; i++) {
+        int s = fsq[i], v = B(s);
+        if ((v > 0) == (c > 0)) cand[s >> 6] |= 1ULL << (s & 63);
+        else { cand[0] |= nb_mask[s][0]; cand[1] |= nb_mask[s][1]; }
     }
+    const uint64_t *own = p->occ[c > 0];
+    int any = 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = cand[w] & own[w]; m; m &= m - 1) {
+            int x = w * 64 + __builtin_ctzll(m);
+            if (!mobile(p, x, c)) { fz[w] |= 1ULL << (x & 63); any = 1; }
+        }
     return any;
 }
 
 /* ------------------------------------------------------------ capture effects */
+static uint64_t orth_nb[MAXSQ][2];   /* the orthogonal neighbours of a square, as a mask */
+static uint64_t file_mask[16][2], rank_mask[16][2];
 static int custodian_caps(const Pos *p, int c, int t, int victim, int8_t *out) {
     const Geo *g = &V.g;
     int n = 0;
-    const int8_t *st = g->step[t];
-    if (!((st[0] >= 0 && B(st[0]) * c < 0) || (st[1] >= 0 && B(st[1]) * c < 0) ||
-          (st[2] >= 0 && B(st[2]) * c < 0) || (st[3] >= 0 && B(st[3]) * c < 0))) return 0;
+    const uint64_t *enemy = p->occ[c < 0];
+    if (!((enemy[0] & orth_nb[t][0]) | (enemy[1] & orth_nb[t][1]))) return 0;
     for (int e = 0; e < 4; e++) {
         int x = g->step[t][e];
         if (x < 0) continue;
@@ -109,7 +119,9 @@ static void add_pawn_move(MoveList *l, int c, int s, int t, const int8_t *caps, 
 }
 
 /* ------------------------------------------------------------ generation per primitive */
-static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
+/* qonly: only the moves that capture (and every Pawn move, promotions being
+ * wanted too); the order of the moves kept is the order of the full list */
+static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, int qonly) {
     const Geo *g = &V.g;
     int8_t caps[MAXCAP] = {0};
     switch (pr->kind) {
@@ -161,7 +173,7 @@ static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
             while (i < len) {
                 int t = ray[i];
                 int w = B(t) * c;
-                if (w == 0) { add(l, s, t, caps, n, 0, 0, 0); i++; }
+                if (w == 0) { if (n || !qonly) add(l, s, t, caps, n, 0, 0, 0); i++; }
                 else if (w < 0 && i + 1 < len && B(ray[i + 1]) == 0) { caps[n++] = (int8_t)t; i++; }
                 else break;
             }
@@ -175,13 +187,13 @@ static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
             int w = B(x) * c;
             if (w < 0) { caps[0] = (int8_t)x; add(l, s, x, caps, 1, 0, 0, 0); continue; }
             if (w > 0) continue;
-            add(l, s, x, caps, 0, 0, 0, 0);
+            if (!qonly) add(l, s, x, caps, 0, 0, 0, 0);
             for (int j = 0; j < 2; j++) {
                 int o = bent[d][j];
                 for (int i = 0; i < g->raylen[x][o]; i++) {
                     int t = g->rays[x][o][i];
                     int v = B(t) * c;
-                    if (v == 0) { add(l, s, t, caps, 0, 0, 0, 0); continue; }
+                    if (v == 0) { if (!qonly) add(l, s, t, caps, 0, 0, 0, 0); continue; }
                     if (v < 0) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
                     break;
                 }
@@ -236,7 +248,7 @@ static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
                         for (int j = 0; j < nj; j++) caps[n++] = jumped[j];
                         if (coordinator) n += coord_caps(p, c, t, coordinator, caps + n);
                         if (pawn && d < 4) n += custodian_caps(p, c, t, pawn, caps + n);
-                        add(l, s, t, caps, n, 0, 0, 0);
+                        if (n || !qonly) add(l, s, t, caps, n, 0, 0, 0);
                     }
                     i++;
                 } else if (leaper && -w * c == leaper && i + 1 < len && B(ray[i + 1]) == 0) {
@@ -247,6 +259,7 @@ static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
         break;
     }
     case PR_SWAP: {
+        if (qonly) break;
         int me = B(s);
         for (int d = 0; d < 8; d++) {
             for (int i = 0; i < g->raylen[s][d]; i++) {
@@ -297,6 +310,8 @@ static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) {
     }
 }
 
+static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) { gen_prim_q(p, pr, c, s, l, 0); }
+
 /* ------------------------------------------------------------ look-back attacks */
 static inline int clear_between(const Pos *p, int s, int k) {
     const Geo *g = &V.g;
@@ -307,7 +322,7 @@ static inline int clear_between(const Pos *p, int s, int k) {
 
 static int gen_has_capture(const Pos *p, const Prim *pr, int a, int s, int k) {
     MoveList l; l.n = 0;
-    gen_prim(p, pr, a, s, &l);
+    gen_prim_q(p, pr, a, s, &l, 1);
     for (int i = 0; i < l.n; i++)
         for (int j = 0; j < l.m[i].ncap; j++) if (l.m[i].cap[j] == k) return 1;
     return 0;
@@ -347,6 +362,17 @@ static void build_geo_tables(void) {
             }
     }
     geo_for = V.def ? &V : NULL;
+    memset(orth_nb, 0, sizeof orth_nb);
+    memset(nb_mask, 0, sizeof nb_mask);
+    for (int s = 0; s < g->size; s++)
+        for (int j = 0; j < g->nnb[s]; j++) { int t = g->nb[s][j]; nb_mask[s][t >> 6] |= 1ULL << (t & 63); }
+    memset(file_mask, 0, sizeof file_mask); memset(rank_mask, 0, sizeof rank_mask);
+    for (int s = 0; s < g->size; s++) {
+        file_mask[g->file_of[s]][s >> 6] |= 1ULL << (s & 63);
+        rank_mask[g->rank_of[s] - g->min_rank][s >> 6] |= 1ULL << (s & 63);
+    }
+    for (int s = 0; s < g->size; s++)
+        for (int e = 0; e < 4; e++) { int t = g->step[s][e]; if (t >= 0) orth_nb[s][t >> 6] |= 1ULL << (t & 63); }
     /* may[v][s][k]: a superset of "a piece of type v on s can capture on k" */
     memset(may, 0, sizeof may);
     for (int v = 1; v <= V.ntypes; v++) {
@@ -498,9 +524,11 @@ void movegen_prepare(void) {
 }
 
 int attacked(const Pos *p, int a, int k) {
-    for (int s = 0; s < V.g.size; s++) {
-        int v = B(s) * a;
-        if (v <= 0 || !may[v][s][k]) continue;
+    int8_t sq[MAXSQ];
+    int np = piece_squares(p, a > 0, sq);
+    for (int i0 = 0; i0 < np; i0++) {
+        int s = sq[i0], v = B(s) * a;
+        if (!may[v][s][k]) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++)
             if (prim_captures(p, &T->prim[i], a, s, k)) {
@@ -512,9 +540,11 @@ int attacked(const Pos *p, int a, int k) {
 }
 
 static int reaches_any(const Pos *p, int a, int goal, int exclude) {
-    for (int s = 0; s < V.g.size; s++) {
-        int v = B(s) * a;
-        if (v <= 0 || s == exclude) continue;
+    int8_t sq[MAXSQ];
+    int np = piece_squares(p, a > 0, sq);
+    for (int i0 = 0; i0 < np; i0++) {
+        int s = sq[i0], v = B(s) * a;
+        if (s == exclude) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++)
             if (prim_reaches(p, &T->prim[i], a, s, goal)) {
@@ -562,12 +592,13 @@ int in_check(const Pos *p) { return attacks(p, -p->side); }
 /* ------------------------------------------------------------ generation */
 static void special_moves(Pos *p, int c, MoveList *out);
 void pseudo_moves(const Pos *p, int c, MoveList *out) {
-    uint8_t fz[MAXSQ];
+    uint64_t fz[2];
     int anyfz = frozen_mask(p, c, fz);
-    for (int s = 0; s < V.g.size; s++) {
-        int v = B(s) * c;
-        if (v <= 0) continue;
-        if (anyfz && fz[s]) {
+    int8_t sq[MAXSQ];
+    int np = piece_squares(p, c > 0, sq);
+    for (int i0 = 0; i0 < np; i0++) {
+        int s = sq[i0], v = B(s) * c;
+        if (anyfz && ((fz[s >> 6] >> (s & 63)) & 1)) {
             if (V.suicide && v != V.king) add(out, s, -1, NULL, 0, 0, 0, 0);
             continue;
         }
@@ -578,16 +609,38 @@ void pseudo_moves(const Pos *p, int c, MoveList *out) {
 
 /* Moves that capture or promote (a superset of what quiescence needs): like
  * pseudo_moves but skipping pieces and rays that cannot capture. */
+/* the squares a Coordinator of colour c would capture from: on the file of
+ * an enemy on its King's rank or the rank of an enemy on its King's file */
+static void coordinator_targets(const Pos *p, int c, uint64_t *m) {
+    const Geo *g = &V.g;
+    m[0] = m[1] = 0;
+    int king = KING(c);
+    if (king < 0) return;
+    int kf = g->file_of[king], kr = g->rank_of[king];
+    for (int d = 0; d < 4; d++)   /* the King's rank and file */
+        for (int i = 0; i < g->raylen[king][d]; i++) {
+            int x = g->rays[king][d][i];
+            if (B(x) * c >= 0) continue;
+            const uint64_t *line = d == DN || d == DS ? rank_mask[g->rank_of[x] - g->min_rank] : file_mask[g->file_of[x]];
+            m[0] |= line[0]; m[1] |= line[1];
+        }
+    m[0] &= ~(file_mask[kf][0] | rank_mask[kr - g->min_rank][0]);
+    m[1] &= ~(file_mask[kf][1] | rank_mask[kr - g->min_rank][1]);
+}
+
 void capture_moves(Pos *p, MoveList *out) {
     const Geo *g = &V.g;
     int c = p->side;
     out->n = 0;
-    uint8_t fz[MAXSQ];
+    uint64_t coord_t[2] = {0, 0};
+    int have_coord = 0;
+    uint64_t fz[2];
     int anyfz = frozen_mask(p, c, fz);
-    for (int s = 0; s < g->size; s++) {
-        int v = B(s) * c;
-        if (v <= 0) continue;
-        if (anyfz && fz[s]) continue;
+    int8_t sq[MAXSQ];
+    int np = piece_squares(p, c > 0, sq);
+    for (int i0 = 0; i0 < np; i0++) {
+        int s = sq[i0], v = B(s) * c;
+        if (anyfz && ((fz[s >> 6] >> (s & 63)) & 1)) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++) {
             const Prim *pr = &T->prim[i];
@@ -607,6 +660,7 @@ void capture_moves(Pos *p, MoveList *out) {
             if (pr->kind == PR_SLIDE) {  /* a slide with capture effects: only moves that capture */
                 int eff = pr->effects;
                 int8_t caps[MAXCAP];
+                if ((eff & EF_COORD) && !have_coord) { coordinator_targets(p, c, coord_t); have_coord = 1; }
                 for (int d = 0; d < 8; d++) {
                     if (!(pr->dirs & (1 << d))) continue;
                     int nbase = 0;
@@ -615,6 +669,7 @@ void capture_moves(Pos *p, MoveList *out) {
                         int back = g->step[s][OPP[d]];
                         if (back >= 0 && B(back) * c < 0) { base = (int8_t)back; nbase = 1; }
                     }
+                    if (eff == EF_WITHDRAW && !nbase) continue;   /* nothing to withdraw from */
                     const int8_t *ray = g->rays[s][d];
                     for (int j = 0; j < g->raylen[s][d]; j++) {
                         int t = ray[j], w = B(t);
@@ -629,7 +684,7 @@ void capture_moves(Pos *p, MoveList *out) {
                             if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
                         }
                         if (eff & EF_CUSTODIAN) n += custodian_caps(p, c, t, 0, caps + n);
-                        if (eff & EF_COORD) n += coord_caps(p, c, t, 0, caps + n);
+                        if ((eff & EF_COORD) && ((coord_t[t >> 6] >> (t & 63)) & 1)) n += coord_caps(p, c, t, 0, caps + n);
                         if (n) add(out, s, t, caps, n, 0, 0, 0);
                     }
                 }
@@ -643,7 +698,7 @@ void capture_moves(Pos *p, MoveList *out) {
                 }
                 continue;
             }
-            gen_prim(p, pr, c, s, out);
+            gen_prim_q(p, pr, c, s, out, 1);
         }
     }
     if (V.family == FAM_DECKLE && p->nep) {
@@ -700,22 +755,27 @@ void make_board(Pos *p, const Move *m) {
     for (int i = 0; i < m->ncap; i++) {
         int x = m->cap[i], v = B(x);
         if (v == rk || v == -rk) KING(v > 0 ? 1 : -1) = -1;
-        p->b[x] = 0;
+        set_square(p, x, 0);
     }
     if (m->kind == K_SWAP) {
         int other = B(to);
-        p->b[to] = (int8_t)pc; p->b[frm] = (int8_t)other;
+        set_square(p, to, pc); set_square(p, frm, other);
         if (other == rk || other == -rk) KING(other > 0 ? 1 : -1) = (int8_t)frm;
         if (pc == rk || pc == -rk) KING(pc > 0 ? 1 : -1) = (int8_t)to;
         return;
     }
-    p->b[frm] = 0;
-    if (m->kind == K_PROMOTE) { p->b[to] = (int8_t)(pc > 0 ? m->arg : -m->arg); return; }
+    set_square(p, frm, 0);
+    if (m->kind == K_PROMOTE) { set_square(p, to, pc > 0 ? m->arg : -m->arg); return; }
     if (to >= 0) {
-        p->b[to] = (int8_t)pc;
+        set_square(p, to, pc);
         if (pc == rk || pc == -rk) KING(pc > 0 ? 1 : -1) = (int8_t)to;
     } else if (pc == rk || pc == -rk) KING(pc > 0 ? 1 : -1) = -1;
-    if (m->kind == K_CASTLE) { p->b[m->arg2] = p->b[m->arg]; p->b[m->arg] = 0; }
+    if (m->kind == K_CASTLE) { int r = p->b[(int)m->arg]; set_square(p, m->arg, 0); set_square(p, m->arg2, r); }
+}
+
+void sync_occupancy(Pos *p) {
+    memset(p->occ, 0, sizeof p->occ);
+    for (int s = 0; s < V.g.size; s++) if (B(s)) p->occ[B(s) > 0][s >> 6] |= 1ULL << (s & 63);
 }
 
 int legal_after(const Pos *q, int c) {
@@ -845,9 +905,10 @@ static int relevant_squares(const Pos *p, uint8_t *z) {
     }
     if (attacked(p, a, k)) return 0;
     memset(z, 0, MAXSQ);
-    for (int s = 0; s < V.g.size; s++) {
-        int v = B(s) * a;
-        if (v <= 0) continue;
+    int8_t sq[MAXSQ];
+    int np = piece_squares(p, a > 0, sq);
+    for (int i0 = 0; i0 < np; i0++) {
+        int s = sq[i0], v = B(s) * a;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++) if (!prim_deps(p, &T->prim[i], a, s, k, z)) return 0;
     }

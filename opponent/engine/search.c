@@ -12,6 +12,7 @@
 #define MAXPLY 96
 
 volatile int stop_flag;
+int search_silent;   /* no info lines (self-play) */
 static long long nodes, node_limit;
 static double t_start, t_soft, t_hard;
 static int use_time, level_noise, root_depth_limit;
@@ -31,8 +32,10 @@ void search_init(int hash_mb) {
     size_t n = 1;
     while (n * 2 * sizeof(TTEntry) <= (size_t)hash_mb << 20) n *= 2;
     free(tt);
-    tt = calloc(n, sizeof(TTEntry));
+    tt = malloc(n * sizeof(TTEntry));
     tt_size = n;
+    /* touched now, so the pages are mapped before the first search (not in its time) */
+    if (tt) memset(tt, 0, n * sizeof(TTEntry));
 }
 void search_clear(void) { if (tt) memset(tt, 0, tt_size * sizeof(TTEntry)); }
 
@@ -47,8 +50,35 @@ static int same_move(const Move *a, const Move *b) {
  * count half; a slider's reach adds mobility; Maxima's palace: enemy pieces on
  * or next to the own goal squares cost, own Guards near it pay. */
 static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count as mobility */
+static int8_t ev_ray3[MAXSQ][8][3];     /* the first three squares of each ray, padded with the square itself (occupied) */
+static int16_t ev_sq[2][MAXTYPES][MAXSQ]; /* [colour index][type][square]: Pawn advancement and palace pressure */
+static int ev_val[MAXTYPES];
 static const VariantDef *ev_def;
 static void eval_prepare(void) {
+    const Geo *g = &V.g;
+    for (int t = 0; t < MAXTYPES; t++) ev_val[t] = t <= V.ntypes ? V.t[t].value : 0;
+    for (int s = 0; s < g->size; s++)
+        for (int d = 0; d < 8; d++)
+            for (int j = 0; j < 3; j++) ev_ray3[s][d][j] = j < g->raylen[s][d] ? g->rays[s][d][j] : (int8_t)s;
+    for (int ci = 0; ci < 2; ci++) {
+        int c = ci ? 1 : -1;
+        for (int t = 1; t <= V.ntypes; t++)
+            for (int s = 0; s < g->size; s++) {
+                int val = 0;
+                if (t == V.pawn) {  /* Deckle Pawn: advancement */
+                    int r = g->rank_of[s] - g->min_rank, nr = g->max_rank - g->min_rank;
+                    val += 6 * (c > 0 ? r : nr - r);
+                }
+                if (V.palace && t != V.king) {  /* pressure on the enemy palace */
+                    for (int j = 0; j < 2; j++) {
+                        int goal = V.goals[-c + 1][j];
+                        if (s == goal) val += 120;
+                        else if (g->adj[s][goal]) val += 25;
+                    }
+                }
+                ev_sq[ci][t][s] = (int16_t)val;
+            }
+    }
     for (int t = 1; t <= V.ntypes; t++) {
         const Prim *pr = &V.t[t].prim[0];
         ev_mobdirs[t] = 0;
@@ -58,55 +88,60 @@ static void eval_prepare(void) {
     ev_def = V.def;
 }
 
+/* a small cache of evaluate()'s board score by position key (the same
+ * positions recur in quiescence); cleared with the variant */
+#define EV_CACHE (1 << 14)
+static struct { uint64_t key; int score; } ev_cache[EV_CACHE];
+
+static int finish_eval(const Pos *p, int score) {
+    int out = score * p->side;
+    if (level_noise) {
+        uint64_t z = (p->hash ^ noise_seed) * 0x9E3779B97F4A7C15ULL;
+        out += (int)((z >> 40) % (uint64_t)(2 * level_noise + 1)) - level_noise;
+    }
+    return out + 10;  /* tempo */
+}
+
 int evaluate(const Pos *p) {
     const Geo *g = &V.g;
-    if (ev_def != V.def) eval_prepare();
+    if (ev_def != V.def) { eval_prepare(); memset(ev_cache, 0, sizeof ev_cache); }
+    unsigned slot = (unsigned)(p->hash >> 7) & (EV_CACHE - 1);
+    if (ev_cache[slot].key == p->hash && p->hash) return finish_eval(p, ev_cache[slot].score);
     int score = 0;
-    int8_t sqs[MAXSQ]; int n = 0, anyfreezer = 0;
-    for (int s = 0; s < g->size; s++) {
-        int v = p->b[s];
-        if (!v) continue;
-        sqs[n++] = (int8_t)s;
-        if (V.freezer[v > 0 ? v : -v]) anyfreezer = 1;
-    }
-    /* only pieces next to a freezer can be frozen */
-    uint8_t near[MAXSQ];
-    if (anyfreezer) {
-        memset(near, 0, sizeof near);
-        for (int i = 0; i < n; i++) {
-            int s = sqs[i], v = p->b[s];
-            if (V.freezer[v > 0 ? v : -v]) {
-                near[s] = 1;
-                for (int j = 0; j < g->nnb[s]; j++) near[g->nb[s][j]] = 1;
-            }
-        }
-    }
+    int8_t sqs[MAXSQ], fsq[MAXSQ]; int nf = 0;
+    int n = piece_squares(p, 2, sqs);
+    if (V.nfreezers)
+        for (int i = 0; i < n; i++) { int v = p->b[sqs[i]]; if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sqs[i]; }
+    /* the immobilized pieces of both sides: [colour index] square masks */
+    uint64_t fz[2][2] = {{0, 0}, {0, 0}};
+    if (nf) { frozen_given(p, -1, fsq, nf, fz[0]); frozen_given(p, 1, fsq, nf, fz[1]); }
+#define FROZEN(s, c) ((fz[(c) > 0][(s) >> 6] >> ((s) & 63)) & 1)
     for (int i = 0; i < n; i++) {
         int s = sqs[i], v = p->b[s];
         int c = v > 0 ? 1 : -1, t = v * c;
-        int val = V.t[t].value;
-        if (anyfreezer && near[s] && !mobile(p, s, c)) val /= 2;   /* frozen: half value, no mobility */
+        int val = ev_val[t];
+        if (FROZEN(s, c)) val /= 2;   /* frozen: half value, no mobility */
         else if (ev_mobdirs[t]) {
+            /* empty squares within three steps, without branches (a ray shorter
+             * than three is padded with s itself, which is occupied) */
             int mob = 0, dirs = ev_mobdirs[t];
-            for (int d = 0; d < 8; d++) {
-                if (!(dirs & (1 << d))) continue;
-                const int8_t *ray = g->rays[s][d];
-                int len = g->raylen[s][d] < 3 ? g->raylen[s][d] : 3;
-                for (int j = 0; j < len; j++) { if (p->b[ray[j]]) break; mob++; }
-            }
+            const int8_t *b = p->b;
+            if (dirs == 0xFF) {
+                const int8_t *r3 = ev_ray3[s][0];
+                for (int d = 0; d < 8; d++, r3 += 3) {
+                    int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
+                    mob += e1 + e2 + e3;
+                }
+            } else
+                for (int d = 0; d < 8; d++) {
+                    if (!(dirs & (1 << d))) continue;
+                    const int8_t *r3 = ev_ray3[s][d];
+                    int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
+                    mob += e1 + e2 + e3;
+                }
             val += 3 * mob;
         }
-        if (t == V.pawn) {  /* Deckle Pawn: advancement */
-            int r = g->rank_of[s] - g->min_rank, nr = g->max_rank - g->min_rank;
-            val += 6 * (c > 0 ? r : nr - r);
-        }
-        if (V.palace && t != V.king) {  /* pressure on the enemy palace */
-            for (int j = 0; j < 2; j++) {
-                int goal = V.goals[-c + 1][j];
-                if (s == goal) val += 120;
-                else if (g->adj[s][goal]) val += 25;
-            }
-        }
+        val += ev_sq[c > 0][t][s];
         score += c * val;
     }
     if (V.palace) {  /* a piece on one goal square already is an invasion threat */
@@ -120,14 +155,10 @@ int evaluate(const Pos *p) {
         int near_enemies = 0;
         for (int j = 0; j < g->nnb[k]; j++) if (p->b[g->nb[k][j]] * c < 0) near_enemies++;
         score -= c * 20 * near_enemies;
-        if (anyfreezer && near[k] && !mobile(p, k, c)) score -= c * 60;
+        if (FROZEN(k, c)) score -= c * 60;
     }
-    int out = score * p->side;
-    if (level_noise) {
-        uint64_t z = (p->hash ^ noise_seed) * 0x9E3779B97F4A7C15ULL;
-        out += (int)((z >> 40) % (uint64_t)(2 * level_noise + 1)) - level_noise;
-    }
-    return out + 10;  /* tempo */
+    ev_cache[slot].key = p->hash; ev_cache[slot].score = score;
+    return finish_eval(p, score);
 }
 
 /* ------------------------------------------------------------ game end */
@@ -135,14 +166,10 @@ static int game_over_static(const Pos *p, int ply, int *score) {
     int side = p->side;
     if (V.palace && palace_held(p, side, -side)) { *score = -MATE + ply; return 1; }
     if (V.bare_king) {
-        int n = 0;
-        for (int s = 0; s < V.g.size && n < 2; s++) if (p->b[s] * side > 0) n++;
-        if (n == 1) { *score = -MATE + ply; return 1; }
+        if (piece_count(p, side > 0) == 1) { *score = -MATE + ply; return 1; }
     }
     if (V.family == FAM_DECKLE) {
-        int n = 0;
-        for (int s = 0; s < V.g.size && n < 3; s++) if (p->b[s]) n++;
-        if (n == 2 || p->halfmove >= 100) { *score = 0; return 1; }
+        if (piece_count(p, 2) == 2 || p->halfmove >= 100) { *score = 0; return 1; }
     }
     return 0;
 }
@@ -214,14 +241,11 @@ static int qsearch(Pos *p, int alpha, int beta, int ply) {
     for (int i = 0; i < l.n; i++) if (l.m[i].ncap || l.m[i].kind == K_PROMOTE) l.m[j++] = l.m[i];
     l.n = j;
     score_moves(p, &l, sc, NULL, ply);
-    uint8_t z[MAXSQ];
-    int hz = -1;
     for (int i = 0; i < l.n; i++) {
         pick(&l, sc, i);
         Pos q = *p;
         play(&q, &l.m[i]);
-        if (hz < 0) hz = legal_prepare(p, z);
-        if (!move_legal(p, &l.m[i], hz, z, &q)) continue;
+        if (!move_legal(p, &l.m[i], 0, NULL, &q)) continue;   /* few moves: the full test is cheaper than the shortcut's set-up */
         int v = -qsearch(&q, -beta, -alpha, ply + 1);
         if (stop_flag) return 0;
         if (v > stand) stand = v;
@@ -395,11 +419,25 @@ void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, M
         else o += sprintf(o, "score cp %d", v);
         o += sprintf(o, " nodes %lld nps %lld time %lld pv", nodes, el > 0 ? (long long)(nodes / el) : nodes, ms);
         for (int i = 0; i < root_pvlen && o - buf < 7900; i++) { move_str(&root_pv[i], mv); o += sprintf(o, " %s", mv); }
-        printf("%s\n", buf);
-        fflush(stdout);
+        if (!search_silent) { printf("%s\n", buf); fflush(stdout); }
         if (stop_flag) break;
         if (v > MATE_BOUND || v < -MATE_BOUND) { if (depth >= 2 * (MATE - (v > 0 ? v : -v)) + 2) break; }
         if (use_time && now_s() >= t_soft) break;
         if (l.n == 1 && use_time) break;
     }
+}
+
+/* the game's end before a move is chosen: 1 and *white_score (1, 0.5, 0) when over */
+int game_end(Pos *p, double *white_score) {
+    int st;
+    if (game_over_static(p, 0, &st)) {
+        *white_score = st == 0 ? 0.5 : (st > 0) == (p->side > 0) ? 1.0 : 0.0;
+        return 1;
+    }
+    if (!count_legal(p)) {
+        int v = no_move_score(p, 0);
+        *white_score = v == 0 ? 0.5 : (v > 0) == (p->side > 0) ? 1.0 : 0.0;
+        return 1;
+    }
+    return 0;
 }

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <ctype.h>
 #include "engine.h"
+#include "optima.h"
 
 static Pos root;
 static uint64_t hist[4096];
@@ -14,9 +15,16 @@ static char variant_name[64] = "maxima";
 static pthread_t thread;
 static int searching;
 static GoParams gp;
+static int optima;          /* the variant is Optima: optima.c / optima_search.c hold the game */
 
 static void *search_thread(void *arg) {
     (void)arg;
+    if (optima) {
+        struct GoParamsOpt og = {gp.depth, gp.movetime, gp.nodes_limit, gp.infinite, gp.wtime, gp.btime, gp.winc,
+                                 gp.binc, gp.movestogo, gp.level};
+        op_uci_go(&og);
+        return NULL;
+    }
     Move best; int found = 0;
     Pos p = root;
     search_go(&p, hist, nhist, &gp, &best, &found);
@@ -45,6 +53,7 @@ static void set_position(char *args) {
     char *moves = strstr(args, " moves");
     if (moves) { *moves = 0; moves += 6; }
     while (*args == ' ') args++;
+    if (optima) { op_uci_position(args, moves); return; }
     select_variant(variant_name);
     Pos p;
     if (!strncmp(args, "startpos", 8)) {
@@ -73,7 +82,12 @@ static void set_option(char *args) {
     if (value) { snprintf(nm, sizeof nm, "%.*s", (int)(value - name), name); snprintf(val, sizeof val, "%s", value + 7); }
     else snprintf(nm, sizeof nm, "%s", name);
     for (char *c = val + strlen(val); c > val && isspace((unsigned char)c[-1]); ) *--c = 0;
-    if (!strcasecmp(nm, "UCI_Variant")) {
+    if (!strcasecmp(nm, "UCI_Variant") && op_is_variant(val)) {
+        snprintf(variant_name, sizeof variant_name, "%s", val);
+        optima = 1;
+        op_uci_select(val);
+    } else if (!strcasecmp(nm, "UCI_Variant")) {
+        optima = 0;
         if (!find_variant(val)) { printf("info string error unknown variant %s\n", val); fflush(stdout); return; }
         snprintf(variant_name, sizeof variant_name, "%s", val);
         select_variant(variant_name);
@@ -128,6 +142,7 @@ int uci_loop(void) {
             char buf[2048], *o = buf;
             o += sprintf(o, "option name UCI_Variant type combo default maxima");
             for (int i = 0; i < NVARIANTS; i++) o += sprintf(o, " var %s", VARIANTS[i].name);
+            o += sprintf(o, " var optima var optima-9x9");
             say(buf);
             say("option name Level type spin default 10 min 1 max 10");
             say("option name Hash type spin default 16 min 1 max 1024");
@@ -139,7 +154,7 @@ int uci_loop(void) {
         else if (!strncmp(cmd, "go", 2) && (cmd[2] == 0 || cmd[2] == ' ')) { stop_search(); go(cmd + 2); }
         else if (!strcmp(cmd, "stop")) { stop_flag = 1; wait_search(); }
         else if (!strcmp(cmd, "quit")) { stop_flag = 1; wait_search(); return 0; }
-        else if (!strcmp(cmd, "d")) { char fen[512]; format_fen(&root, fen); printf("info string fen %s\n", fen); fflush(stdout); }
+        else if (!strcmp(cmd, "d")) { char fen[1024]; if (optima) op_uci_fen(fen); else format_fen(&root, fen); printf("info string fen %s\n", fen); fflush(stdout); }
         else if (*cmd) { printf("info string unknown command %s\n", cmd); fflush(stdout); }
     }
     stop_flag = 1;

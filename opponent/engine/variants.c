@@ -1,6 +1,7 @@
 /* Geometry and the 19 games as data (mirrors engine/geometry.py, engine/variants/). */
 #include <string.h>
 #include "engine.h"
+#include "values.h"
 
 Variant V;
 const int OPP[8] = {DS, DW, DN, DE, DSW, DNW, DNE, DSE};
@@ -195,6 +196,11 @@ int select_variant(const char *name) {
         V.start_fen = V.start_buf;
     }
     if (!V.pawn_advance) V.pawn_advance = 1;
+    for (int i = 0; TUNED_VALUES[i].variant; i++)   /* values.h: fitted by opponent/tune.py */
+        if (!strcmp(TUNED_VALUES[i].variant, name)) {
+            int t = type_of(TUNED_VALUES[i].letter);
+            if (t) V.t[t].value = TUNED_VALUES[i].value;
+        }
     build_leaps();
     for (int i = 1; i <= V.ntypes; i++) {
         PType *t = &V.t[i];

@@ -1,0 +1,962 @@
+/* Optima's rules in the compiled engine (optima.md O1-O16), written from
+ * engine/optima/ (the reference): geometry, the 56 unit types as data built
+ * from primitives (movers.py, effects.py), immobilization (O10), conversion
+ * (O11), placement (O5), make, perft, FEN (O15) and canonical moves. */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <ctype.h>
+#include "optima.h"
+
+int OP_N = 10;
+static int SIZE = 100;
+static int8_t file_of[OP_MAXSQ], rank_of[OP_MAXSQ];
+static int8_t rays[OP_MAXSQ][8][10];
+static uint8_t raylen[OP_MAXSQ][8];
+static int8_t stepsq[OP_MAXSQ][8];
+static char names[OP_MAXSQ][8];
+static const int VEC[8][2] = {{0,1},{1,0},{0,-1},{-1,0},{1,1},{1,-1},{-1,-1},{-1,1}};
+
+/* ------------------------------------------------------------ vector sets (movers.py) */
+enum { LV_W, LV_F, LV_K, LV_N, LV_D, LV_KN, LV_WFNC, LV_K123, LV_K23, LV_K12, LV_FA, LV_WD, LV_NDA, LV_NSETS };
+typedef struct { int n; int v[24][2]; } VecSet;
+static VecSet VS[LV_NSETS];
+static int8_t leaps[LV_NSETS][OP_MAXSQ][24];
+static uint8_t nleaps[LV_NSETS][OP_MAXSQ];
+
+static const int W_[4][2] = {{0,1},{1,0},{0,-1},{-1,0}};
+static const int F_[4][2] = {{1,1},{1,-1},{-1,-1},{-1,1}};
+static const int N_[8][2] = {{1,2},{2,1},{2,-1},{1,-2},{-1,-2},{-2,-1},{-2,1},{-1,2}};
+static const int C_[8][2] = {{1,3},{3,1},{3,-1},{1,-3},{-1,-3},{-3,-1},{-3,1},{-1,3}};
+
+static void vs_add(VecSet *s, const int (*v)[2], int n, int k) {
+    for (int i = 0; i < n; i++) { s->v[s->n][0] = k * v[i][0]; s->v[s->n][1] = k * v[i][1]; s->n++; }
+}
+static void build_vecsets(void) {
+    memset(VS, 0, sizeof VS);
+    vs_add(&VS[LV_W], W_, 4, 1);
+    vs_add(&VS[LV_F], F_, 4, 1);
+    vs_add(&VS[LV_K], W_, 4, 1); vs_add(&VS[LV_K], F_, 4, 1);
+    vs_add(&VS[LV_N], N_, 8, 1);
+    vs_add(&VS[LV_D], W_, 4, 2);
+    vs_add(&VS[LV_KN], W_, 4, 1); vs_add(&VS[LV_KN], F_, 4, 1); vs_add(&VS[LV_KN], N_, 8, 1);
+    vs_add(&VS[LV_WFNC], W_, 4, 1); vs_add(&VS[LV_WFNC], F_, 4, 1); vs_add(&VS[LV_WFNC], N_, 8, 1);
+    vs_add(&VS[LV_WFNC], C_, 8, 1);
+    for (int k = 1; k <= 3; k++) { vs_add(&VS[LV_K123], W_, 4, k); vs_add(&VS[LV_K123], F_, 4, k); }
+    for (int k = 2; k <= 3; k++) { vs_add(&VS[LV_K23], W_, 4, k); vs_add(&VS[LV_K23], F_, 4, k); }
+    for (int k = 1; k <= 2; k++) { vs_add(&VS[LV_K12], W_, 4, k); vs_add(&VS[LV_K12], F_, 4, k); }
+    vs_add(&VS[LV_FA], F_, 4, 1); vs_add(&VS[LV_FA], F_, 4, 2);
+    vs_add(&VS[LV_WD], W_, 4, 1); vs_add(&VS[LV_WD], W_, 4, 2);
+    vs_add(&VS[LV_NDA], N_, 8, 1); vs_add(&VS[LV_NDA], W_, 4, 2); vs_add(&VS[LV_NDA], F_, 4, 2);
+}
+
+static inline int at(int f, int r) {   /* f from 0, r from 1 */
+    return (f < 0 || f >= OP_N || r < 1 || r > OP_N) ? -1 : (r - 1) * OP_N + f;
+}
+
+/* ------------------------------------------------------------ primitives */
+enum { P_LEAP, P_SLIDE, P_RIDER, P_FLY, P_FLYHOP, P_SCREEN, P_PLOW, P_BENT, P_DLEAP, P_STOP, P_ZIGZAG,
+       P_LEAPCONV, P_SWAPLEAP, P_APPROACH };
+enum { W_NONE, W_PROMOTE, W_PROX, W_RIFLE, W_TWO };
+#define ORTH 0x0F
+#define DIAG 0xF0
+#define ALLD 0xFF
+typedef struct {
+    uint8_t kind, wrap, dirs, vecs;
+    int8_t range;                    /* 0: unlimited */
+    uint8_t capture, move, slip, run, screens, armor_stops, first, second;
+    uint8_t hood, reach, convert, roc;
+} Prim;
+enum { IM_NO, IM_KNIGHT, IM_ADJ, IM_FORTH, IM_FDIAG, IM_FALL };
+enum { KD_PIECE, KD_PAWN, KD_GUARD, KD_WIZARD };
+typedef struct {
+    const char *tok;
+    int np;
+    Prim p[4];
+    uint8_t shielded, resolute, armored, loyal, immob, kind;
+    int value;                       /* centipawns, set by hand from the unit's mobility and powers */
+} Unit;
+
+/* primitive constructors (parameters as in engine/variants/optima.py) */
+#define LEAP(vs) {.kind = P_LEAP, .vecs = vs, .capture = 1, .move = 1}
+#define LEAPM(vs) {.kind = P_LEAP, .vecs = vs, .capture = 0, .move = 1}        /* capture=False */
+#define LEAPC(vs) {.kind = P_LEAP, .vecs = vs, .capture = 1, .move = 0}        /* move=False */
+#define SLIDE(d, r) {.kind = P_SLIDE, .dirs = d, .range = r, .capture = 1}
+#define SLIDEM(d, r) {.kind = P_SLIDE, .dirs = d, .range = r, .capture = 0}
+#define RIDER(vs, sl) {.kind = P_RIDER, .vecs = vs, .capture = 1, .slip = sl}
+#define FLY(d) {.kind = P_FLY, .dirs = d}
+#define FLYHOP(d, r) {.kind = P_FLYHOP, .dirs = d, .run = r}
+#define SCREEN(d, m) {.kind = P_SCREEN, .dirs = d, .screens = m}
+#define PLOW(d, r, a) {.kind = P_PLOW, .dirs = d, .range = r, .armor_stops = a}
+#define BENT(d, f, s) {.kind = P_BENT, .dirs = d, .first = f, .second = s, .capture = 1}
+#define DLEAP(vs) {.kind = P_DLEAP, .vecs = vs, .capture = 1}
+#define LEAPCONV(d) {.kind = P_LEAPCONV, .dirs = d}
+#define SWAPLEAP(vs, m) {.kind = P_SWAPLEAP, .vecs = vs, .move = m}
+#define APPROACH(d, r) {.kind = P_APPROACH, .dirs = d, .range = r}
+#define ZIGZAG(d) {.kind = P_ZIGZAG, .dirs = d, .capture = 1}
+/* wrapped primitives */
+#define PROX_LEAPM(vs) {.kind = P_LEAP, .vecs = vs, .move = 1, .wrap = W_PROX, .hood = ALLD}
+#define PROX_STOP(d, r) {.kind = P_STOP, .dirs = d, .range = r, .wrap = W_PROX, .hood = ALLD}
+#define PROX_SLIDE(d, h) {.kind = P_SLIDE, .dirs = d, .capture = 1, .wrap = W_PROX, .hood = h}
+#define RIFLE_SLIDE(d, r) {.kind = P_SLIDE, .dirs = d, .range = r, .capture = 1, .wrap = W_RIFLE}
+#define RIFLE_LEAP(vs) {.kind = P_LEAP, .vecs = vs, .capture = 1, .move = 1, .wrap = W_RIFLE}
+#define TWO_SLIDE(d, r) {.kind = P_SLIDE, .dirs = d, .range = r, .capture = 1, .wrap = W_TWO}
+#define TWO_LEAP(vs) {.kind = P_LEAP, .vecs = vs, .capture = 1, .move = 1, .wrap = W_TWO, .roc = 1}
+
+static const Unit UNITS[OP_NTYPES + 1] = {
+    [0] = {"??", 0, {{0}}, 0, 0, 0, 0, 0, 0, 0},
+    /* Section A */
+    [1] = {"CE", 3, {LEAP(LV_N), SLIDE(DIAG, 0), LEAP(LV_W)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 700},
+    [2] = {"HE", 1, {LEAP(LV_K123)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 650},
+    [3] = {"MA", 3, {SLIDE(ORTH, 0), LEAP(LV_N), LEAP(LV_F)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 850},
+    [4] = {"MY", 1, {LEAP(LV_WFNC)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [5] = {"NO", 1, {RIDER(LV_NDA, 0)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 750},
+    [6] = {"PR", 2, {LEAP(LV_N), SLIDE(ALLD, 3)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 650},
+    [7] = {"QU", 1, {SLIDE(ALLD, 0)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 900},
+    [8] = {"BS", 3, {LEAP(LV_F), RIDER(LV_D, 0), RIDER(LV_D, 2)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 450},
+    [9] = {"JU", 1, {PLOW(ALLD, 3, 0)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 750},
+    [10] = {"LE", 1, {PLOW(ORTH, 0, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
+    [11] = {"PH", 2, {PLOW(DIAG, 0, 1), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [12] = {"DA", 2, {SLIDE(ALLD, 0), SCREEN(ALLD, 2)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 950},
+    [13] = {"DE", 3, {FLY(DIAG), LEAP(LV_W), SCREEN(DIAG, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [14] = {"PA", 2, {FLY(ORTH), SCREEN(ORTH, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
+    [15] = {"GE", 3, {FLY(ALLD), SCREEN(ALLD, 2), LEAPC(LV_K)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 850},
+    [16] = {"FA", 1, {FLYHOP(ALLD, 1)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 800},
+    [17] = {"KI", 3, {FLYHOP(DIAG, 0), LEAPM(LV_W), LEAPC(LV_K)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [18] = {"OW", 2, {FLYHOP(ORTH, 0), LEAPC(LV_K)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
+    [19] = {"TO", 1, {BENT(ORTH, 0, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
+    [20] = {"PT", 2, {BENT(DIAG, 0, 0), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 550},
+    [21] = {"BT", 3, {SLIDE(ORTH, 0), BENT(ORTH, 1, 0), BENT(ORTH, 0, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [22] = {"PL", 4, {SLIDE(DIAG, 0), BENT(DIAG, 1, 0), BENT(DIAG, 0, 1), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 550},
+    [23] = {"CV", 2, {LEAP(LV_N), DLEAP(LV_N)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
+    [24] = {"BA", 1, {LEAP(LV_KN)}, 0, 0, 0, 0, IM_KNIGHT, KD_PIECE, 700},
+    [25] = {"CH", 1, {SLIDE(ORTH, 0)}, 0, 0, 0, 0, IM_FORTH, KD_PIECE, 750},
+    [26] = {"CY", 2, {SLIDE(DIAG, 0), LEAPM(LV_W)}, 0, 0, 0, 0, IM_FDIAG, KD_PIECE, 600},
+    [27] = {"GO", 1, {SLIDEM(ALLD, 0)}, 0, 0, 0, 0, IM_FALL, KD_PIECE, 650},
+    [28] = {"ME", 2, {SLIDEM(ALLD, 0), LEAPC(LV_K12)}, 0, 0, 0, 0, IM_ADJ, KD_PIECE, 750},
+    [29] = {"PN", 2, {{.kind = P_SLIDE, .dirs = ORTH, .range = 2, .capture = 0, .wrap = W_PROMOTE},
+                      {.kind = P_LEAP, .vecs = LV_F, .capture = 1, .move = 0, .wrap = W_PROMOTE}},
+            0, 0, 0, 0, IM_NO, KD_PAWN, 100},
+    [30] = {"GD", 1, {SLIDE(ALLD, 2)}, 0, 0, 1, 0, IM_NO, KD_GUARD, 200},
+    /* Section B */
+    [31] = {"CM", 1, {TWO_SLIDE(ORTH, 2)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 500},
+    [32] = {"MI", 2, {TWO_SLIDE(DIAG, 2), LEAP(LV_W)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 500},
+    [33] = {"VR", 1, {TWO_LEAP(LV_K)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
+    [34] = {"RA", 1, {ZIGZAG(ORTH)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 500},
+    [35] = {"SC", 2, {LEAP(LV_W), ZIGZAG(DIAG)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 450},
+    [36] = {"CP", 2, {LEAPM(LV_W), PROX_LEAPM(LV_FA)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
+    [37] = {"CG", 1, {PROX_LEAPM(LV_N)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
+    [38] = {"DR", 1, {PROX_LEAPM(LV_WD)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
+    [39] = {"CT", 1, {PROX_STOP(ORTH, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [40] = {"RE", 1, {PROX_STOP(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [41] = {"IN", 2, {PROX_STOP(DIAG, 0), LEAPM(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 550},
+    [42] = {"FR", 1, {PROX_SLIDE(ORTH, ORTH)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 700},
+    [43] = {"SL", 2, {PROX_SLIDE(DIAG, DIAG), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [44] = {"AR", 2, {SLIDE(ALLD, 3), RIFLE_SLIDE(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 700},
+    [45] = {"LA", 2, {LEAP(LV_KN), RIFLE_LEAP(LV_KN)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [46] = {"SP", 2, {SLIDE(ORTH, 0), RIFLE_SLIDE(ORTH, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 700},
+    [47] = {"SW", 3, {LEAP(LV_W), SLIDE(DIAG, 0), RIFLE_SLIDE(DIAG, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [48] = {"WI", 1, {{.kind = P_SLIDE, .dirs = ALLD, .capture = 1, .wrap = W_PROX, .hood = ALLD, .reach = 1}},
+            0, 0, 0, 0, IM_ADJ, KD_WIZARD, 1000},
+    [49] = {"AG", 3, {SLIDEM(DIAG, 0), LEAPM(LV_W), LEAPCONV(DIAG)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [50] = {"SY", 2, {SLIDEM(ORTH, 0), LEAPCONV(ORTH)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
+    [51] = {"AM", 1, {SWAPLEAP(LV_K23, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [52] = {"CR", 1, {SWAPLEAP(LV_KN, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [53] = {"KE", 3, {LEAPM(LV_F), APPROACH(ORTH, 0), SWAPLEAP(LV_W, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 700},
+    [54] = {"VI", 3, {LEAPM(LV_W), APPROACH(DIAG, 0), SWAPLEAP(LV_F, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
+    [55] = {"DI", 1, {APPROACH(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
+    [56] = {"EN", 2, {SLIDEM(DIAG, 2),
+                      {.kind = P_SLIDE, .dirs = ORTH, .range = 2, .capture = 0, .wrap = W_PROX, .hood = ALLD,
+                       .reach = 1, .convert = 1}}, 0, 0, 0, 0, IM_NO, KD_PIECE, 550},
+};
+#define WIZARD 48
+#define PAWN 29
+#define GUARD 30
+
+/* per unsigned code (type | ROYAL), under the options of the current game (O14) */
+static uint8_t A_shielded[128], A_resolute[128], A_armored[128], A_loyal[128], A_immob[128];
+static OOptions OPTS;
+static int geo_n;
+
+int op_value(int code) { return UNITS[code & OP_TYPE].value; }
+
+static void build_geo(int n) {
+    OP_N = n; SIZE = n * n;
+    for (int s = 0; s < SIZE; s++) {
+        int f = s % n, r = s / n + 1;
+        file_of[s] = (int8_t)f; rank_of[s] = (int8_t)r;
+        snprintf(names[s], sizeof names[s], "%c%d", 'a' + f, r);
+        for (int d = 0; d < 8; d++) {
+            int k = 0, ff = f, rr = r, q;
+            while ((q = at(ff + VEC[d][0], rr + VEC[d][1])) >= 0) { rays[s][d][k++] = (int8_t)q; ff += VEC[d][0]; rr += VEC[d][1]; }
+            raylen[s][d] = (uint8_t)k;
+            stepsq[s][d] = (int8_t)at(f + VEC[d][0], r + VEC[d][1]);
+        }
+        for (int i = 0; i < LV_NSETS; i++) {
+            int k = 0;
+            for (int j = 0; j < VS[i].n; j++) {
+                int q = at(f + VS[i].v[j][0], r + VS[i].v[j][1]);
+                if (q >= 0) leaps[i][s][k++] = (int8_t)q;
+            }
+            nleaps[i][s] = (uint8_t)k;
+        }
+    }
+    geo_n = n;
+}
+
+static uint64_t ZK[OP_MAXSQ][256], ZSIDE, ZHAND[2][128][12];
+static int zinit;
+static void init_zobrist(void) {
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    #define NEXT (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+    for (int s = 0; s < OP_MAXSQ; s++) for (int v = 0; v < 256; v++) ZK[s][v] = NEXT;
+    ZSIDE = NEXT;
+    for (int c = 0; c < 2; c++) for (int k = 0; k < 128; k++) for (int j = 0; j < 12; j++) ZHAND[c][k][j] = NEXT;
+    zinit = 1;
+}
+
+void op_select(int n, const OOptions *o) {
+    if (!zinit) { init_zobrist(); build_vecsets(); }
+    if (geo_n != n) build_geo(n);
+    OPTS = *o;
+    for (int code = 0; code < 128; code++) {
+        const Unit *u = &UNITS[code & OP_TYPE];
+        int valid = (code & OP_TYPE) >= 1 && (code & OP_TYPE) <= OP_NTYPES;
+        A_shielded[code] = valid && (u->shielded || (o->shp && u->kind == KD_PAWN));
+        A_resolute[code] = valid && u->resolute;
+        A_armored[code] = valid && ((u->armored && !(o->gna && u->kind == KD_GUARD)) || ((o->arm >> (code & OP_TYPE)) & 1));
+        A_loyal[code] = valid && u->loyal;
+        A_immob[code] = valid ? u->immob : IM_NO;
+    }
+}
+
+int op_is_variant(const char *name) { return !strcmp(name, "optima") || !strcmp(name, "optima-9x9"); }
+
+/* ------------------------------------------------------------ O10 */
+void op_frozen(const int8_t *b, int c, uint8_t *fz) {
+    memset(fz, 0, (size_t)SIZE);
+    for (int q = 0; q < SIZE; q++) {
+        int v = b[q] * c;
+        if (v >= 0) continue;
+        int im = A_immob[-v];
+        if (im == IM_NO) continue;
+        if (im == IM_KNIGHT || im == IM_ADJ) {
+            int set = im == IM_KNIGHT ? LV_N : LV_K;
+            for (int i = 0; i < nleaps[set][q]; i++) {
+                int r = leaps[set][q][i], w = b[r] * c;
+                if (w > 0 && !A_resolute[w]) fz[r] = 1;
+            }
+        } else {
+            int mask = im == IM_FORTH ? ORTH : im == IM_FDIAG ? DIAG : ALLD;
+            for (int d = 0; d < 8; d++) {
+                if (!(mask >> d & 1)) continue;
+                for (int k = 0; k < raylen[q][d]; k++) {
+                    int r = rays[q][d][k], w = b[r] * c;
+                    if (w) { if (w > 0 && !A_resolute[w]) fz[r] = 1; break; }
+                }
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------ emitting moves */
+typedef struct {
+    const int8_t *b;          /* the position before the move */
+    int c, s;                 /* colour, the mover's start square */
+    const Prim *p;
+    OMoveList *out;
+    int start;                /* first move of this unit in out (O6: equal moves are one) */
+    int collect, nf;          /* two-part: collecting part 1 */
+    int8_t fm[64], fcap[64];  /* part 1 ends and captures (-1 none) */
+    int cap1;                 /* two-part: part 1's capture in part 2 (-1 none) */
+} Ctx;
+
+static void sort8(int8_t *a, int n) {
+    for (int i = 1; i < n; i++) { int8_t x = a[i]; int j = i - 1; while (j >= 0 && a[j] > x) { a[j + 1] = a[j]; j--; } a[j + 1] = x; }
+}
+
+static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *convs, int nconv, int flags) {
+    OMove m;
+    m.from = (int8_t)x->s; m.to = (int8_t)t; m.flags = (int8_t)flags; m.value = 0;
+    m.ncap = (uint8_t)ncap; m.nconv = (uint8_t)nconv;
+    memcpy(m.cap, caps, (size_t)ncap); memcpy(m.conv, convs, (size_t)nconv);
+    sort8(m.cap, ncap); sort8(m.conv, nconv);
+    for (int i = 0; i < ncap; i++) if ((abs(x->b[m.cap[i]]) & OP_ROYAL) && x->b[m.cap[i]] * x->c < 0) { m.flags |= OF_ROYAL; break; }
+    OMoveList *l = x->out;
+    for (int i = x->start; i < l->n; i++) {
+        const OMove *o = &l->m[i];
+        if (o->to == m.to && o->flags == m.flags && o->ncap == m.ncap && o->nconv == m.nconv
+            && !memcmp(o->cap, m.cap, (size_t)ncap) && !memcmp(o->conv, m.conv, (size_t)nconv)) return;
+    }
+    if (l->n < OP_MAXMOVES) l->m[l->n++] = m;
+}
+
+/* O11: colour c converts the enemy units on squares q[]: loyal untouched, royal captured, others converted */
+static void convert(const int8_t *b, int c, const int8_t *q, int n, int8_t *caps, int *ncap, int8_t *convs, int *nconv) {
+    for (int i = 0; i < n; i++) {
+        int v = b[q[i]] * c;
+        if (v >= 0) continue;
+        int code = -v;
+        if (A_loyal[code]) continue;
+        if (code & OP_ROYAL) caps[(*ncap)++] = q[i]; else convs[(*nconv)++] = q[i];
+    }
+}
+
+static inline int cheb(int s, int t) {
+    int df = abs(file_of[s] - file_of[t]), dr = abs(rank_of[s] - rank_of[t]);
+    return df > dr ? df : dr;
+}
+
+static void emit(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *convs, int nconv, int flags) {
+    const Prim *p = x->p;
+    const int8_t *b = x->b;
+    int c = x->c;
+    switch (p->wrap) {
+    case W_NONE: add_move(x, t, caps, ncap, convs, nconv, flags); return;
+    case W_PROMOTE:
+        if (rank_of[t] == (c > 0 ? OP_N : 1)) flags |= OF_PROMOTE;
+        add_move(x, t, caps, ncap, convs, nconv, flags); return;
+    case W_PROX: {
+        if (b[t] || ncap || nconv || flags || (p->reach && cheb(x->s, t) > p->reach)) {
+            add_move(x, t, caps, ncap, convs, nconv, flags); return;
+        }
+        int8_t around[8]; int na = 0;
+        for (int d = 0; d < 8; d++) if ((p->hood >> d & 1) && stepsq[t][d] >= 0) around[na++] = stepsq[t][d];
+        int8_t cc[8], vv[8]; int nc = 0, nv = 0;
+        if (p->convert) convert(b, c, around, na, cc, &nc, vv, &nv);
+        else for (int i = 0; i < na; i++) { int w = b[around[i]] * c; if (w < 0 && !A_shielded[-w]) cc[nc++] = around[i]; }
+        add_move(x, t, cc, nc, vv, nv, 0);
+        return;
+    }
+    case W_RIFLE:
+        if (ncap == 1 && caps[0] == t && !nconv && !A_armored[-b[t] * c]) { int8_t q = (int8_t)t; add_move(x, x->s, &q, 1, NULL, 0, 0); }
+        return;
+    case W_TWO:
+        if (x->collect) {
+            if (x->nf < 64) { x->fm[x->nf] = (int8_t)t; x->fcap[x->nf] = ncap ? caps[0] : -1; x->nf++; }
+            return;
+        }
+        if (t == x->s && !(p->roc && x->cap1 >= 0)) return;
+        {
+            int8_t all[4]; int n = 0;
+            if (x->cap1 >= 0) all[n++] = (int8_t)x->cap1;
+            for (int i = 0; i < ncap; i++) all[n++] = caps[i];
+            add_move(x, t, all, n, NULL, 0, 0);
+        }
+        return;
+    }
+}
+
+static inline void emit0(Ctx *x, int t) { emit(x, t, NULL, 0, NULL, 0, 0); }
+static inline void emit1(Ctx *x, int t) { int8_t q = (int8_t)t; emit(x, t, &q, 1, NULL, 0, 0); }
+
+/* generate primitive p of the unit of colour c standing (or imagined) on `from` of board b */
+static void gen(Ctx *x, const int8_t *b, int from) {
+    const Prim *p = x->p;
+    int c = x->c;
+    switch (p->kind) {
+    case P_LEAP:
+        for (int i = 0; i < nleaps[p->vecs][from]; i++) {
+            int t = leaps[p->vecs][from][i], v = b[t] * c;
+            if (v == 0) { if (p->move) emit0(x, t); }
+            else if (v < 0 && p->capture) emit1(x, t);
+        }
+        break;
+    case P_SLIDE:
+        for (int d = 0; d < 8; d++) {
+            if (!(p->dirs >> d & 1)) continue;
+            int len = raylen[from][d];
+            if (p->range && len > p->range) len = p->range;
+            for (int k = 0; k < len; k++) {
+                int t = rays[from][d][k], v = b[t] * c;
+                if (v == 0) { emit0(x, t); continue; }
+                if (v < 0 && p->capture) emit1(x, t);
+                break;
+            }
+        }
+        break;
+    case P_RIDER: {
+        const VecSet *vs = &VS[p->vecs];
+        for (int i = 0; i < vs->n; i++) {
+            int df = vs->v[i][0], dr = vs->v[i][1];
+            int f = file_of[from], r = rank_of[from];
+            if (p->slip) {
+                f += df / p->slip; r += dr / p->slip;
+                int gate = at(f, r);
+                if (gate < 0 || b[gate]) continue;
+            }
+            int t;
+            while ((t = at(f + df, r + dr)) >= 0) {
+                f += df; r += dr;
+                int v = b[t] * c;
+                if (v == 0) { emit0(x, t); continue; }
+                if (v < 0 && p->capture) emit1(x, t);
+                break;
+            }
+        }
+        break;
+    }
+    case P_FLY:
+        for (int d = 0; d < 8; d++) {
+            if (!(p->dirs >> d & 1)) continue;
+            for (int k = 0; k < raylen[from][d]; k++) if (!b[rays[from][d][k]]) emit0(x, rays[from][d][k]);
+        }
+        break;
+    case P_FLYHOP:
+        for (int d = 0; d < 8; d++) {
+            if (!(p->dirs >> d & 1)) continue;
+            const int8_t *ray = rays[from][d];
+            for (int k = 0; k < raylen[from][d]; k++) {
+                int t = ray[k];
+                if (b[t]) continue;
+                int8_t caps[10]; int n = 0;
+                for (int j = k - 1; j >= 0 && b[ray[j]] * c < 0 && (!p->run || n < p->run); j--) caps[n++] = ray[j];
+                emit(x, t, caps, n, NULL, 0, 0);
+            }
+        }
+        break;
+    case P_SCREEN: {
+        int most = (p->screens & 2) ? 1 : 0;
+        for (int d = 0; d < 8; d++) {
+            if (!(p->dirs >> d & 1)) continue;
+            int seen = 0;
+            for (int k = 0; k < raylen[from][d]; k++) {
+                int t = rays[from][d][k], v = b[t] * c;
+                if (!v) continue;
+                if (v < 0 && (p->screens >> seen & 1)) emit1(x, t);
+                if (++seen > most) break;
+            }
+        }
+        break;
+    }
+    case P_PLOW:
+        for (int d = 0; d < 8; d++) {
+            if (!(p->dirs >> d & 1)) continue;
+            int len = raylen[from][d];
+            if (p->range && len > p->range) len = p->range;
+            int8_t caps[10]; int n = 0;
+            for (int k = 0; k < len; k++) {
+                int t = rays[from][d][k], v = b[t] * c;
+                if (v > 0) break;
+                if (v < 0) caps[n++] = (int8_t)t;
+                emit(x, t, caps, n, NULL, 0, 0);
+                if (v < 0 && p->armor_stops && A_armored[-v]) break;
+            }
+        }
+        break;
+    case P_BENT:
+        for (int d = 0; d < 8; d++) {
+            if (!(p->dirs >> d & 1)) continue;
+            int len = raylen[from][d];
+            if (p->first && len > p->first) len = p->first;
+            for (int k = 0; k < len; k++) {
+                int corner = rays[from][d][k];
+                if (b[corner]) break;
+                for (int e = 0; e < 8; e++) {
+                    if (!(p->dirs >> e & 1)) continue;
+                    if (VEC[d][0] * VEC[e][0] + VEC[d][1] * VEC[e][1] != 0) continue;
+                    int len2 = raylen[corner][e];
+                    if (p->second && len2 > p->second) len2 = p->second;
+                    for (int j = 0; j < len2; j++) {
+                        int t = rays[corner][e][j], v = b[t] * c;
+                        if (v == 0) { emit0(x, t); continue; }
+                        if (v < 0 && p->capture) emit1(x, t);
+                        break;
+                    }
+                }
+            }
+        }
+        break;
+    case P_DLEAP:
+        for (int i = 0; i < nleaps[p->vecs][from]; i++) {
+            int m = leaps[p->vecs][from][i];
+            if (b[m]) continue;
+            for (int j = 0; j < nleaps[p->vecs][m]; j++) {
+                int t = leaps[p->vecs][m][j];
+                if (t == from) continue;
+                int v = b[t] * c;
+                if (v == 0) emit0(x, t);
+                else if (v < 0 && p->capture) emit1(x, t);
+            }
+        }
+        break;
+    case P_STOP:
+        for (int d = 0; d < 8; d++) {
+            if (!(p->dirs >> d & 1)) continue;
+            int len = raylen[from][d];
+            if (p->range && len > p->range) len = p->range;
+            for (int k = 0; k < len; k++) {
+                int q = rays[from][d][k];
+                if (b[q]) break;
+                emit0(x, q);
+                int near = 0;
+                for (int e = 0; e < 8 && !near; e++) { int r = stepsq[q][e]; if (r >= 0 && b[r] * c < 0) near = 1; }
+                if (near) break;
+            }
+        }
+        break;
+    case P_ZIGZAG:
+        for (int d1 = 0; d1 < 8; d1++) {
+            if (!(p->dirs >> d1 & 1)) continue;
+            for (int d2 = 0; d2 < 8; d2++) {
+                if (!(p->dirs >> d2 & 1) || VEC[d1][0] * VEC[d2][0] + VEC[d1][1] * VEC[d2][1] != 0) continue;
+                int q = from, d = d1;
+                while ((q = stepsq[q][d]) >= 0) {
+                    int v = b[q] * c;
+                    if (v == 0) { emit0(x, q); d = d == d1 ? d2 : d1; continue; }
+                    if (v < 0 && p->capture) emit1(x, q);
+                    break;
+                }
+            }
+        }
+        break;
+    case P_LEAPCONV:
+        for (int d = 0; d < 8; d++) {
+            if (!(p->dirs >> d & 1)) continue;
+            for (int k = 0; k + 1 < raylen[from][d]; k++) {
+                int8_t q = rays[from][d][k]; int t = rays[from][d][k + 1];
+                if (b[q] * c >= 0 || b[t]) continue;
+                int8_t cc[1], vv[1]; int nc = 0, nv = 0;
+                convert(b, c, &q, 1, cc, &nc, vv, &nv);
+                if (nc || nv) emit(x, t, cc, nc, vv, nv, 0);
+            }
+        }
+        break;
+    case P_SWAPLEAP:
+        for (int i = 0; i < nleaps[p->vecs][from]; i++) {
+            int8_t t = leaps[p->vecs][from][i];
+            int v = b[t] * c;
+            if (v == 0) { if (p->move) emit0(x, t); }
+            else if (v < 0) {
+                int8_t cc[1], vv[1]; int nc = 0, nv = 0;
+                convert(b, c, &t, 1, cc, &nc, vv, &nv);
+                if (nc) emit(x, t, cc, nc, NULL, 0, 0);
+                else if (nv) emit(x, t, NULL, 0, vv, nv, OF_SWAP);
+            }
+        }
+        break;
+    case P_APPROACH:
+        for (int d = 0; d < 8; d++) {
+            if (!(p->dirs >> d & 1)) continue;
+            int len = raylen[from][d];
+            if (p->range && len > p->range) len = p->range;
+            for (int k = 0; k < len; k++) {
+                int t = rays[from][d][k];
+                if (b[t]) break;
+                int8_t ahead = stepsq[t][d];
+                if (ahead >= 0) {
+                    int8_t cc[1], vv[1]; int nc = 0, nv = 0;
+                    convert(b, c, &ahead, 1, cc, &nc, vv, &nv);
+                    emit(x, t, cc, nc, vv, nv, 0);
+                } else emit0(x, t);
+            }
+        }
+        break;
+    }
+}
+
+static void gen_unit(const int8_t *b, int c, int s, OMoveList *out) {
+    const Unit *u = &UNITS[(b[s] * c) & OP_TYPE];
+    Ctx x;
+    x.b = b; x.c = c; x.s = s; x.out = out; x.start = out->n; x.collect = 0; x.nf = 0; x.cap1 = -1;
+    for (int i = 0; i < u->np; i++) {
+        x.p = &u->p[i];
+        if (x.p->wrap != W_TWO) { gen(&x, b, s); continue; }
+        /* O12.8: part 1, then part 2 on the board as part 1 left it */
+        x.collect = 1; x.nf = 0;
+        gen(&x, b, s);
+        x.collect = 0;
+        int nf = x.nf;
+        int8_t fm[64], fcap[64];
+        memcpy(fm, x.fm, (size_t)nf); memcpy(fcap, x.fcap, (size_t)nf);
+        for (int j = 0; j < nf; j++) {
+            int8_t cap1 = fcap[j];
+            add_move(&x, fm[j], &cap1, cap1 >= 0, NULL, 0, 0);
+            int8_t after[OP_MAXSQ];
+            memcpy(after, b, (size_t)SIZE);
+            after[fm[j]] = after[s]; after[s] = 0;
+            x.cap1 = cap1;
+            gen(&x, after, fm[j]);
+            x.cap1 = -1;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ reserve and placement (O5) */
+static int set_size(void) { return OP_N == 10 ? 10 : 5; }
+static int side_at(int kind, int i) {
+    if (kind == RK_EQ) return i % 2 == 0 ? 1 : -1;
+    if (i == 0) return 1;
+    return ((i - 1) / 2) % 2 == 0 ? -1 : 1;
+}
+static int ORDER[128], NORDER;   /* placeable codes in canonical order (token letters, plain before royal) */
+static void build_order(void) {
+    if (NORDER) return;
+    for (int t = 1; t <= OP_NTYPES; t++) {
+        if (UNITS[t].kind != KD_PIECE) continue;
+        for (int r = 0; r < 2; r++) ORDER[NORDER++] = t | (r ? OP_ROYAL : 0);
+    }
+    for (int i = 1; i < NORDER; i++) {   /* insertion sort by (token, royal) */
+        int k = ORDER[i], j = i - 1;
+        while (j >= 0) {
+            int cmp = strcmp(UNITS[ORDER[j] & OP_TYPE].tok, UNITS[k & OP_TYPE].tok);
+            if (cmp > 0 || (cmp == 0 && (ORDER[j] & OP_ROYAL) > (k & OP_ROYAL))) { ORDER[j + 1] = ORDER[j]; j--; }
+            else break;
+        }
+        ORDER[j + 1] = k;
+    }
+}
+static inline uint8_t *source(OPos *p, int c) { return p->rkind == RK_EQ ? p->hand[c > 0] : p->hand[1]; }
+static inline const uint8_t *csource(const OPos *p, int c) { return p->rkind == RK_EQ ? p->hand[c > 0] : p->hand[1]; }
+
+static void placements(const OPos *p, OMoveList *l) {
+    const uint8_t *h = csource(p, p->side);
+    int royal_only = 0;
+    if (p->rkind != RK_EQ) for (int k = 0; k < 128; k++) if ((k & OP_ROYAL) && h[k]) { royal_only = 1; break; }
+    int first = p->side > 0 ? 0 : (OP_N - 1) * OP_N;
+    for (int i = 0; i < NORDER; i++) {
+        int code = ORDER[i];
+        if (!h[code] || (royal_only && !(code & OP_ROYAL))) continue;
+        for (int t = first; t < first + OP_N; t++) {
+            if (p->b[t]) continue;
+            OMove *m = &l->m[l->n++];
+            memset(m, 0, sizeof *m);
+            m->from = OP_PLACE; m->to = (int8_t)t; m->value = (int8_t)(p->side * code);
+        }
+    }
+}
+
+void op_legal(const OPos *p, OMoveList *l) {
+    l->n = 0;
+    if (p->rkind != RK_NONE) { placements(p, l); return; }
+    uint8_t fz[OP_MAXSQ];
+    int c = p->side;
+    op_frozen(p->b, c, fz);
+    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l);
+}
+
+/* ------------------------------------------------------------ make */
+static inline void setsq(OPos *p, int s, int v) {
+    p->hash ^= ZK[s][(uint8_t)p->b[s]] ^ ZK[s][(uint8_t)v];
+    p->b[s] = (int8_t)v;
+}
+
+void op_play(OPos *p, const OMove *m) {
+    if (m->from == OP_PLACE) {
+        int c = p->side, code = abs(m->value);
+        uint8_t *h = source(p, c);
+        int ci = p->rkind == RK_EQ ? c > 0 : 1;
+        p->hash ^= ZHAND[ci][code][h[code]];
+        h[code]--;
+        p->hash ^= ZHAND[ci][code][h[code]];
+        setsq(p, m->to, m->value);
+        p->left--;
+        int next = p->left ? side_at(p->rkind, 2 * set_size() - p->left) : 1;
+        if (!p->left) p->rkind = RK_NONE;
+        if (next != p->side) p->hash ^= ZSIDE;
+        p->side = (int8_t)next;
+        p->ply++;
+        return;
+    }
+    int s = m->from, t = m->to, c = p->side;
+    int mover = p->b[s];
+    int tv = p->b[t];
+    setsq(p, s, 0);
+    for (int i = 0; i < m->ncap; i++) setsq(p, m->cap[i], 0);
+    if (m->flags & OF_SWAP) setsq(p, s, -tv);
+    for (int i = 0; i < m->nconv; i++) {
+        int q = m->conv[i];
+        if ((m->flags & OF_SWAP) && q == t) continue;
+        setsq(p, q, -p->b[q]);
+    }
+    if (m->flags & OF_PROMOTE) mover = c * WIZARD;
+    setsq(p, t, mover);
+    p->side = (int8_t)-c;
+    p->hash ^= ZSIDE;
+    p->ply++;
+}
+
+uint64_t op_perft(OPos *p, int depth) {
+    if (depth <= 0) return 1;
+    OMoveList *l = malloc(sizeof *l);
+    op_legal(p, l);
+    uint64_t total = 0;
+    if (depth == 1) total = (uint64_t)l->n;
+    else for (int i = 0; i < l->n; i++) { OPos q = *p; op_play(&q, &l->m[i]); total += op_perft(&q, depth - 1); }
+    free(l);
+    return total;
+}
+
+int op_royals(const OPos *p, int c) {
+    int n = 0;
+    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && ((p->b[s] * c) & OP_ROYAL)) n++;
+    return n;
+}
+int op_captures_royal(const OPos *p, const OMove *m) {
+    (void)p;
+    return m->from != OP_PLACE && (m->flags & OF_ROYAL);
+}
+int op_is_capture(const OMove *m) { return m->from != OP_PLACE && (m->ncap || m->nconv); }
+
+/* ------------------------------------------------------------ text (O15) */
+static int type_of_token(const char *t) {
+    char up[3] = {(char)toupper((unsigned char)t[0]), (char)toupper((unsigned char)t[1]), 0};
+    for (int i = 1; i <= OP_NTYPES; i++) if (!strcmp(UNITS[i].tok, up)) return i;
+    return 0;
+}
+static int two_letters(const char *s) {
+    return isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1])
+        && ((isupper((unsigned char)s[0]) && isupper((unsigned char)s[1])) || (islower((unsigned char)s[0]) && islower((unsigned char)s[1])));
+}
+static void token_of(int code, int lower, char *out) {
+    const char *t = UNITS[code & OP_TYPE].tok;
+    out[0] = lower ? (char)tolower((unsigned char)t[0]) : t[0];
+    out[1] = lower ? (char)tolower((unsigned char)t[1]) : t[1];
+    int k = 2;
+    if (code & OP_ROYAL) out[k++] = '*';
+    out[k] = 0;
+}
+
+#define FAIL(...) do { snprintf(err, (size_t)errlen, __VA_ARGS__); return 0; } while (0)
+
+int op_parse_fen(const char *fen, OPos *p, char *err, int errlen) {
+    char buf[1024];
+    if (strlen(fen) >= sizeof buf) FAIL("FEN too long");
+    while (*fen == ' ') fen++;
+    snprintf(buf, sizeof buf, "%s", fen);
+    char *field[6]; int nf = 0;
+    for (char *tok = strtok(buf, " "); tok && nf < 6; tok = strtok(NULL, " ")) field[nf++] = tok;
+    if (nf != 5) FAIL("Optima FEN needs 5 fields (board, side, reserve, rules, ply), got %d", nf);
+    int rows = 1;
+    for (const char *q = field[0]; *q; q++) rows += *q == '/';
+    if (rows != 9 && rows != 10) FAIL("Optima FEN board has %d ranks, expected 10 or 9", rows);
+    /* rules first: they set the attribute tables */
+    OOptions o; memset(&o, 0, sizeof o);
+    if (strcmp(field[3], "-")) {
+        char rb[256]; snprintf(rb, sizeof rb, "%s", field[3]);
+        for (char *it = strtok(rb, ","); it; it = strtok(NULL, ",")) {
+            if (!strcmp(it, "shp")) o.shp = 1;
+            else if (!strcmp(it, "gna")) o.gna = 1;
+            else if (!strncmp(it, "arm=", 4)) {
+                const char *q = it + 4;
+                if (!*q || strlen(q) % 2) FAIL("rules field: bad %s", it);
+                for (; *q; q += 2) { int ty = type_of_token(q); if (!ty || !isupper((unsigned char)q[0])) FAIL("rules field: bad %s", it); o.arm |= 1ULL << ty; }
+            } else FAIL("rules field: unknown option %s", it);
+        }
+    }
+    build_order();
+    op_select(rows, &o);
+    memset(p, 0, sizeof *p);
+    int n = rows, rank = n, file = 0;
+    for (const char *q = field[0]; ; q++) {
+        if (*q == '/' || !*q) {
+            if (file != n) FAIL("rank %d has %d cells, expected %d", rank, file, n);
+            if (!*q) break;
+            rank--; file = 0; continue;
+        }
+        if (isdigit((unsigned char)*q)) {
+            int k = 0;
+            while (isdigit((unsigned char)*q)) k = 10 * k + (*q++ - '0');
+            q--;
+            if (k <= 0) FAIL("rank %d: bad empty run", rank);
+            file += k;
+            if (file > n) FAIL("rank %d is longer than %d cells", rank, n);
+            continue;
+        }
+        if (!two_letters(q)) FAIL("rank %d: bad token", rank);
+        int ty = type_of_token(q);
+        if (!ty) FAIL("rank %d: unknown unit %.2s", rank, q);
+        int lower = islower((unsigned char)q[0]);
+        q += 2;
+        int code = ty;
+        if (*q == '*') { if (UNITS[ty].kind != KD_PIECE) FAIL("rank %d: %s can never be royal", rank, UNITS[ty].tok); code |= OP_ROYAL; }
+        else q--;
+        if (file >= n) FAIL("rank %d is longer than %d cells", rank, n);
+        p->b[(rank - 1) * n + file] = (int8_t)(lower ? -code : code);
+        file++;
+    }
+    if (rank != 1) FAIL("bad board field");
+    if (!strcmp(field[1], "w")) p->side = 1; else if (!strcmp(field[1], "b")) p->side = -1;
+    else FAIL("side field must be 'w' or 'b'");
+    if (strcmp(field[2], "-")) {
+        const char *r = field[2];
+        if (!strncmp(r, "eq:", 3)) p->rkind = RK_EQ; else if (!strncmp(r, "u1:", 3)) p->rkind = RK_U1;
+        else if (!strncmp(r, "u2:", 3)) p->rkind = RK_U2; else FAIL("reserve field: expected '-', 'eq:', 'u1:' or 'u2:'");
+        for (r += 3; *r; ) {
+            if (!two_letters(r)) FAIL("reserve: bad token");
+            int ty = type_of_token(r);
+            if (!ty || UNITS[ty].kind != KD_PIECE) FAIL("reserve: unknown or unplaceable unit %.2s", r);
+            int lower = islower((unsigned char)r[0]);
+            r += 2;
+            int code = ty;
+            if (*r == '*') { code |= OP_ROYAL; r++; }
+            if (p->rkind != RK_EQ && lower) FAIL("reserve: a pool is written in upper case");
+            p->hand[p->rkind == RK_EQ ? !lower : 1][code]++;
+            p->left++;
+        }
+        if (!p->left) FAIL("reserve field is empty");
+    }
+    char *end;
+    long ply = strtol(field[4], &end, 10);
+    if (*end || ply < 0 || !isdigit((unsigned char)field[4][0])) FAIL("ply field must be a number");
+    p->ply = (int)ply;
+    /* hash */
+    for (int s = 0; s < n * n; s++) p->hash ^= ZK[s][(uint8_t)p->b[s]];
+    if (p->side < 0) p->hash ^= ZSIDE;
+    for (int ci = 0; ci < 2; ci++) for (int k = 0; k < 128; k++) p->hash ^= ZHAND[ci][k][p->hand[ci][k]];
+    return 1;
+}
+
+static void append(char **o, const char *s) { while (*s) *(*o)++ = *s++; **o = 0; }
+
+void op_format_fen(const OPos *p, char *out) {
+    char *o = out, tk[4], num[16];
+    int n = OP_N;
+    for (int rank = n; rank >= 1; rank--) {
+        int run = 0;
+        for (int f = 0; f < n; f++) {
+            int v = p->b[(rank - 1) * n + f];
+            if (!v) { run++; continue; }
+            if (run) { snprintf(num, sizeof num, "%d", run); append(&o, num); run = 0; }
+            token_of(abs(v), v < 0, tk); append(&o, tk);
+        }
+        if (run) { snprintf(num, sizeof num, "%d", run); append(&o, num); }
+        if (rank > 1) append(&o, "/");
+    }
+    append(&o, p->side > 0 ? " w " : " b ");
+    if (p->rkind == RK_NONE) append(&o, "-");
+    else {
+        append(&o, p->rkind == RK_EQ ? "eq:" : p->rkind == RK_U1 ? "u1:" : "u2:");
+        for (int pass = 0; pass < (p->rkind == RK_EQ ? 2 : 1); pass++) {
+            const uint8_t *h = p->hand[p->rkind == RK_EQ ? !pass : 1];
+            for (int i = 0; i < NORDER; i++)
+                for (int k = 0; k < h[ORDER[i]]; k++) { token_of(ORDER[i], pass == 1, tk); append(&o, tk); }
+        }
+    }
+    append(&o, " ");
+    int any = 0;
+    if (OPTS.arm) {
+        append(&o, "arm=");
+        const char *toks[OP_NTYPES]; int nt = 0;      /* tokens sorted */
+        for (int ty = 1; ty <= OP_NTYPES; ty++) if (OPTS.arm >> ty & 1) toks[nt++] = UNITS[ty].tok;
+        for (int i = 1; i < nt; i++) for (int j = i; j > 0 && strcmp(toks[j - 1], toks[j]) > 0; j--) {
+            const char *t = toks[j]; toks[j] = toks[j - 1]; toks[j - 1] = t;
+        }
+        for (int i = 0; i < nt; i++) append(&o, toks[i]);
+        any = 1;
+    }
+    if (OPTS.gna) { if (any) append(&o, ","); append(&o, "gna"); any = 1; }
+    if (OPTS.shp) { if (any) append(&o, ","); append(&o, "shp"); any = 1; }
+    if (!any) append(&o, "-");
+    snprintf(num, sizeof num, " %d", p->ply);
+    append(&o, num);
+}
+
+void op_move_str(const OMove *m, char *out) {
+    char *o = out;
+    *o = 0;
+    if (m->from == OP_PLACE) {
+        char tk[4];
+        token_of(abs(m->value), 0, tk);
+        append(&o, tk); append(&o, "@"); append(&o, names[m->to]);
+        return;
+    }
+    append(&o, names[m->from]); append(&o, "-"); append(&o, names[m->to]);
+    for (int i = 0; i < m->ncap; i++) { append(&o, i ? "," : "x"); append(&o, names[m->cap[i]]); }
+    for (int i = 0; i < m->nconv; i++) { append(&o, i ? "," : "^"); append(&o, names[m->conv[i]]); }
+    if (m->flags & OF_PROMOTE) append(&o, "=WI");
+}
+
+/* a legal move from its text; FROM-TO alone (or with =WI) names the only legal move from FROM to TO */
+int op_parse_move(OPos *p, const char *text, OMove *out) {
+    static OMoveList l;
+    op_legal(p, &l);
+    char ms[128];
+    const char *txt = text;
+    if (isupper((unsigned char)txt[0]) && isupper((unsigned char)txt[1]) && strchr(txt, '-')) {  /* ARe5-e5xg7 */
+        txt += 2; if (*txt == '*') txt++;
+    }
+    for (int i = 0; i < l.n; i++) { op_move_str(&l.m[i], ms); if (!strcmp(ms, txt)) { *out = l.m[i]; return 1; } }
+    if (strchr(txt, 'x') || strchr(txt, '^') || strchr(txt, '@')) return 0;
+    char base[32]; snprintf(base, sizeof base, "%s", txt);
+    char *eq = strstr(base, "=WI"); if (eq) *eq = 0;
+    int found = -1;
+    for (int i = 0; i < l.n; i++) {
+        if (l.m[i].from == OP_PLACE) continue;
+        char fb[16]; snprintf(fb, sizeof fb, "%s-%s", names[l.m[i].from], names[l.m[i].to]);
+        if (!strcmp(fb, base)) { if (found >= 0) return 0; found = i; }
+    }
+    if (found < 0) return 0;
+    *out = l.m[found];
+    return 1;
+}
+
+/* ------------------------------------------------------------ command-line modes */
+static int cmpstr(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
+
+static const char *start_fen(const char *variant) {
+    return !strcmp(variant, "optima-9x9")
+        ? "9/gdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpn/9/9/9/PNPNPNPNPNPNPNPNPN/GDGDGDGDGDGDGDGDGD/9 w eq:CHFAQUREVR*chfaqurevr* - 0"
+        : "10/gdgdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpnpn/10/10/10/10/PNPNPNPNPNPNPNPNPNPN/GDGDGDGDGDGDGDGDGDGD/10 w eq:ARCECHFAJUKEMAQUREVR*arcechfajukemaqurevr* - 0";
+}
+const char *op_start_fen(const char *variant) { return start_fen(variant); }
+
+int op_main(int argc, char **argv) {
+    const char *mode = argv[1], *variant = argv[2];
+    if (!strcmp(mode, "bench") || !strcmp(mode, "search")) {
+        if (argc < 4) return 2;
+        OPos p; char err[200];
+        const char *fen = argc > 4 ? argv[4] : start_fen(variant);
+        if (!op_parse_fen(fen, &p, err, sizeof err)) { fprintf(stderr, "maxima-engine: %s\n", err); return 2; }
+        double t0 = now(), c0 = (double)clock() / CLOCKS_PER_SEC;
+        if (!strcmp(mode, "bench")) {
+            uint64_t n = op_perft(&p, atoi(argv[3]));
+            double dt = now() - t0, dc = (double)clock() / CLOCKS_PER_SEC - c0;
+            printf("perft %s depth %s: %llu leaves, %.3f s CPU (%.3f s wall), %.0f leaves/s CPU\n", variant, argv[3],
+                   (unsigned long long)n, dc, dt, n / (dc > 0 ? dc : 1e-9));
+        } else {
+            struct GoParamsOpt gp; memset(&gp, 0, sizeof gp);
+            gp.depth = atoi(argv[3]); gp.level = 10;
+            OMove best; int found;
+            op_search_go(&p, NULL, 0, &gp, &best, &found, 1);
+            double dt = now() - t0, dc = (double)clock() / CLOCKS_PER_SEC - c0;
+            long long n = op_search_nodes();
+            char mv[128] = "(none)";
+            if (found) op_move_str(&best, mv);
+            printf("search %s depth %s: %lld nodes, %.3f s CPU (%.3f s wall), %.0f nodes/s CPU, best %s\n", variant,
+                   argv[3], n, dc, dt, n / (dc > 0 ? dc : 1e-9), mv);
+        }
+        return 0;
+    }
+    int depth = argc > 3 ? atoi(argv[3]) : 1;
+    static char line[4096];
+    static char strs[OP_MAXMOVES][128];
+    static OMoveList l;
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0]) continue;
+        OPos p; char err[200];
+        if (!op_parse_fen(line, &p, err, sizeof err)) { printf("error %s\n", err); fflush(stdout); continue; }
+        if (!strcmp(mode, "perft")) printf("%llu\n", (unsigned long long)op_perft(&p, depth));
+        else if (!strcmp(mode, "moves")) {
+            op_legal(&p, &l);
+            for (int i = 0; i < l.n; i++) op_move_str(&l.m[i], strs[i]);
+            qsort(strs, (size_t)l.n, sizeof strs[0], cmpstr);
+            for (int i = 0; i < l.n; i++) printf("%s%s", i ? " " : "", strs[i]);
+            printf("\n");
+        } else if (!strcmp(mode, "children")) {
+            char ms[128], fen[1024];
+            op_legal(&p, &l);
+            for (int i = 0; i < l.n; i++) {
+                OPos q = p; op_play(&q, &l.m[i]);
+                op_move_str(&l.m[i], ms); op_format_fen(&q, fen);
+                printf("%s %s\n", ms, fen);
+            }
+            printf("\n");
+        } else return 2;
+        fflush(stdout);
+    }
+    return 0;
+}

@@ -1,0 +1,69 @@
+/* Optima (optima.md O1-O16) in the compiled engine: its own position, move
+ * and generator, mirroring engine/optima/ (units are data: a unit type is a
+ * list of primitive instances with parameters, as engine/variants/optima.py). */
+#ifndef OPTIMA_H
+#define OPTIMA_H
+#include <stdint.h>
+
+#define OP_MAXSQ 100
+#define OP_MAXCAP 20
+#define OP_MAXCONV 10
+#define OP_MAXMOVES 1500
+#define OP_ROYAL 64
+#define OP_TYPE 63
+#define OP_NTYPES 56
+#define OP_PLACE (-1)
+enum { OF_SWAP = 1, OF_PROMOTE = 2, OF_ROYAL = 4 };   /* OF_ROYAL: a royal unit is captured (set by the generator) */
+enum { RK_NONE, RK_EQ, RK_U1, RK_U2 };
+
+typedef struct {
+    int8_t from, to;          /* from = OP_PLACE for a placement */
+    int8_t flags;             /* OF_SWAP | OF_PROMOTE; a placement: unused */
+    int8_t value;             /* a placement: the signed board value placed */
+    uint8_t ncap, nconv;
+    int8_t cap[OP_MAXCAP], conv[OP_MAXCONV];   /* sorted ascending (rank then file) */
+} OMove;
+
+typedef struct { int n; OMove m[OP_MAXMOVES]; } OMoveList;
+
+typedef struct {
+    int8_t b[OP_MAXSQ];
+    int8_t side;                   /* 1 White, -1 Black */
+    int8_t rkind;                  /* RK_*: RK_NONE in the movement phase */
+    int8_t left;                   /* units still to place */
+    uint8_t hand[2][128];          /* counts per unsigned code: [1] White's hand or the pool, [0] Black's hand */
+    int ply;
+    uint64_t hash;
+} OPos;
+
+typedef struct { uint8_t shp, gna; uint64_t arm; } OOptions;   /* arm: bit per type code */
+
+extern int OP_N;                   /* 10 or 9: the board of the last FEN read */
+
+int op_is_variant(const char *name);
+void op_select(int n, const OOptions *o);
+int op_parse_fen(const char *fen, OPos *p, char *err, int errlen);
+void op_format_fen(const OPos *p, char *out);
+void op_move_str(const OMove *m, char *out);
+int op_parse_move(OPos *p, const char *text, OMove *out);
+void op_legal(const OPos *p, OMoveList *l);
+void op_play(OPos *p, const OMove *m);
+uint64_t op_perft(OPos *p, int depth);
+int op_royals(const OPos *p, int c);
+int op_captures_royal(const OPos *p, const OMove *m);
+int op_is_capture(const OMove *m);
+void op_frozen(const int8_t *b, int c, uint8_t *fz);
+int op_value(int code);
+int op_main(int argc, char **argv);         /* perft / moves / children / bench / search for Optima */
+
+/* optima_search.c */
+struct GoParamsOpt { int depth, movetime, nodes_limit, infinite, wtime, btime, winc, binc, movestogo, level; };
+void op_search_go(OPos *root, const uint64_t *hist, int nhist, const struct GoParamsOpt *gp, OMove *best, int *found,
+                  int silent);
+long long op_search_nodes(void);
+/* UCI hooks (uci.c) */
+int op_uci_position(const char *args, const char *moves);
+void op_uci_go(const struct GoParamsOpt *gp);
+void op_uci_fen(char *out);
+void op_uci_select(const char *variant);
+#endif

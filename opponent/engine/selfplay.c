@@ -1,0 +1,94 @@
+/* Self-play for tuning the material values (opponent/tune.py):
+ *
+ *   maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES]
+ *
+ * plays GAMES games of the engine against itself at a fixed DEPTH (level 10,
+ * quiescence on), each from the start after 4-8 random plies chosen by a
+ * generator seeded with SEED, and prints
+ *
+ *   types LETTER:VALUE...                (the piece types in column order, with this build's values)
+ *   pos RESULT PLY D1 D2 ...             (one line per quiet position)
+ *   game RESULT PLIES REASON             (one line per game)
+ *
+ * RESULT is White's score (1, 0.5, 0); Di is White's count of type i minus
+ * Black's. A position is sampled when the side to move is not in check and
+ * the move the search chooses captures nothing (a quiet position, as in
+ * Texel tuning). A game reaching MAXPLIES (default 300) counts as a draw; in
+ * Deckle's games the third repetition of a position is a draw (D16). */
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+
+static uint64_t rng;
+static uint64_t next_rand(void) {
+    rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+    return rng;
+}
+
+int selfplay_main(int argc, char **argv) {
+    if (argc < 6 || !select_variant(argv[2])) {
+        fprintf(stderr, "usage: maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES]\n");
+        return 2;
+    }
+    int games = atoi(argv[3]), depth = atoi(argv[4]);
+    rng = (uint64_t)strtoull(argv[5], NULL, 10) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+    int maxplies = argc > 6 ? atoi(argv[6]) : 300;
+    search_silent = 1;
+    search_init(16);
+    printf("types");
+    for (int t = 1; t <= V.ntypes; t++) printf(" %c:%d", V.t[t].letter, V.t[t].value);
+    printf("\n");
+    static uint64_t hist[1024];
+    static int samples[1024][MAXTYPES];
+    static int sample_ply[1024];
+    for (int g = 0; g < games; g++) {
+        Pos p; char err[200];
+        if (!parse_fen(V.start_fen, &p, err, sizeof err)) { fprintf(stderr, "maxima-engine: %s\n", err); return 2; }
+        search_clear();
+        int nh = 0, ns = 0, ply = 0;
+        double result = 0.5;
+        const char *reason = "move cap";
+        int opening = 4 + (int)(next_rand() % 5);
+        for (;;) {
+            if (game_end(&p, &result)) { reason = "end"; break; }
+            if (ply >= maxplies) { result = 0.5; reason = "move cap"; break; }
+            if (V.repetition) {
+                int seen = 0;
+                for (int i = 0; i < nh; i++) if (hist[i] == p.hash) seen++;
+                if (seen >= 2) { result = 0.5; reason = "repetition"; break; }
+            }
+            Move m;
+            if (ply < opening) {
+                MoveList l;
+                legal_moves(&p, &l);
+                m = l.m[next_rand() % (uint64_t)l.n];
+            } else {
+                GoParams gp; memset(&gp, 0, sizeof gp);
+                gp.depth = depth; gp.level = 10;
+                int found;
+                stop_flag = 0;
+                search_go(&p, hist, nh, &gp, &m, &found);
+                if (!found) break;
+                if (!m.ncap && m.kind != K_PROMOTE && !in_check(&p) && ns < 1024) {
+                    memset(samples[ns], 0, sizeof samples[ns]);
+                    for (int s = 0; s < V.g.size; s++) {
+                        int v = p.b[s];
+                        if (v) samples[ns][v > 0 ? v : -v] += v > 0 ? 1 : -1;
+                    }
+                    sample_ply[ns++] = ply;
+                }
+            }
+            if (nh < 1024) hist[nh++] = p.hash;
+            play(&p, &m);
+            ply++;
+        }
+        for (int i = 0; i < ns; i++) {
+            printf("pos %g %d", result, sample_ply[i]);
+            for (int t = 1; t <= V.ntypes; t++) printf(" %d", samples[i][t]);
+            printf("\n");
+        }
+        printf("game %g %d %s\n", result, ply, reason);
+        fflush(stdout);
+    }
+    return 0;
+}

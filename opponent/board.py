@@ -165,8 +165,8 @@ class OpponentLayer:
             out = head + g.wrap(text)
         elif len(body) < g.TEXT_LINES:
             out = head + body + [g.fit(short)]
-        else:
-            return lines
+        else:   # a full screen (the placement prompt): the computer's line replaces its last
+            out = head + body[:g.TEXT_LINES - 1] + [g.fit(short)]
         while out and not out[-1]:
             out.pop()
         return out

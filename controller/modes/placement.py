@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .play import PlayMode, game_press
+from .play import PlayMode, game_press, pick_press
 
 
 @dataclass
@@ -109,14 +109,7 @@ class PlacementMode(PlayMode):
         c = self.c
         if button not in ("ok", "menu", "back"):
             return game_press(c, button, now)
-        key, index = c._pick_state()
-        if button == "ok":
-            return c._commit(m.entries[index].move, now)
-        if button == "menu":
-            c._pick = (key, (index + 1) % len(m.entries))
-        else:
-            c._cancelled = key
-        return []
+        return pick_press(c, m, button, now)
 
 
 def play_mode(controller) -> PlayMode:

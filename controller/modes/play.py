@@ -26,6 +26,19 @@ def game_press(c: "Controller", button: str, now: int) -> list[dict]:
     return []
 
 
+def pick_press(c: "Controller", m: Match, button: str, now: int) -> list[dict]:
+    """A choice the board cannot see (a promotion piece, the unit placed):
+    MENU shows the next entry of ``m``, OK commits the one shown, BACK cancels."""
+    key, index = c._pick_state()
+    if button == "ok":
+        return c._commit(m.entries[index].move, now)
+    if button == "menu":
+        c._pick = (key, (index + 1) % len(m.entries))
+    else:
+        c._cancelled = key
+    return []
+
+
 class PlayMode(Mode):
     name = "play"
 
@@ -85,12 +98,5 @@ class PlayMode(Mode):
         if m.kind in ("suicide", "early") and button == "ok":
             return c._commit(m.entries[0].move, now)
         if m.kind == "promote" and button in ("ok", "menu", "back"):   # the Pawn stands on the last rank
-            key, index = c._pick_state()
-            if button == "ok":
-                return c._commit(m.entries[index].move, now)
-            if button == "menu":
-                c._pick = (key, (index + 1) % len(m.entries))
-            else:
-                c._cancelled = key
-            return []
+            return pick_press(c, m, button, now)
         return game_press(c, button, now)

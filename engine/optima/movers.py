@@ -72,6 +72,19 @@ def rider_lines(geometry, vectors, slip: int = 0) -> tuple[tuple[tuple[int, tupl
     return table
 
 
+def slide_along(ray, b, c, emit, capture: bool) -> None:
+    """O3 slide along ``ray`` (squares in order): every empty square, then the
+    first occupied one when it is an enemy and ``capture`` (replacement)."""
+    for t in ray:
+        v = b[t] * c
+        if v == 0:
+            emit(t)
+            continue
+        if v < 0 and capture:
+            emit(t, (t,))
+        return
+
+
 class Leap:
     """O3 leap by ``vectors``. ``move``: to an empty square; ``capture``:
     replacement on an enemy (a leap that only captures has ``move=False``)."""
@@ -103,15 +116,7 @@ class Slide:
     def gen(self, T, b, c, s, emit) -> None:
         rays = T.rays[s]
         for d in self.dirs:
-            ray = rays[d] if self.range is None else rays[d][:self.range]
-            for t in ray:
-                v = b[t] * c
-                if v == 0:
-                    emit(t)
-                    continue
-                if v < 0 and self.capture:
-                    emit(t, (t,))
-                break
+            slide_along(rays[d] if self.range is None else rays[d][:self.range], b, c, emit, self.capture)
 
 
 class Rider:
@@ -253,14 +258,7 @@ class Bent:
                     break
                 for e in self.turns[d]:
                     ray = rays[corner][e] if self.second is None else rays[corner][e][:self.second]
-                    for t in ray:
-                        v = b[t] * c
-                        if v == 0:
-                            emit(t)
-                            continue
-                        if v < 0 and self.capture:
-                            emit(t, (t,))
-                        break
+                    slide_along(ray, b, c, emit, self.capture)
 
 
 class DoubleLeap:

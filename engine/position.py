@@ -181,16 +181,20 @@ class Position:
         return format_fen(self._fen_data(), self.variant)
 
     def copy(self) -> "Position":
-        other = object.__new__(Position)
+        """An independent copy with the same history."""
+        other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.board = list(self.board)
-        other.kings = list(self.kings)
-        other._king_counts = dict(self._king_counts)
         other.move_stack = list(self.move_stack)
         other._undo = list(self._undo)
         other._cache = {}
         other._seen = Counter(self._seen)
+        self._copy_own_state(other)
         return other
+
+    def _copy_own_state(self, other: "Position") -> None:
+        other.kings = list(self.kings)
+        other._king_counts = dict(self._king_counts)
 
     def piece_at(self, square: int | str) -> Piece | None:
         sq = self.geometry.square(square) if isinstance(square, str) else square

@@ -165,16 +165,8 @@ class OptimaPosition(Position):
         """The canonical FEN (O15); it reads back to the same position."""
         return fenmod.format(self._fen_data())
 
-    def copy(self) -> "OptimaPosition":
-        other = object.__new__(OptimaPosition)
-        other.__dict__.update(self.__dict__)
-        other.board = list(self.board)
+    def _copy_own_state(self, other: "Position") -> None:
         other.royals = dict(self.royals)
-        other.move_stack = list(self.move_stack)
-        other._undo = list(self._undo)
-        other._cache = {}
-        other._seen = Counter(self._seen)
-        return other
 
     def piece_at(self, square: int | str) -> Unit | None:
         sq = self.geometry.square(square) if isinstance(square, str) else square

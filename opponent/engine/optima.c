@@ -269,6 +269,8 @@ typedef struct {
     int collect, nf;          /* two-part: collecting part 1 */
     int8_t fm[64], fcap[64];  /* part 1 ends and captures (-1 none) */
     int cap1;                 /* two-part: part 1's capture in part 2 (-1 none) */
+    uint64_t seen[2];         /* this unit's plain moves (no capture, conversion or flag) by target: O6 merge */
+    int *quiet;               /* counting mode (op_count): plain moves are counted here, not listed */
 } Ctx;
 
 static void sort8(int8_t *a, int n) {
@@ -276,6 +278,18 @@ static void sort8(int8_t *a, int n) {
 }
 
 static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *convs, int nconv, int flags) {
+    if (!ncap && !nconv && !flags) {   /* a plain move equals another only with the same target */
+        uint64_t bit = 1ULL << (t & 63);
+        if (x->seen[t >> 6] & bit) return;
+        x->seen[t >> 6] |= bit;
+        if (x->quiet) { (*x->quiet)++; return; }
+        OMoveList *l = x->out;
+        if (l->n < OP_MAXMOVES) {
+            OMove *m = &l->m[l->n++];
+            m->from = (int8_t)x->s; m->to = (int8_t)t; m->flags = 0; m->value = 0; m->ncap = 0; m->nconv = 0;
+        }
+        return;
+    }
     OMove m;
     m.from = (int8_t)x->s; m.to = (int8_t)t; m.flags = (int8_t)flags; m.value = 0;
     m.ncap = (uint8_t)ncap; m.nconv = (uint8_t)nconv;
@@ -285,6 +299,7 @@ static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *
     OMoveList *l = x->out;
     for (int i = x->start; i < l->n; i++) {
         const OMove *o = &l->m[i];
+        if (!(o->ncap | o->nconv | o->flags)) continue;
         if (o->to == m.to && o->flags == m.flags && o->ncap == m.ncap && o->nconv == m.nconv
             && !memcmp(o->cap, m.cap, (size_t)ncap) && !memcmp(o->conv, m.conv, (size_t)nconv)) return;
     }
@@ -555,10 +570,11 @@ static void gen(Ctx *x, const int8_t *b, int from) {
     }
 }
 
-static void gen_unit(const int8_t *b, int c, int s, OMoveList *out) {
+static void gen_unit(const int8_t *b, int c, int s, OMoveList *out, int *quiet) {
     const Unit *u = &UNITS[(b[s] * c) & OP_TYPE];
     Ctx x;
     x.b = b; x.c = c; x.s = s; x.out = out; x.start = out->n; x.collect = 0; x.nf = 0; x.cap1 = -1;
+    x.seen[0] = x.seen[1] = 0; x.quiet = quiet;
     for (int i = 0; i < u->np; i++) {
         x.p = &u->p[i];
         if (x.p->wrap != W_TWO) { gen(&x, b, s); continue; }
@@ -632,7 +648,17 @@ void op_legal(const OPos *p, OMoveList *l) {
     uint8_t fz[OP_MAXSQ];
     int c = p->side;
     op_frozen(p->b, c, fz);
-    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l);
+    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l, NULL);
+}
+
+int op_count(const OPos *p, int c, OMoveList *l) {
+    l->n = 0;
+    if (p->rkind != RK_NONE) { OPos q = *p; q.side = (int8_t)c; placements(&q, l); return l->n; }
+    uint8_t fz[OP_MAXSQ];
+    int quiet = 0;
+    op_frozen(p->b, c, fz);
+    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l, &quiet);
+    return quiet + l->n;
 }
 
 /* ------------------------------------------------------------ make */

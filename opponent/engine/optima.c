@@ -277,19 +277,22 @@ static void sort8(int8_t *a, int n) {
     for (int i = 1; i < n; i++) { int8_t x = a[i]; int j = i - 1; while (j >= 0 && a[j] > x) { a[j + 1] = a[j]; j--; } a[j + 1] = x; }
 }
 
-static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *convs, int nconv, int flags) {
-    if (!ncap && !nconv && !flags) {   /* a plain move equals another only with the same target */
-        uint64_t bit = 1ULL << (t & 63);
-        if (x->seen[t >> 6] & bit) return;
-        x->seen[t >> 6] |= bit;
-        if (x->quiet) { (*x->quiet)++; return; }
-        OMoveList *l = x->out;
-        if (l->n < OP_MAXMOVES) {
-            OMove *m = &l->m[l->n++];
-            m->from = (int8_t)x->s; m->to = (int8_t)t; m->flags = 0; m->value = 0; m->ncap = 0; m->nconv = 0;
-        }
-        return;
+/* a plain move (no capture, conversion or flag) equals another only with the same target; counting
+ * mode only marks it (gen_unit counts the marks) */
+static inline void add_plain(Ctx *x, int t) {
+    uint64_t bit = 1ULL << (t & 63);
+    if (x->seen[t >> 6] & bit) return;
+    x->seen[t >> 6] |= bit;
+    if (x->quiet) { (*x->quiet)++; return; }
+    OMoveList *l = x->out;
+    if (l->n < OP_MAXMOVES) {
+        OMove *m = &l->m[l->n++];
+        m->from = (int8_t)x->s; m->to = (int8_t)t; m->flags = 0; m->value = 0; m->ncap = 0; m->nconv = 0;
     }
+}
+
+static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *convs, int nconv, int flags) {
+    if (!ncap && !nconv && !flags) { add_plain(x, t); return; }
     OMove m;
     m.from = (int8_t)x->s; m.to = (int8_t)t; m.flags = (int8_t)flags; m.value = 0;
     m.ncap = (uint8_t)ncap; m.nconv = (uint8_t)nconv;
@@ -362,7 +365,7 @@ static void emit(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *conv
     }
 }
 
-static inline void emit0(Ctx *x, int t) { emit(x, t, NULL, 0, NULL, 0, 0); }
+static inline void emit0(Ctx *x, int t) { if (x->p->wrap == W_NONE) add_plain(x, t); else emit(x, t, NULL, 0, NULL, 0, 0); }
 static inline void emit1(Ctx *x, int t) { int8_t q = (int8_t)t; emit(x, t, &q, 1, NULL, 0, 0); }
 
 /* generate primitive p of the unit of colour c standing (or imagined) on `from` of board b */
@@ -651,12 +654,13 @@ void op_legal(const OPos *p, OMoveList *l) {
     for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l, NULL);
 }
 
-int op_count(const OPos *p, int c, OMoveList *l) {
+int op_count(const OPos *p, int c, OMoveList *l, const uint8_t *frozen) {
     l->n = 0;
     if (p->rkind != RK_NONE) { OPos q = *p; q.side = (int8_t)c; placements(&q, l); return l->n; }
-    uint8_t fz[OP_MAXSQ];
+    uint8_t own[OP_MAXSQ];
+    const uint8_t *fz = frozen;
     int quiet = 0;
-    op_frozen(p->b, c, fz);
+    if (!fz) { op_frozen(p->b, c, own); fz = own; }
     for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l, &quiet);
     return quiet + l->n;
 }

@@ -48,8 +48,8 @@ void op_move_str(const OMove *m, char *out);
 int op_parse_move(OPos *p, const char *text, OMove *out);
 void op_legal(const OPos *p, OMoveList *l);
 /* the number of legal moves of colour c (to move or not); l receives those of them that are not plain
- * (captures, conversions, promotions, swaps), in op_legal's order */
-int op_count(const OPos *p, int c, OMoveList *l);
+ * (captures, conversions, promotions, swaps), in op_legal's order; frozen: op_frozen(p->b, c) or NULL */
+int op_count(const OPos *p, int c, OMoveList *l, const uint8_t *frozen);
 void op_play(OPos *p, const OMove *m);
 uint64_t op_perft(OPos *p, int depth);
 int op_royals(const OPos *p, int c);

@@ -47,7 +47,7 @@ static int same(const OMove *a, const OMove *b) {
 static OMoveList ev_l;
 static OMoveList plist[OMAXPLY + 1];            /* the moves of each ply (search and quiescence) */
 static int psc[OMAXPLY + 1][OP_MAXMOVES];
-#define EV_CACHE (1 << 15)
+#define EV_CACHE (1 << 18)
 static struct { uint64_t key; int score; } ev_cache[EV_CACHE];   /* White's score by position key */
 /* own_n >= 0: the side to move has own_n moves, own_royal of them capture a royal */
 static int evaluate_op(const OPos *p, int own_n, int own_royal) {
@@ -71,7 +71,7 @@ static int evaluate_op(const OPos *p, int own_n, int own_royal) {
             int c = ci ? 1 : -1, cnt, royal = 0;
             if (own_n >= 0 && c == p->side) { cnt = own_n; royal = own_royal; }
             else {
-                cnt = op_count(p, c, &ev_l);
+                cnt = op_count(p, c, &ev_l, c > 0 ? fzw : fzb);
                 for (int i = 0; i < ev_l.n; i++) if (ev_l.m[i].flags & OF_ROYAL) { royal = 1; break; }
             }
             score += c * 4 * cnt;
@@ -139,7 +139,7 @@ static int qsearch(OPos *p, int alpha, int beta, int ply, int qdepth) {
     nodes++;
     if (check_time()) return 0;
     OMoveList *l = &plist[ply];
-    int nall = op_count(p, p->side, l);   /* l: the captures, conversions, promotions and swaps */
+    int nall = op_count(p, p->side, l, NULL);   /* l: the captures, conversions, promotions and swaps */
     if (!nall) return -MATE + ply;
     for (int i = 0; i < l->n; i++) if (op_captures_royal(p, &l->m[i])) return MATE - ply - 1;
     int stand = evaluate_op(p, nall, 0);

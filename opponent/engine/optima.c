@@ -935,6 +935,11 @@ const char *op_start_fen(const char *variant) { return start_fen(variant); }
 
 int op_main(int argc, char **argv) {
     const char *mode = argv[1], *variant = argv[2];
+    if (!strcmp(mode, "values")) {   /* the material table, for opponent/material.py's test */
+        for (int t = 1; t <= OP_NTYPES; t++) printf("%s%s:%d", t > 1 ? " " : "", UNITS[t].tok, UNITS[t].value);
+        printf("\n");
+        return 0;
+    }
     if (!strcmp(mode, "bench") || !strcmp(mode, "search")) {
         if (argc < 4) return 2;
         OPos p; char err[200];

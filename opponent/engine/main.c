@@ -109,6 +109,7 @@ int main(int argc, char **argv) {
         return batch(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "bench")) return bench(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "search")) return search_bench(argc, argv);
+    if (argc >= 3 && !strcmp(argv[1], "selfplay") && op_is_variant(argv[2])) return op_selfplay_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "selfplay")) return selfplay_main(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "uci")) { usage(); return 2; }
     return uci_loop();

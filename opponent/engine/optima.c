@@ -179,6 +179,7 @@ static OOptions OPTS;
 static int geo_n;
 
 int op_value(int code) { return UNITS[code & OP_TYPE].value; }
+const char *op_token(int code) { return UNITS[code & OP_TYPE].tok; }
 
 static void build_geo(int n) {
     OP_N = n; SIZE = n * n;

@@ -57,6 +57,8 @@ int op_captures_royal(const OPos *p, const OMove *m);
 int op_is_capture(const OMove *m);
 void op_frozen(const int8_t *b, int c, uint8_t *fz);
 int op_value(int code);
+const char *op_token(int code);              /* the unit type's two letters */
+int op_selfplay_main(int argc, char **argv); /* optima_selfplay.c */
 int op_main(int argc, char **argv);         /* perft / moves / children / bench / search for Optima */
 
 /* optima_search.c */

@@ -39,15 +39,17 @@ VALUES: dict[int, int] = {
 }
 
 
-# Optima (O2): by unit token, the hand-set values of opponent/engine/optima.c
-# (from each unit's reach and powers, not tuned); a royal unit counts as its type.
+# Optima (O2): by unit token, the values of opponent/engine/optima.c (set by hand from each
+# unit's reach and powers; those of the 12 types of the default set fitted to self-play by
+# opponent/tune.py); a royal unit counts as its type. tests/test_opponent_engine_optima_values.py
+# keeps the two tables equal.
 OPTIMA_TOKEN_VALUES: dict[str, int] = {
-    "CE": 700, "HE": 650, "MA": 850, "MY": 600, "NO": 750, "PR": 650, "QU": 900, "BS": 450, "JU": 750,
-    "LE": 650, "PH": 600, "DA": 950, "DE": 600, "PA": 650, "GE": 850, "FA": 800, "KI": 600, "OW": 650,
-    "TO": 650, "PT": 550, "BT": 600, "PL": 550, "CV": 450, "BA": 700, "CH": 750, "CY": 600, "GO": 650,
-    "ME": 750, "PN": 100, "GD": 200, "CM": 500, "MI": 500, "VR": 450, "RA": 500, "SC": 450, "CP": 450,
-    "CG": 450, "DR": 450, "CT": 600, "RE": 600, "IN": 550, "FR": 700, "SL": 600, "AR": 700, "LA": 600,
-    "SP": 700, "SW": 600, "WI": 1000, "AG": 600, "SY": 650, "AM": 600, "CR": 600, "KE": 700, "VI": 650,
+    "CE": 622, "HE": 650, "MA": 642, "MY": 600, "NO": 750, "PR": 650, "QU": 822, "BS": 450, "JU": 655,
+    "LE": 650, "PH": 600, "DA": 950, "DE": 600, "PA": 650, "GE": 850, "FA": 784, "KI": 600, "OW": 650,
+    "TO": 650, "PT": 550, "BT": 600, "PL": 550, "CV": 450, "BA": 700, "CH": 1039, "CY": 600, "GO": 650,
+    "ME": 750, "PN": 131, "GD": 185, "CM": 500, "MI": 500, "VR": 450, "RA": 500, "SC": 450, "CP": 450,
+    "CG": 450, "DR": 450, "CT": 600, "RE": 902, "IN": 550, "FR": 700, "SL": 600, "AR": 623, "LA": 600,
+    "SP": 700, "SW": 600, "WI": 1015, "AG": 600, "SY": 650, "AM": 600, "CR": 600, "KE": 765, "VI": 650,
     "DI": 650, "EN": 550,
 }
 

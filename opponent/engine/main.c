@@ -13,7 +13,8 @@ static void usage(void) {
                     "       maxima-engine children VARIANT        (FENs on stdin, 'move fen' after each legal move, blank line after each)\n"
                     "       maxima-engine bench VARIANT DEPTH [FEN]   (perft speed)\n"
                     "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n"
-                    "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES]  (games for opponent/tune.py)\n");
+                    "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES]  (games for opponent/tune.py)\n"
+                    "       maxima-engine values optima|optima-9x9    (Optima's material values, TOKEN:VALUE)\n");
 }
 
 static int load(const char *variant, const char *line, Pos *p) {
@@ -101,12 +102,14 @@ int uci_loop(void);
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
     if (argc >= 3 && op_is_variant(argv[2]) && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves")
-        || !strcmp(argv[1], "children") || !strcmp(argv[1], "bench") || !strcmp(argv[1], "search")))
+        || !strcmp(argv[1], "children") || !strcmp(argv[1], "bench") || !strcmp(argv[1], "search")
+        || !strcmp(argv[1], "values")))
         return op_main(argc, argv);    /* Optima has its own position and generator (optima.c) */
     if (argc >= 2 && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves") || !strcmp(argv[1], "children")))
         return batch(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "bench")) return bench(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "search")) return search_bench(argc, argv);
+    if (argc >= 3 && !strcmp(argv[1], "selfplay") && op_is_variant(argv[2])) return op_selfplay_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "selfplay")) return selfplay_main(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "uci")) { usage(); return 2; }
     return uci_loop();

@@ -74,7 +74,8 @@ typedef struct {
     int np;
     Prim p[4];
     uint8_t shielded, resolute, armored, loyal, immob, kind;
-    int value;                       /* centipawns, set by hand from the unit's mobility and powers */
+    int value;                       /* centipawns: set by hand from the unit's mobility and powers; the
+                                        12 types of the default set fitted to self-play (opponent/tune.py) */
 } Unit;
 
 /* primitive constructors (parameters as in engine/variants/optima.py) */
@@ -106,22 +107,22 @@ typedef struct {
 static const Unit UNITS[OP_NTYPES + 1] = {
     [0] = {"??", 0, {{0}}, 0, 0, 0, 0, 0, 0, 0},
     /* Section A */
-    [1] = {"CE", 3, {LEAP(LV_N), SLIDE(DIAG, 0), LEAP(LV_W)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 700},
+    [1] = {"CE", 3, {LEAP(LV_N), SLIDE(DIAG, 0), LEAP(LV_W)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 622},
     [2] = {"HE", 1, {LEAP(LV_K123)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 650},
-    [3] = {"MA", 3, {SLIDE(ORTH, 0), LEAP(LV_N), LEAP(LV_F)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 850},
+    [3] = {"MA", 3, {SLIDE(ORTH, 0), LEAP(LV_N), LEAP(LV_F)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 642},
     [4] = {"MY", 1, {LEAP(LV_WFNC)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 600},
     [5] = {"NO", 1, {RIDER(LV_NDA, 0)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 750},
     [6] = {"PR", 2, {LEAP(LV_N), SLIDE(ALLD, 3)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 650},
-    [7] = {"QU", 1, {SLIDE(ALLD, 0)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 900},
+    [7] = {"QU", 1, {SLIDE(ALLD, 0)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 822},
     [8] = {"BS", 3, {LEAP(LV_F), RIDER(LV_D, 0), RIDER(LV_D, 2)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 450},
-    [9] = {"JU", 1, {PLOW(ALLD, 3, 0)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 750},
+    [9] = {"JU", 1, {PLOW(ALLD, 3, 0)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 655},
     [10] = {"LE", 1, {PLOW(ORTH, 0, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
     [11] = {"PH", 2, {PLOW(DIAG, 0, 1), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
     [12] = {"DA", 2, {SLIDE(ALLD, 0), SCREEN(ALLD, 2)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 950},
     [13] = {"DE", 3, {FLY(DIAG), LEAP(LV_W), SCREEN(DIAG, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
     [14] = {"PA", 2, {FLY(ORTH), SCREEN(ORTH, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
     [15] = {"GE", 3, {FLY(ALLD), SCREEN(ALLD, 2), LEAPC(LV_K)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 850},
-    [16] = {"FA", 1, {FLYHOP(ALLD, 1)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 800},
+    [16] = {"FA", 1, {FLYHOP(ALLD, 1)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 784},
     [17] = {"KI", 3, {FLYHOP(DIAG, 0), LEAPM(LV_W), LEAPC(LV_K)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
     [18] = {"OW", 2, {FLYHOP(ORTH, 0), LEAPC(LV_K)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
     [19] = {"TO", 1, {BENT(ORTH, 0, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
@@ -130,14 +131,14 @@ static const Unit UNITS[OP_NTYPES + 1] = {
     [22] = {"PL", 4, {SLIDE(DIAG, 0), BENT(DIAG, 1, 0), BENT(DIAG, 0, 1), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 550},
     [23] = {"CV", 2, {LEAP(LV_N), DLEAP(LV_N)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
     [24] = {"BA", 1, {LEAP(LV_KN)}, 0, 0, 0, 0, IM_KNIGHT, KD_PIECE, 700},
-    [25] = {"CH", 1, {SLIDE(ORTH, 0)}, 0, 0, 0, 0, IM_FORTH, KD_PIECE, 750},
+    [25] = {"CH", 1, {SLIDE(ORTH, 0)}, 0, 0, 0, 0, IM_FORTH, KD_PIECE, 1039},
     [26] = {"CY", 2, {SLIDE(DIAG, 0), LEAPM(LV_W)}, 0, 0, 0, 0, IM_FDIAG, KD_PIECE, 600},
     [27] = {"GO", 1, {SLIDEM(ALLD, 0)}, 0, 0, 0, 0, IM_FALL, KD_PIECE, 650},
     [28] = {"ME", 2, {SLIDEM(ALLD, 0), LEAPC(LV_K12)}, 0, 0, 0, 0, IM_ADJ, KD_PIECE, 750},
     [29] = {"PN", 2, {{.kind = P_SLIDE, .dirs = ORTH, .range = 2, .capture = 0, .wrap = W_PROMOTE},
                       {.kind = P_LEAP, .vecs = LV_F, .capture = 1, .move = 0, .wrap = W_PROMOTE}},
-            0, 0, 0, 0, IM_NO, KD_PAWN, 100},
-    [30] = {"GD", 1, {SLIDE(ALLD, 2)}, 0, 0, 1, 0, IM_NO, KD_GUARD, 200},
+            0, 0, 0, 0, IM_NO, KD_PAWN, 131},
+    [30] = {"GD", 1, {SLIDE(ALLD, 2)}, 0, 0, 1, 0, IM_NO, KD_GUARD, 185},
     /* Section B */
     [31] = {"CM", 1, {TWO_SLIDE(ORTH, 2)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 500},
     [32] = {"MI", 2, {TWO_SLIDE(DIAG, 2), LEAP(LV_W)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 500},
@@ -148,21 +149,21 @@ static const Unit UNITS[OP_NTYPES + 1] = {
     [37] = {"CG", 1, {PROX_LEAPM(LV_N)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
     [38] = {"DR", 1, {PROX_LEAPM(LV_WD)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
     [39] = {"CT", 1, {PROX_STOP(ORTH, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
-    [40] = {"RE", 1, {PROX_STOP(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [40] = {"RE", 1, {PROX_STOP(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 902},
     [41] = {"IN", 2, {PROX_STOP(DIAG, 0), LEAPM(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 550},
     [42] = {"FR", 1, {PROX_SLIDE(ORTH, ORTH)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 700},
     [43] = {"SL", 2, {PROX_SLIDE(DIAG, DIAG), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
-    [44] = {"AR", 2, {SLIDE(ALLD, 3), RIFLE_SLIDE(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 700},
+    [44] = {"AR", 2, {SLIDE(ALLD, 3), RIFLE_SLIDE(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 623},
     [45] = {"LA", 2, {LEAP(LV_KN), RIFLE_LEAP(LV_KN)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
     [46] = {"SP", 2, {SLIDE(ORTH, 0), RIFLE_SLIDE(ORTH, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 700},
     [47] = {"SW", 3, {LEAP(LV_W), SLIDE(DIAG, 0), RIFLE_SLIDE(DIAG, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
     [48] = {"WI", 1, {{.kind = P_SLIDE, .dirs = ALLD, .capture = 1, .wrap = W_PROX, .hood = ALLD, .reach = 1}},
-            0, 0, 0, 0, IM_ADJ, KD_WIZARD, 1000},
+            0, 0, 0, 0, IM_ADJ, KD_WIZARD, 1015},
     [49] = {"AG", 3, {SLIDEM(DIAG, 0), LEAPM(LV_W), LEAPCONV(DIAG)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
     [50] = {"SY", 2, {SLIDEM(ORTH, 0), LEAPCONV(ORTH)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
     [51] = {"AM", 1, {SWAPLEAP(LV_K23, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
     [52] = {"CR", 1, {SWAPLEAP(LV_KN, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
-    [53] = {"KE", 3, {LEAPM(LV_F), APPROACH(ORTH, 0), SWAPLEAP(LV_W, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 700},
+    [53] = {"KE", 3, {LEAPM(LV_F), APPROACH(ORTH, 0), SWAPLEAP(LV_W, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 765},
     [54] = {"VI", 3, {LEAPM(LV_W), APPROACH(DIAG, 0), SWAPLEAP(LV_F, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
     [55] = {"DI", 1, {APPROACH(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
     [56] = {"EN", 2, {SLIDEM(DIAG, 2),
@@ -179,6 +180,7 @@ static OOptions OPTS;
 static int geo_n;
 
 int op_value(int code) { return UNITS[code & OP_TYPE].value; }
+const char *op_token(int code) { return UNITS[code & OP_TYPE].tok; }
 
 static void build_geo(int n) {
     OP_N = n; SIZE = n * n;
@@ -269,13 +271,30 @@ typedef struct {
     int collect, nf;          /* two-part: collecting part 1 */
     int8_t fm[64], fcap[64];  /* part 1 ends and captures (-1 none) */
     int cap1;                 /* two-part: part 1's capture in part 2 (-1 none) */
+    uint64_t seen[2];         /* this unit's plain moves (no capture, conversion or flag) by target: O6 merge */
+    int *quiet;               /* counting mode (op_count): plain moves are counted here, not listed */
 } Ctx;
 
 static void sort8(int8_t *a, int n) {
     for (int i = 1; i < n; i++) { int8_t x = a[i]; int j = i - 1; while (j >= 0 && a[j] > x) { a[j + 1] = a[j]; j--; } a[j + 1] = x; }
 }
 
+/* a plain move (no capture, conversion or flag) equals another only with the same target; counting
+ * mode only marks it (gen_unit counts the marks) */
+static inline void add_plain(Ctx *x, int t) {
+    uint64_t bit = 1ULL << (t & 63);
+    if (x->seen[t >> 6] & bit) return;
+    x->seen[t >> 6] |= bit;
+    if (x->quiet) { (*x->quiet)++; return; }
+    OMoveList *l = x->out;
+    if (l->n < OP_MAXMOVES) {
+        OMove *m = &l->m[l->n++];
+        m->from = (int8_t)x->s; m->to = (int8_t)t; m->flags = 0; m->value = 0; m->ncap = 0; m->nconv = 0;
+    }
+}
+
 static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *convs, int nconv, int flags) {
+    if (!ncap && !nconv && !flags) { add_plain(x, t); return; }
     OMove m;
     m.from = (int8_t)x->s; m.to = (int8_t)t; m.flags = (int8_t)flags; m.value = 0;
     m.ncap = (uint8_t)ncap; m.nconv = (uint8_t)nconv;
@@ -285,6 +304,7 @@ static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *
     OMoveList *l = x->out;
     for (int i = x->start; i < l->n; i++) {
         const OMove *o = &l->m[i];
+        if (!(o->ncap | o->nconv | o->flags)) continue;
         if (o->to == m.to && o->flags == m.flags && o->ncap == m.ncap && o->nconv == m.nconv
             && !memcmp(o->cap, m.cap, (size_t)ncap) && !memcmp(o->conv, m.conv, (size_t)nconv)) return;
     }
@@ -347,7 +367,7 @@ static void emit(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *conv
     }
 }
 
-static inline void emit0(Ctx *x, int t) { emit(x, t, NULL, 0, NULL, 0, 0); }
+static inline void emit0(Ctx *x, int t) { if (x->p->wrap == W_NONE) add_plain(x, t); else emit(x, t, NULL, 0, NULL, 0, 0); }
 static inline void emit1(Ctx *x, int t) { int8_t q = (int8_t)t; emit(x, t, &q, 1, NULL, 0, 0); }
 
 /* generate primitive p of the unit of colour c standing (or imagined) on `from` of board b */
@@ -555,10 +575,11 @@ static void gen(Ctx *x, const int8_t *b, int from) {
     }
 }
 
-static void gen_unit(const int8_t *b, int c, int s, OMoveList *out) {
+static void gen_unit(const int8_t *b, int c, int s, OMoveList *out, int *quiet) {
     const Unit *u = &UNITS[(b[s] * c) & OP_TYPE];
     Ctx x;
     x.b = b; x.c = c; x.s = s; x.out = out; x.start = out->n; x.collect = 0; x.nf = 0; x.cap1 = -1;
+    x.seen[0] = x.seen[1] = 0; x.quiet = quiet;
     for (int i = 0; i < u->np; i++) {
         x.p = &u->p[i];
         if (x.p->wrap != W_TWO) { gen(&x, b, s); continue; }
@@ -632,7 +653,18 @@ void op_legal(const OPos *p, OMoveList *l) {
     uint8_t fz[OP_MAXSQ];
     int c = p->side;
     op_frozen(p->b, c, fz);
-    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l);
+    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l, NULL);
+}
+
+int op_count(const OPos *p, int c, OMoveList *l, const uint8_t *frozen) {
+    l->n = 0;
+    if (p->rkind != RK_NONE) { OPos q = *p; q.side = (int8_t)c; placements(&q, l); return l->n; }
+    uint8_t own[OP_MAXSQ];
+    const uint8_t *fz = frozen;
+    int quiet = 0;
+    if (!fz) { op_frozen(p->b, c, own); fz = own; }
+    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l, &quiet);
+    return quiet + l->n;
 }
 
 /* ------------------------------------------------------------ make */
@@ -905,6 +937,11 @@ const char *op_start_fen(const char *variant) { return start_fen(variant); }
 
 int op_main(int argc, char **argv) {
     const char *mode = argv[1], *variant = argv[2];
+    if (!strcmp(mode, "values")) {   /* the material table, for opponent/material.py's test */
+        for (int t = 1; t <= OP_NTYPES; t++) printf("%s%s:%d", t > 1 ? " " : "", UNITS[t].tok, UNITS[t].value);
+        printf("\n");
+        return 0;
+    }
     if (!strcmp(mode, "bench") || !strcmp(mode, "search")) {
         if (argc < 4) return 2;
         OPos p; char err[200];

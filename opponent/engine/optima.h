@@ -47,6 +47,9 @@ void op_format_fen(const OPos *p, char *out);
 void op_move_str(const OMove *m, char *out);
 int op_parse_move(OPos *p, const char *text, OMove *out);
 void op_legal(const OPos *p, OMoveList *l);
+/* the number of legal moves of colour c (to move or not); l receives those of them that are not plain
+ * (captures, conversions, promotions, swaps), in op_legal's order; frozen: op_frozen(p->b, c) or NULL */
+int op_count(const OPos *p, int c, OMoveList *l, const uint8_t *frozen);
 void op_play(OPos *p, const OMove *m);
 uint64_t op_perft(OPos *p, int depth);
 int op_royals(const OPos *p, int c);
@@ -54,6 +57,8 @@ int op_captures_royal(const OPos *p, const OMove *m);
 int op_is_capture(const OMove *m);
 void op_frozen(const int8_t *b, int c, uint8_t *fz);
 int op_value(int code);
+const char *op_token(int code);              /* the unit type's two letters */
+int op_selfplay_main(int argc, char **argv); /* optima_selfplay.c */
 int op_main(int argc, char **argv);         /* perft / moves / children / bench / search for Optima */
 
 /* optima_search.c */

@@ -44,10 +44,13 @@ static int same(const OMove *a, const OMove *b) {
  * not tuned), frozen units at half value (O10), mobility (legal moves of each
  * side, 4 each), royal safety (a royal the opponent could capture costs 250,
  * each enemy unit next to a royal 15), from the side to move's view. */
-static OMoveList ev_l[2];
-#define EV_CACHE (1 << 15)
+static OMoveList ev_l;
+static OMoveList plist[OMAXPLY + 1];            /* the moves of each ply (search and quiescence) */
+static int psc[OMAXPLY + 1][OP_MAXMOVES];
+#define EV_CACHE (1 << 18)
 static struct { uint64_t key; int score; } ev_cache[EV_CACHE];   /* White's score by position key */
-static int evaluate_op(const OPos *p, const OMoveList *own) {   /* own: the side to move's moves, if known */
+/* own_n >= 0: the side to move has own_n moves, own_royal of them capture a royal */
+static int evaluate_op(const OPos *p, int own_n, int own_royal) {
     int score = 0, n = OP_N * OP_N;
     unsigned slot = (unsigned)(p->hash & (EV_CACHE - 1));
     if (ev_cache[slot].key == p->hash && p->hash) { score = ev_cache[slot].score; goto done; }
@@ -62,15 +65,17 @@ static int evaluate_op(const OPos *p, const OMoveList *own) {   /* own: the side
             if ((c > 0 ? fzw : fzb)[s]) val /= 2;
             score += c * val;
         }
-        /* mobility and royal threats: the legal moves of both sides */
+        /* mobility and royal threats: the number of legal moves of each side (counted, plain moves not
+         * listed) and whether one of them captures a royal */
         for (int ci = 0; ci < 2; ci++) {
-            OPos q = *p; q.side = (int8_t)(ci ? 1 : -1);
-            const OMoveList *l = &ev_l[ci];
-            if (own && q.side == p->side) l = own; else op_legal(&q, &ev_l[ci]);
-            int c = q.side;
-            score += c * 4 * l->n;
-            for (int i = 0; i < l->n; i++)
-                if (op_captures_royal(&q, &l->m[i])) { score += c * 250; break; }
+            int c = ci ? 1 : -1, cnt, royal = 0;
+            if (own_n >= 0 && c == p->side) { cnt = own_n; royal = own_royal; }
+            else {
+                cnt = op_count(p, c, &ev_l, c > 0 ? fzw : fzb);
+                for (int i = 0; i < ev_l.n; i++) if (ev_l.m[i].flags & OF_ROYAL) { royal = 1; break; }
+            }
+            score += c * 4 * cnt;
+            if (royal) score += c * 250;
         }
         for (int s = 0; s < n; s++) {
             int v = p->b[s];
@@ -133,14 +138,14 @@ static int check_time(void) {
 static int qsearch(OPos *p, int alpha, int beta, int ply, int qdepth) {
     nodes++;
     if (check_time()) return 0;
-    OMoveList *l = malloc(sizeof *l);
-    op_legal(p, l);
-    if (!l->n) { free(l); return -MATE + ply; }
-    for (int i = 0; i < l->n; i++) if (op_captures_royal(p, &l->m[i])) { free(l); return MATE - ply - 1; }
-    int stand = evaluate_op(p, l);
-    if (stand >= beta || qdepth <= 0 || ply >= OMAXPLY - 2) { free(l); return stand; }
+    OMoveList *l = &plist[ply];
+    int nall = op_count(p, p->side, l, NULL);   /* l: the captures, conversions, promotions and swaps */
+    if (!nall) return -MATE + ply;
+    for (int i = 0; i < l->n; i++) if (op_captures_royal(p, &l->m[i])) return MATE - ply - 1;
+    int stand = evaluate_op(p, nall, 0);
+    if (stand >= beta || qdepth <= 0 || ply >= OMAXPLY - 2) return stand;
     if (stand > alpha) alpha = stand;
-    int sc[OP_MAXMOVES];
+    int *sc = psc[ply];
     int k = 0;
     for (int i = 0; i < l->n; i++) if (op_is_capture(&l->m[i]) || (l->m[i].flags & OF_PROMOTE)) l->m[k++] = l->m[i];
     l->n = k;
@@ -150,10 +155,9 @@ static int qsearch(OPos *p, int alpha, int beta, int ply, int qdepth) {
         OPos q = *p;
         op_play(&q, &l->m[i]);
         int v = -qsearch(&q, -beta, -alpha, ply + 1, qdepth - 1);
-        if (stop_flag) { free(l); return 0; }
+        if (stop_flag) return 0;
         if (v > alpha) { alpha = v; if (v >= beta) break; }
     }
-    free(l);
     return alpha;
 }
 
@@ -165,10 +169,10 @@ static int search(OPos *p, int depth, int alpha, int beta, int ply) {
     if (ply > 0) {
         for (int i = hbase + ply - 2; i >= 0; i -= 2) if (hstack[i] == p->hash) return 0;   /* repetition */
     }
-    if (depth <= 0) return no_quiescence ? evaluate_op(p, NULL) : qsearch(p, alpha, beta, ply, 6);
+    if (depth <= 0) return no_quiescence ? evaluate_op(p, -1, 0) : qsearch(p, alpha, beta, ply, 6);
     nodes++;
     if (check_time()) return 0;
-    if (ply >= OMAXPLY - 2) return evaluate_op(p, NULL);
+    if (ply >= OMAXPLY - 2) return evaluate_op(p, -1, 0);
     OTT *e = &tt[p->hash & (tt_size - 1)];
     OMove ttm; int have_tt = 0;
     if (e->key == p->hash && e->flag != TT_NONE) {
@@ -178,16 +182,15 @@ static int search(OPos *p, int depth, int alpha, int beta, int ply) {
             if (e->flag == TT_EXACT || (e->flag == TT_LOWER && s >= beta) || (e->flag == TT_UPPER && s <= alpha)) return s;
         }
     }
-    OMoveList *l = malloc(sizeof *l);
+    OMoveList *l = &plist[ply];
     op_legal(p, l);
-    if (!l->n) { free(l); return -MATE + ply; }   /* no moves: the side to move loses (O13) */
+    if (!l->n) return -MATE + ply;   /* no moves: the side to move loses (O13) */
     for (int i = 0; i < l->n; i++)
         if (op_captures_royal(p, &l->m[i])) {      /* royal capture ends the game (O13) */
             pv[ply][0] = l->m[i]; pvlen[ply] = 1;
-            free(l);
             return MATE - ply - 1;
         }
-    int *sc = malloc(sizeof(int) * (size_t)l->n);
+    int *sc = psc[ply];
     score_moves(p, l, sc, have_tt ? &ttm : NULL, ply);
     int best = -INF, a0 = alpha;
     OMove bestm = l->m[0];
@@ -205,7 +208,7 @@ static int search(OPos *p, int depth, int alpha, int beta, int ply) {
             v = -search(&q, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
             if (v > alpha && (r || v < beta)) v = -search(&q, depth - 1, -beta, -alpha, ply + 1);
         }
-        if (stop_flag) { free(l); free(sc); return 0; }
+        if (stop_flag) return 0;
         if (v > best) {
             best = v; bestm = *m;
             if (v > alpha) {
@@ -225,7 +228,6 @@ static int search(OPos *p, int depth, int alpha, int beta, int ply) {
     }
     e->key = p->hash; e->move = bestm; e->score = (int16_t)score_to_tt(best, ply); e->depth = (int8_t)depth;
     e->flag = best >= beta ? TT_LOWER : best > a0 ? TT_EXACT : TT_UPPER;
-    free(l); free(sc);
     return best;
 }
 

@@ -1,0 +1,103 @@
+/* Self-play of Optima for tuning its material values (opponent/tune.py):
+ *
+ *   maxima-engine selfplay optima|optima-9x9 GAMES DEPTH SEED [MAXPLIES]
+ *
+ * as selfplay.c for the other games: GAMES games of the engine against itself
+ * at a fixed DEPTH (level 10, quiescence on) from the start position, the
+ * placement phase (O5) and then 2-4 plies played at random by a generator
+ * seeded with SEED; it prints
+ *
+ *   types TOKEN:VALUE...      (the 56 unit types in column order, with this build's values)
+ *   pos RESULT PLY D1 D2 ...  (one line per quiet position)
+ *   game RESULT PLIES REASON  (one line per game)
+ *
+ * RESULT is White's score; Di is White's count of type i (royal or not)
+ * minus Black's. A position is sampled when the other side cannot capture a
+ * royal unit and the move the search chooses captures and converts nothing.
+ * A royal capture wins (O13), a side with no move loses, the third
+ * repetition of a position or MAXPLIES (default 300) is a draw. */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include "engine.h"
+#include "optima.h"
+
+const char *op_start_fen(const char *variant);
+static uint64_t rng;
+static uint64_t next_rand(void) {
+    rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+    return rng;
+}
+
+int op_selfplay_main(int argc, char **argv) {
+    if (argc < 6) {
+        fprintf(stderr, "usage: maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES]\n");
+        return 2;
+    }
+    int games = atoi(argv[3]), depth = atoi(argv[4]);
+    rng = (uint64_t)strtoull(argv[5], NULL, 10) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+    int maxplies = argc > 6 ? atoi(argv[6]) : 300;
+    printf("types");
+    for (int t = 1; t <= OP_NTYPES; t++) {
+        printf(" %s:%d", op_token(t), op_value(t));
+    }
+    printf("\n");
+    static uint64_t hist[1024];
+    static int samples[1024][OP_NTYPES + 1];
+    static int sample_ply[1024];
+    static OMoveList l, ol;
+    for (int g = 0; g < games; g++) {
+        OPos p; char err[200];
+        if (!op_parse_fen(op_start_fen(argv[2]), &p, err, sizeof err)) { fprintf(stderr, "maxima-engine: %s\n", err); return 2; }
+        int nh = 0, ns = 0, ply = 0, opening = -1;
+        double result = 0.5;
+        const char *reason = "move cap";
+        for (;;) {
+            op_legal(&p, &l);
+            if (!l.n) { result = p.side > 0 ? 0 : 1; reason = "no move"; break; }
+            if (ply >= maxplies) { result = 0.5; reason = "move cap"; break; }
+            int seen = 0;
+            for (int i = 0; i < nh; i++) if (hist[i] == p.hash) seen++;
+            if (seen >= 2) { result = 0.5; reason = "repetition"; break; }
+            OMove m;
+            if (p.rkind != RK_NONE || opening < 0 || ply < opening) {
+                m = l.m[next_rand() % (uint64_t)l.n];
+                if (p.rkind == RK_NONE && opening < 0) opening = ply + 2 + (int)(next_rand() % 3);
+                if (p.rkind != RK_NONE) opening = -1;
+            } else {
+                struct GoParamsOpt gp; memset(&gp, 0, sizeof gp);
+                gp.depth = depth; gp.level = 10;
+                int found;
+                stop_flag = 0;
+                op_search_go(&p, hist, nh, &gp, &m, &found, 1);
+                if (!found) break;
+                if (!op_is_capture(&m) && !(m.flags & OF_PROMOTE) && ns < 1024) {
+                    int threat = 0;
+                    op_count(&p, -p.side, &ol, NULL);
+                    for (int i = 0; i < ol.n; i++) if (ol.m[i].flags & OF_ROYAL) { threat = 1; break; }
+                    if (!threat) {
+                        memset(samples[ns], 0, sizeof samples[ns]);
+                        for (int s = 0; s < OP_N * OP_N; s++) {
+                            int v = p.b[s];
+                            if (v) samples[ns][abs(v) & OP_TYPE] += v > 0 ? 1 : -1;
+                        }
+                        sample_ply[ns++] = ply;
+                    }
+                }
+            }
+            int royal = op_captures_royal(&p, &m), mover = p.side;
+            if (nh < 1024) hist[nh++] = p.hash;
+            op_play(&p, &m);
+            ply++;
+            if (royal) { result = mover > 0 ? 1 : 0; reason = "royal captured"; break; }
+        }
+        for (int i = 0; i < ns; i++) {
+            printf("pos %g %d", result, sample_ply[i]);
+            for (int t = 1; t <= OP_NTYPES; t++) printf(" %d", samples[i][t]);
+            printf("\n");
+        }
+        printf("game %g %d %s\n", result, ply, reason);
+        fflush(stdout);
+    }
+    return 0;
+}

@@ -205,6 +205,12 @@ class Controller:
         return list(self._display)
 
     @property
+    def outside(self) -> frozenset[str]:
+        """Squares of the last frame outside the game that hold a piece; the
+        OLED asks to clear them and OK does nothing until they are clear."""
+        return self._outside
+
+    @property
     def expected_squares(self) -> frozenset[str]:
         """The squares that should be occupied now."""
         names = self.position.geometry.names

@@ -153,7 +153,11 @@ def _follow(runner: Runner, events: list[dict]) -> None:
         lift = [sq for sq, state in leds.items() if state in ("error-extra", "remove") and sq in runner.board]
         place = [sq for sq, state in leds.items()
                  if state in ("error-missing", "setup-missing") and sq not in runner.board]
-        if "OK = yes, MENU = next" in text or "OK = other clock" in text or "OK = other game" in text:
+        outside = sorted(sq for sq in c.outside if sq in runner.board)
+        if outside:          # pieces outside the chosen game (point 18): the OLED names them, OK waits
+            assert "Clear square" in text, text
+            events += runner.lift(outside[0])
+        elif "OK = yes, MENU = next" in text or "OK = other clock" in text or "OK = other game" in text:
             events += runner.press("back")          # leave the menu
         elif any(w in text for w in ("Which move?", "suicide in", "OK or NEW to start", "OK=done",
                                      "Promote to:", "go on castling", "OK = now")):

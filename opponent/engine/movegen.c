@@ -628,12 +628,28 @@ static void coordinator_targets(const Pos *p, int c, uint64_t *m) {
     m[1] &= ~(file_mask[kf][1] | rank_mask[kr - g->min_rank][1]);
 }
 
+/* the squares from which a custodian capture by c is possible: next to an
+ * enemy piece (orthogonally) with a piece of c beyond it (the grid's steps
+ * are symmetric, so t = step(x, opposite e) has step(t, e) = x) */
+static void custodian_targets(const Pos *p, int c, uint64_t *mask) {
+    const Geo *g = &V.g;
+    int8_t sq[MAXSQ];
+    int n = piece_squares(p, c < 0, sq);
+    for (int i = 0; i < n; i++) {
+        int x = sq[i];
+        for (int e = 0; e < 4; e++) {
+            int beyond = g->step[x][e], t = g->step[x][OPP[e]];
+            if (beyond >= 0 && t >= 0 && B(beyond) * c > 0) mask[t >> 6] |= 1ULL << (t & 63);
+        }
+    }
+}
+
 void capture_moves(Pos *p, MoveList *out) {
     const Geo *g = &V.g;
     int c = p->side;
     out->n = 0;
-    uint64_t coord_t[2] = {0, 0};
-    int have_coord = 0;
+    uint64_t coord_t[2] = {0, 0}, cust_t[2] = {0, 0};
+    int have_coord = 0, have_cust = 0;
     uint64_t fz[2];
     int anyfz = frozen_mask(p, c, fz);
     int8_t sq[MAXSQ];
@@ -661,6 +677,7 @@ void capture_moves(Pos *p, MoveList *out) {
                 int eff = pr->effects;
                 int8_t caps[MAXCAP];
                 if ((eff & EF_COORD) && !have_coord) { coordinator_targets(p, c, coord_t); have_coord = 1; }
+                if ((eff & EF_CUSTODIAN) && !have_cust) { custodian_targets(p, c, cust_t); have_cust = 1; }
                 for (int d = 0; d < 8; d++) {
                     if (!(pr->dirs & (1 << d))) continue;
                     int nbase = 0;
@@ -683,7 +700,7 @@ void capture_moves(Pos *p, MoveList *out) {
                             int front = g->step[t][d];
                             if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
                         }
-                        if (eff & EF_CUSTODIAN) n += custodian_caps(p, c, t, 0, caps + n);
+                        if ((eff & EF_CUSTODIAN) && ((cust_t[t >> 6] >> (t & 63)) & 1)) n += custodian_caps(p, c, t, 0, caps + n);
                         if ((eff & EF_COORD) && ((coord_t[t >> 6] >> (t & 63)) & 1)) n += coord_caps(p, c, t, 0, caps + n);
                         if (n) add(out, s, t, caps, n, 0, 0, 0);
                     }

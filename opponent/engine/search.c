@@ -93,6 +93,13 @@ static void eval_prepare(void) {
 #define EV_CACHE (1 << 14)
 static struct { uint64_t key; int score; } ev_cache[EV_CACHE];
 
+/* the evaluation cache's and the TT's slots of a position just made, fetched
+ * ahead of its search (both are mostly cache misses) */
+static inline void prefetch_pos(const Pos *q) {
+    __builtin_prefetch(&ev_cache[(unsigned)(q->hash >> 7) & (EV_CACHE - 1)]);
+    if (tt) __builtin_prefetch(&tt[q->hash & (tt_size - 1)]);
+}
+
 static int finish_eval(const Pos *p, int score) {
     int out = score * p->side;
     if (level_noise) {
@@ -128,10 +135,11 @@ int evaluate(const Pos *p) {
             const int8_t *b = p->b;
             if (dirs == 0xFF) {
                 const int8_t *r3 = ev_ray3[s][0];
-                for (int d = 0; d < 8; d++, r3 += 3) {
-                    int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
-                    mob += e1 + e2 + e3;
-                }
+                /* unrolled over the eight directions */
+#define RAY3(d) { unsigned e1 = b[r3[3 * (d)]] == 0, e2 = e1 & (b[r3[3 * (d) + 1]] == 0); \
+                  mob += (int)(e1 + e2 + (e2 & (b[r3[3 * (d) + 2]] == 0))); }
+                RAY3(0) RAY3(1) RAY3(2) RAY3(3) RAY3(4) RAY3(5) RAY3(6) RAY3(7)
+#undef RAY3
             } else
                 for (int d = 0; d < 8; d++) {
                     if (!(dirs & (1 << d))) continue;
@@ -245,6 +253,7 @@ static int qsearch(Pos *p, int alpha, int beta, int ply) {
         pick(&l, sc, i);
         Pos q = *p;
         play(&q, &l.m[i]);
+        prefetch_pos(&q);
         if (!move_legal(p, &l.m[i], 0, NULL, &q)) continue;   /* few moves: the full test is cheaper than the shortcut's set-up */
         int v = -qsearch(&q, -beta, -alpha, ply + 1);
         if (stop_flag) return 0;
@@ -314,6 +323,7 @@ static int search(Pos *p, int depth, int alpha, int beta, int ply) {
         }
         Pos q = *p;
         play(&q, m);
+        prefetch_pos(&q);
         if (i >= 0) {
             if (hz < 0) hz = legal_prepare(p, z);
             if (!move_legal(p, m, hz, z, &q)) continue;

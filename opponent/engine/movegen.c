@@ -635,8 +635,10 @@ static void custodian_targets(const Pos *p, int c, uint64_t *mask) {
     const Geo *g = &V.g;
     int8_t sq[MAXSQ];
     int n = piece_squares(p, c < 0, sq);
+    const uint64_t *own = p->occ[c > 0];
     for (int i = 0; i < n; i++) {
         int x = sq[i];
+        if (!((own[0] & orth_nb[x][0]) | (own[1] & orth_nb[x][1]))) continue;   /* no piece of c beside it */
         for (int e = 0; e < 4; e++) {
             int beyond = g->step[x][e], t = g->step[x][OPP[e]];
             if (beyond >= 0 && t >= 0 && B(beyond) * c > 0) mask[t >> 6] |= 1ULL << (t & 63);

@@ -55,6 +55,22 @@ int frozen_mask(const Pos *p, int c, uint64_t *fz) {
     return frozen_given(p, c, fsq, nf, fz);
 }
 
+/* the immobilized pieces of both colours of the last position evaluate()
+ * computed them for, by its key (quiescence generates the captures of the
+ * same position next); only positions made by play() (a true key) use it */
+static struct { uint64_t key; const VariantDef *def; uint64_t fz[2][2]; } fz_memo;
+void frozen_note(const Pos *p, const uint64_t fz[2][2]) {
+    fz_memo.key = p->hash; fz_memo.def = V.def;
+    memcpy(fz_memo.fz, fz, sizeof fz_memo.fz);
+}
+static int frozen_mask_known(const Pos *p, int c, uint64_t *fz) {
+    if (p->hash && fz_memo.key == p->hash && fz_memo.def == V.def) {
+        fz[0] = fz_memo.fz[c > 0][0]; fz[1] = fz_memo.fz[c > 0][1];
+        return (fz[0] | fz[1]) != 0;
+    }
+    return frozen_mask(p, c, fz);
+}
+
 /* the same, given the squares of all freezers on the board */
 int frozen_given(const Pos *p, int c, const int8_t *fsq, int nf, uint64_t *fz) {
     fz[0] = fz[1] = 0;
@@ -653,7 +669,7 @@ void capture_moves(Pos *p, MoveList *out) {
     uint64_t coord_t[2] = {0, 0}, cust_t[2] = {0, 0};
     int have_coord = 0, have_cust = 0;
     uint64_t fz[2];
-    int anyfz = frozen_mask(p, c, fz);
+    int anyfz = frozen_mask_known(p, c, fz);
     int8_t sq[MAXSQ];
     int np = piece_squares(p, c > 0, sq);
     for (int i0 = 0; i0 < np; i0++) {

@@ -39,7 +39,7 @@ void search_init(int hash_mb) {
 }
 void search_clear(void) { if (tt) memset(tt, 0, tt_size * sizeof(TTEntry)); }
 
-static int same_move(const Move *a, const Move *b) {
+static inline int same_move(const Move *a, const Move *b) {
     if (a->from != b->from || a->to != b->to || a->kind != b->kind || a->arg != b->arg || a->ncap != b->ncap) return 0;
     for (int i = 0; i < a->ncap; i++) if (a->cap[i] != b->cap[i]) return 0;
     return 1;
@@ -122,6 +122,7 @@ int evaluate(const Pos *p) {
     /* the immobilized pieces of both sides: [colour index] square masks */
     uint64_t fz[2][2] = {{0, 0}, {0, 0}};
     if (nf) { frozen_given(p, -1, fsq, nf, fz[0]); frozen_given(p, 1, fsq, nf, fz[1]); }
+    frozen_note(p, (const uint64_t (*)[2])fz);
 #define FROZEN(s, c) ((fz[(c) > 0][(s) >> 6] >> ((s) & 63)) & 1)
     for (int i = 0; i < n; i++) {
         int s = sqs[i], v = p->b[s];

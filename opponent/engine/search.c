@@ -116,19 +116,23 @@ int evaluate(const Pos *p) {
     if (ev_cache[slot].key == p->hash && p->hash) return finish_eval(p, ev_cache[slot].score);
     int score = 0;
     int8_t sqs[MAXSQ], fsq[MAXSQ]; int nf = 0;
-    int n = piece_squares(p, 2, sqs);
     if (V.nfreezers)
-        for (int i = 0; i < n; i++) { int v = p->b[sqs[i]]; if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sqs[i]; }
+        for (int i = 0, n = piece_squares(p, 2, sqs); i < n; i++) { int v = p->b[sqs[i]]; if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sqs[i]; }
     /* the immobilized pieces of both sides: [colour index] square masks */
     uint64_t fz[2][2] = {{0, 0}, {0, 0}};
     if (nf) { frozen_given(p, -1, fsq, nf, fz[0]); frozen_given(p, 1, fsq, nf, fz[1]); }
     frozen_note(p, (const uint64_t (*)[2])fz);
 #define FROZEN(s, c) ((fz[(c) > 0][(s) >> 6] >> ((s) & 63)) & 1)
-    for (int i = 0; i < n; i++) {
-        int s = sqs[i], v = p->b[s];
-        int c = v > 0 ? 1 : -1, t = v * c;
+    /* each colour's pieces in turn (the colour is then a constant) */
+    for (int ci = 0; ci < 2; ci++) {
+      const int c = ci ? 1 : -1;
+      const int16_t *sqv = ev_sq[ci][0];
+      int side_score = 0;
+      for (int w = 0; w < 2; w++)
+      for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
+        int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
         int val = ev_val[t];
-        if (FROZEN(s, c)) val /= 2;   /* frozen: half value, no mobility */
+        if ((fz[ci][w] >> (s & 63)) & 1) val /= 2;   /* frozen: half value, no mobility */
         else if (ev_mobdirs[t]) {
             /* empty squares within three steps, without branches (a ray shorter
              * than three is padded with s itself, which is occupied) */
@@ -150,8 +154,9 @@ int evaluate(const Pos *p) {
                 }
             val += 3 * mob;
         }
-        val += ev_sq[c > 0][t][s];
-        score += c * val;
+        side_score += val + sqv[t * MAXSQ + s];
+      }
+      score += c * side_score;
     }
     if (V.palace) {  /* a piece on one goal square already is an invasion threat */
         for (int c = -1; c <= 1; c += 2)

@@ -147,6 +147,7 @@ const VariantDef *find_variant(const char *name);
 int mobile(const Pos *p, int x, int a);
 int frozen_mask(const Pos *p, int c, uint64_t *fz);
 int frozen_given(const Pos *p, int c, const int8_t *fsq, int nf, uint64_t *fz);
+void frozen_note(const Pos *p, const uint64_t fz[2][2]);   /* evaluate's masks, for capture_moves */
 void movegen_prepare(void);
 void pseudo_moves(const Pos *p, int c, MoveList *out);
 void capture_moves(Pos *p, MoveList *out);

@@ -55,6 +55,22 @@ int frozen_mask(const Pos *p, int c, uint64_t *fz) {
     return frozen_given(p, c, fsq, nf, fz);
 }
 
+/* the immobilized pieces of both colours of the last position evaluate()
+ * computed them for, by its key (quiescence generates the captures of the
+ * same position next); only positions made by play() (a true key) use it */
+static struct { uint64_t key; const VariantDef *def; uint64_t fz[2][2]; } fz_memo;
+void frozen_note(const Pos *p, const uint64_t fz[2][2]) {
+    fz_memo.key = p->hash; fz_memo.def = V.def;
+    memcpy(fz_memo.fz, fz, sizeof fz_memo.fz);
+}
+static int frozen_mask_known(const Pos *p, int c, uint64_t *fz) {
+    if (p->hash && fz_memo.key == p->hash && fz_memo.def == V.def) {
+        fz[0] = fz_memo.fz[c > 0][0]; fz[1] = fz_memo.fz[c > 0][1];
+        return (fz[0] | fz[1]) != 0;
+    }
+    return frozen_mask(p, c, fz);
+}
+
 /* the same, given the squares of all freezers on the board */
 int frozen_given(const Pos *p, int c, const int8_t *fsq, int nf, uint64_t *fz) {
     fz[0] = fz[1] = 0;
@@ -628,14 +644,32 @@ static void coordinator_targets(const Pos *p, int c, uint64_t *m) {
     m[1] &= ~(file_mask[kf][1] | rank_mask[kr - g->min_rank][1]);
 }
 
+/* the squares from which a custodian capture by c is possible: next to an
+ * enemy piece (orthogonally) with a piece of c beyond it (the grid's steps
+ * are symmetric, so t = step(x, opposite e) has step(t, e) = x) */
+static void custodian_targets(const Pos *p, int c, uint64_t *mask) {
+    const Geo *g = &V.g;
+    int8_t sq[MAXSQ];
+    int n = piece_squares(p, c < 0, sq);
+    const uint64_t *own = p->occ[c > 0];
+    for (int i = 0; i < n; i++) {
+        int x = sq[i];
+        if (!((own[0] & orth_nb[x][0]) | (own[1] & orth_nb[x][1]))) continue;   /* no piece of c beside it */
+        for (int e = 0; e < 4; e++) {
+            int beyond = g->step[x][e], t = g->step[x][OPP[e]];
+            if (beyond >= 0 && t >= 0 && B(beyond) * c > 0) mask[t >> 6] |= 1ULL << (t & 63);
+        }
+    }
+}
+
 void capture_moves(Pos *p, MoveList *out) {
     const Geo *g = &V.g;
     int c = p->side;
     out->n = 0;
-    uint64_t coord_t[2] = {0, 0};
-    int have_coord = 0;
+    uint64_t coord_t[2] = {0, 0}, cust_t[2] = {0, 0};
+    int have_coord = 0, have_cust = 0;
     uint64_t fz[2];
-    int anyfz = frozen_mask(p, c, fz);
+    int anyfz = frozen_mask_known(p, c, fz);
     int8_t sq[MAXSQ];
     int np = piece_squares(p, c > 0, sq);
     for (int i0 = 0; i0 < np; i0++) {
@@ -661,6 +695,7 @@ void capture_moves(Pos *p, MoveList *out) {
                 int eff = pr->effects;
                 int8_t caps[MAXCAP];
                 if ((eff & EF_COORD) && !have_coord) { coordinator_targets(p, c, coord_t); have_coord = 1; }
+                if ((eff & EF_CUSTODIAN) && !have_cust) { custodian_targets(p, c, cust_t); have_cust = 1; }
                 for (int d = 0; d < 8; d++) {
                     if (!(pr->dirs & (1 << d))) continue;
                     int nbase = 0;
@@ -683,7 +718,7 @@ void capture_moves(Pos *p, MoveList *out) {
                             int front = g->step[t][d];
                             if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
                         }
-                        if (eff & EF_CUSTODIAN) n += custodian_caps(p, c, t, 0, caps + n);
+                        if ((eff & EF_CUSTODIAN) && ((cust_t[t >> 6] >> (t & 63)) & 1)) n += custodian_caps(p, c, t, 0, caps + n);
                         if ((eff & EF_COORD) && ((coord_t[t >> 6] >> (t & 63)) & 1)) n += coord_caps(p, c, t, 0, caps + n);
                         if (n) add(out, s, t, caps, n, 0, 0, 0);
                     }

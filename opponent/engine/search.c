@@ -39,7 +39,7 @@ void search_init(int hash_mb) {
 }
 void search_clear(void) { if (tt) memset(tt, 0, tt_size * sizeof(TTEntry)); }
 
-static int same_move(const Move *a, const Move *b) {
+static inline int same_move(const Move *a, const Move *b) {
     if (a->from != b->from || a->to != b->to || a->kind != b->kind || a->arg != b->arg || a->ncap != b->ncap) return 0;
     for (int i = 0; i < a->ncap; i++) if (a->cap[i] != b->cap[i]) return 0;
     return 1;
@@ -93,6 +93,13 @@ static void eval_prepare(void) {
 #define EV_CACHE (1 << 14)
 static struct { uint64_t key; int score; } ev_cache[EV_CACHE];
 
+/* the evaluation cache's and the TT's slots of a position just made, fetched
+ * ahead of its search (both are mostly cache misses) */
+static inline void prefetch_pos(const Pos *q) {
+    __builtin_prefetch(&ev_cache[(unsigned)(q->hash >> 7) & (EV_CACHE - 1)]);
+    if (tt) __builtin_prefetch(&tt[q->hash & (tt_size - 1)]);
+}
+
 static int finish_eval(const Pos *p, int score) {
     int out = score * p->side;
     if (level_noise) {
@@ -109,18 +116,23 @@ int evaluate(const Pos *p) {
     if (ev_cache[slot].key == p->hash && p->hash) return finish_eval(p, ev_cache[slot].score);
     int score = 0;
     int8_t sqs[MAXSQ], fsq[MAXSQ]; int nf = 0;
-    int n = piece_squares(p, 2, sqs);
     if (V.nfreezers)
-        for (int i = 0; i < n; i++) { int v = p->b[sqs[i]]; if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sqs[i]; }
+        for (int i = 0, n = piece_squares(p, 2, sqs); i < n; i++) { int v = p->b[sqs[i]]; if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sqs[i]; }
     /* the immobilized pieces of both sides: [colour index] square masks */
     uint64_t fz[2][2] = {{0, 0}, {0, 0}};
     if (nf) { frozen_given(p, -1, fsq, nf, fz[0]); frozen_given(p, 1, fsq, nf, fz[1]); }
+    frozen_note(p, (const uint64_t (*)[2])fz);
 #define FROZEN(s, c) ((fz[(c) > 0][(s) >> 6] >> ((s) & 63)) & 1)
-    for (int i = 0; i < n; i++) {
-        int s = sqs[i], v = p->b[s];
-        int c = v > 0 ? 1 : -1, t = v * c;
+    /* each colour's pieces in turn (the colour is then a constant) */
+    for (int ci = 0; ci < 2; ci++) {
+      const int c = ci ? 1 : -1;
+      const int16_t *sqv = ev_sq[ci][0];
+      int side_score = 0;
+      for (int w = 0; w < 2; w++)
+      for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
+        int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
         int val = ev_val[t];
-        if (FROZEN(s, c)) val /= 2;   /* frozen: half value, no mobility */
+        if ((fz[ci][w] >> (s & 63)) & 1) val /= 2;   /* frozen: half value, no mobility */
         else if (ev_mobdirs[t]) {
             /* empty squares within three steps, without branches (a ray shorter
              * than three is padded with s itself, which is occupied) */
@@ -128,10 +140,11 @@ int evaluate(const Pos *p) {
             const int8_t *b = p->b;
             if (dirs == 0xFF) {
                 const int8_t *r3 = ev_ray3[s][0];
-                for (int d = 0; d < 8; d++, r3 += 3) {
-                    int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
-                    mob += e1 + e2 + e3;
-                }
+                /* unrolled over the eight directions */
+#define RAY3(d) { unsigned e1 = b[r3[3 * (d)]] == 0, e2 = e1 & (b[r3[3 * (d) + 1]] == 0); \
+                  mob += (int)(e1 + e2 + (e2 & (b[r3[3 * (d) + 2]] == 0))); }
+                RAY3(0) RAY3(1) RAY3(2) RAY3(3) RAY3(4) RAY3(5) RAY3(6) RAY3(7)
+#undef RAY3
             } else
                 for (int d = 0; d < 8; d++) {
                     if (!(dirs & (1 << d))) continue;
@@ -141,8 +154,9 @@ int evaluate(const Pos *p) {
                 }
             val += 3 * mob;
         }
-        val += ev_sq[c > 0][t][s];
-        score += c * val;
+        side_score += val + sqv[t * MAXSQ + s];
+      }
+      score += c * side_score;
     }
     if (V.palace) {  /* a piece on one goal square already is an invasion threat */
         for (int c = -1; c <= 1; c += 2)
@@ -245,6 +259,7 @@ static int qsearch(Pos *p, int alpha, int beta, int ply) {
         pick(&l, sc, i);
         Pos q = *p;
         play(&q, &l.m[i]);
+        prefetch_pos(&q);
         if (!move_legal(p, &l.m[i], 0, NULL, &q)) continue;   /* few moves: the full test is cheaper than the shortcut's set-up */
         int v = -qsearch(&q, -beta, -alpha, ply + 1);
         if (stop_flag) return 0;
@@ -314,6 +329,7 @@ static int search(Pos *p, int depth, int alpha, int beta, int ply) {
         }
         Pos q = *p;
         play(&q, m);
+        prefetch_pos(&q);
         if (i >= 0) {
             if (hz < 0) hz = legal_prepare(p, z);
             if (!move_legal(p, m, hz, z, &q)) continue;

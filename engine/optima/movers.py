@@ -135,14 +135,7 @@ class Rider:
         for gate, line in rider_lines(T.geometry, self.vectors, self.slip)[s]:
             if gate >= 0 and b[gate]:
                 continue
-            for t in line:
-                v = b[t] * c
-                if v == 0:
-                    emit(t)
-                    continue
-                if v < 0 and capture:
-                    emit(t, (t,))
-                break
+            slide_along(line, b, c, emit, capture)
 
 
 class Fly:

@@ -267,6 +267,11 @@ class OptimaPosition(Position):
         self._seen[key] -= 1
         if not self._seen[key]:
             del self._seen[key]
+        self._unplay()
+        return self.move_stack.pop()
+
+    def _unplay(self) -> None:
+        """Undo the last :meth:`_play` (board, side, reserve, ply)."""
         (raw, turn, reserve, cache), undo = self._undo.pop()
         if raw[0] == PLACE:
             self.board[raw[1]] = 0
@@ -274,7 +279,6 @@ class OptimaPosition(Position):
             self.tables.unmake(self.board, raw, undo)
         self.turn, self._reserve, self._cache = turn, reserve, cache
         self._ply -= 1
-        return self.move_stack.pop()
 
     def _after(self, move: Move) -> list[int]:
         raw = self._legal_map().get(move)
@@ -399,13 +403,7 @@ class OptimaPosition(Position):
             raw = table[move]
             self._play(raw)
             out[str(move)] = self._perft(self.board, self.turn, self._reserve, depth - 1)
-            (_, turn, reserve, cache), undo = self._undo.pop()
-            if raw[0] == PLACE:
-                self.board[raw[1]] = 0
-            else:
-                self.tables.unmake(self.board, raw, undo)
-            self.turn, self._reserve, self._cache = turn, reserve, cache
-            self._ply -= 1
+            self._unplay()
         return out
 
     def __repr__(self) -> str:

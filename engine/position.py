@@ -310,14 +310,18 @@ class Position:
         self._ply += 1
         self._cache = {}
 
-    def pop(self) -> Move:
-        """Take back the last move and return it."""
-        if not self.move_stack:
-            raise IndexError("no move to take back")
+    def _forget_current(self) -> None:
+        """Drop one occurrence of the current position from the repetition count."""
         key = self._key()
         self._seen[key] -= 1
         if not self._seen[key]:
             del self._seen[key]
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        if not self.move_stack:
+            raise IndexError("no move to take back")
+        self._forget_current()
         (raw, cache, ply, state, half, full), undo = self._undo.pop()
         self._rules.unmake(self.board, self.kings, raw, undo)
         self.turn = -self.turn

@@ -263,10 +263,7 @@ class OptimaPosition(Position):
         """Take back the last move (placements included) and return it."""
         if not self.move_stack:
             raise IndexError("no move to take back")
-        key = self._key()
-        self._seen[key] -= 1
-        if not self._seen[key]:
-            del self._seen[key]
+        self._forget_current()
         self._unplay()
         return self.move_stack.pop()
 

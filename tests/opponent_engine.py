@@ -39,6 +39,24 @@ def run_batch(binary: Path, mode: str, variant: str, fens: list[str], depth: int
     return blocks[:len(fens)]
 
 
+def assert_children_match(binary: Path, variant: str, fens: list[str]) -> None:
+    """After every legal move of each of ``fens``, the compiled engine's FEN
+    (its ``children`` mode) is the Python engine's."""
+    from engine import Position
+
+    out = run_batch(binary, "children", variant, fens, blank_separated=True)
+    assert len(out) == len(fens)
+    for fen, block in zip(fens, out):
+        p = Position(fen, variant)
+        want = {}
+        for m in p.legal_moves:
+            p.push(m)
+            want[str(m)] = p.fen()
+            p.pop()
+        got = dict(line.split(" ", 1) for line in block)
+        assert got == want, fen
+
+
 import pytest  # noqa: E402
 
 

@@ -11,7 +11,7 @@ import pytest
 from engine import Position, variants
 
 from .opponent_positions import playout_positions
-from .opponent_engine import engine_binary, run_batch  # noqa: F401 (fixture)
+from .opponent_engine import assert_children_match, engine_binary, run_batch  # noqa: F401 (fixture)
 
 NAMES = variants.names()
 
@@ -61,17 +61,7 @@ def test_fen_after_each_move_equals_python_engine(engine_binary, positions, vari
     (castling rights, en-passant squares, swap-back ban, counters)."""
     _skip_optima(variant)
     sample = positions(variant)[::50]
-    out = run_batch(engine_binary, "children", variant, [f for f, _ in sample], blank_separated=True)
-    assert len(out) == len(sample)
-    for (fen, _), block in zip(sample, out):
-        p = Position(fen, variant)
-        want = {}
-        for m in p.legal_moves:
-            p.push(m)
-            want[str(m)] = p.fen()
-            p.pop()
-        got = dict(line.split(" ", 1) for line in block)
-        assert got == want, fen
+    assert_children_match(engine_binary, variant, [f for f, _ in sample])
 
 
 def test_perft_depth_3_maxima_middle_game(engine_binary, positions):

@@ -13,7 +13,7 @@ import pytest
 
 from engine import Position, variants
 
-from .opponent_engine import Uci, engine_binary, run_batch  # noqa: F401 (fixture)
+from .opponent_engine import Uci, assert_children_match, engine_binary, run_batch  # noqa: F401 (fixture)
 from .opponent_optima_positions import game_positions, zoo_positions
 
 VARIANTS = ("optima", "optima-9x9")
@@ -64,17 +64,7 @@ def test_O15_fen_after_each_move_equals_python_engine(engine_binary, positions, 
     """O15 (board, side, reserve, rules, ply) and O5's schedule: after every legal move of
     50 positions the compiled FEN is the Python FEN."""
     sample = positions(variant)[::50]
-    out = run_batch(engine_binary, "children", variant, [f for f, _ in sample], blank_separated=True)
-    assert len(out) == len(sample)
-    for (fen, _), block in zip(sample, out):
-        p = Position(fen, variant)
-        want = {}
-        for m in p.legal_moves:
-            p.push(m)
-            want[str(m)] = p.fen()
-            p.pop()
-        got = dict(line.split(" ", 1) for line in block)
-        assert got == want, fen
+    assert_children_match(engine_binary, variant, [f for f, _ in sample])
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -9,9 +9,10 @@ import re
 
 import pytest
 
-from engine import FenError, Position
+from engine import FenError, Position, variants
 
 from . import test_fen, test_optima_fen, test_rules_deckle, test_rules_ultima
+from .conftest import fen_of
 from .opponent_engine import Uci, engine_binary, run_batch  # noqa: F401 (fixture)
 from .opponent_optima_positions import game_positions, zoo_positions
 from .opponent_positions import playout_positions
@@ -72,7 +73,7 @@ def test_O16_the_fens_of_random_games_and_of_every_move_are_accepted(engine_bina
         assert_same_verdicts(engine_binary, variant, after)   # a move may end the game: then Python refuses too
 
 
-OPTIMA_ALPHABET = "0123456789/ *-:,=wbeqquUAaRrVvPpNnGgDdWwIiEeCcKkHh"
+OPTIMA_ALPHABET = "0123456789/ *-:,=wbeqquUAaRrVvPpNnGgDdWwIiEeCcKkHh\u00b2\u00e9"
 
 
 def mutants(base: list[str], alphabet: str, count: int, seed: int) -> list[str]:
@@ -123,5 +124,97 @@ def test_O16_uci_reports_a_refused_fen_and_keeps_the_position(engine_binary):  #
         uci.send("d")
         line, _ = uci.expect("info string fen")
         assert line == f"info string fen {test_optima_fen.AFTER_E10}"
+    finally:
+        uci.close()
+
+
+# ------------------------------------------------------------------ the other games (M15, U14, D18)
+NON_OPTIMA = [name for name in variants.names() if not name.startswith("optima")]
+OTHER_BAD = (
+    [("maxima", fen) for fen, _ in params(test_fen.test_M15_rejects_malformed_rows_with_the_reason)]
+    + [("maxima", fen) for fen, _ in params(test_fen.test_M15_rejects_bad_fields_with_the_reason)]
+    + [("maxima", fen_of(pieces, turn))
+       for pieces, turn, _ in params(test_fen.test_M15_rejects_impossible_positions_with_the_reason)]
+    + [(rules, fen) for rules in ("ultima", "ultima-pure") for fen in test_rules_ultima.U14_BAD.values()]
+    + [(test_rules_deckle._variant(key), fen) for key, fen in test_rules_deckle.D18_BAD.values()]
+)
+
+
+def test_M15_U14_D18_every_fen_the_python_engine_refuses_the_compiled_engine_refuses(engine_binary):  # noqa: F811
+    """The invalid FENs of tests/test_fen.py (M15), test_rules_ultima.py (U14) and
+    test_rules_deckle.py (D18), in their games: refused by both engines."""
+    for variant, fen in OTHER_BAD:
+        said = python_refuses(fen, variant)
+        assert said is not None, (variant, fen)
+        line = engine_answers(engine_binary, variant, [fen])[0]
+        assert line.startswith("error "), (variant, fen, line)
+
+
+LETTERS = "0123456789xX/ kKpPqQnNbBrRcCiIwWlLaAuUsSmMhHdDgG-,<>w\u00b2"
+
+
+def board_mutants(base: list[str], variant: str, count: int, seed: int) -> list[str]:
+    """FENs that keep their syntax but not always their sense: a random cell given a random
+    piece of the game (or emptied), sometimes the other side to move."""
+    rng = random.Random(f"{variant}/{seed}")
+    letters = [t.letter for t in variants.get(variant).types]
+    out = []
+    for _ in range(count):
+        rows_text, side, *rest = rng.choice(base).split(" ")
+        rows = [re.sub(r"\d+", lambda m: "." * int(m.group()), row) for row in rows_text.split("/")]
+        for _ in range(rng.randint(1, 2)):
+            r = rng.randrange(len(rows))
+            cells = [i for i, ch in enumerate(rows[r]) if ch != "x"]
+            i = rng.choice(cells)
+            piece = rng.choice(letters + ["."] * 2)
+            piece = piece.upper() if rng.random() < 0.5 else piece
+            rows[r] = rows[r][:i] + piece + rows[r][i + 1:]
+        if rng.random() < 0.3:
+            side = "b" if side == "w" else "w"
+        rows_text = "/".join(re.sub(r"\.+", lambda m: str(len(m.group())), row) for row in rows)
+        out.append(" ".join([rows_text, side, *rest]))
+    return out
+
+
+@pytest.mark.parametrize("variant", NON_OPTIMA)
+def test_M15_U14_D18_edited_fens_are_refused_by_both_engines_or_by_neither(engine_binary, variant):  # noqa: F811
+    """Random text edits (syntax) and random piece edits (Kings, check, palaces, Pawns on the
+    end ranks, castling, en passant and swap-back fields that no longer fit) of real FENs."""
+    base = [fen for fen, _ in playout_positions(variant, 80, 5)]
+    texts = [t for t in mutants(base, LETTERS, 400, 16) if t.strip()]
+    texts += board_mutants(base, variant, 400, 16)
+    refused = assert_same_verdicts(engine_binary, variant, texts)
+    assert 0 < refused < len(texts)
+
+
+def test_M15_U14_D18_the_fens_of_random_games_and_of_every_move_are_accepted(engine_binary):  # noqa: F811
+    for variant in NON_OPTIMA:
+        cases = playout_positions(variant, 150, 43)
+        got = engine_answers(engine_binary, variant, [fen for fen, _ in cases])
+        for (fen, moves), line in zip(cases, got):
+            assert line.split() == moves, fen
+        children = run_batch(engine_binary, "children", variant, [fen for fen, _ in cases[::15]],
+                             blank_separated=True)
+        after = [line.split(" ", 1)[1] for block in children for line in block]
+        assert len(after) > 50
+        assert_same_verdicts(engine_binary, variant, after)
+
+
+def test_M15_uci_reports_a_refused_fen_and_keeps_the_position(engine_binary):  # noqa: F811
+    uci = Uci(engine_binary)
+    try:
+        uci.send("setoption name UCI_Variant value maxima")
+        uci.send("position startpos moves d3-d5")
+        uci.send("d")
+        before, _ = uci.expect("info string fen")
+        for variant, fen in OTHER_BAD[:12]:
+            uci.send(f"position fen {fen}")
+            uci.send("isready")
+            line, _ = uci.expect("info string error", 10)
+            assert line.startswith("info string error bad fen: ") and line.isascii(), line
+            uci.expect("readyok")
+        uci.send("d")
+        after, _ = uci.expect("info string fen")
+        assert after == before and "d3" not in after.split()[3]
     finally:
         uci.close()

@@ -58,6 +58,18 @@ def test_O16_every_fen_the_python_engine_refuses_the_compiled_engine_refuses(eng
     assert line.startswith("error ") and re.search(message, line), line
 
 
+@pytest.mark.parametrize("fen", ["vr*9/\u00b210/10/10/10/10/10/10/10/9VR* w - - 0",
+                                 "vr*9/10/10/10/10/10/10/10/10/9VR* w - - \u00b2",
+                                 "vr*9/10/10/10/\u00e9a9/10/10/10/10/9VR* w - - 0"])
+def test_O15_O16_a_non_ascii_character_is_a_fen_error_in_both_engines(engine_binary, fen):  # noqa: F811
+    """'\u00b2' is a digit to str.isdigit() (the Python board reader raised int()'s ValueError,
+    not FenError); the engine's message stays ASCII (it printed half a UTF-8 character)."""
+    with pytest.raises(FenError):
+        Position(fen, "optima")
+    line = engine_answers(engine_binary, "optima", [fen])[0]
+    assert line.startswith("error ") and line.isascii(), line
+
+
 def test_O16_the_fens_of_random_games_and_of_every_move_are_accepted(engine_binary):  # noqa: F811
     """Valid FENs (placement and movement phases, every kind of forces, all 56 unit types, rules
     options): accepted, with Python's moves; the FEN after every legal move of some of them: as Python."""

@@ -53,7 +53,9 @@ def work(variant: str, slow: bool) -> eb.Work:
 
 @pytest.fixture(scope="module")
 def unsigned_char(tmp_path_factory) -> eb.Build:
-    return eb.build(eb.UNSIGNED_CHAR, tmp_path_factory.mktemp("unsigned-char"))
+    done = eb.build(eb.UNSIGNED_CHAR, tmp_path_factory.mktemp("unsigned-char"))
+    assert "warning" not in done.log, done.log     # -Wall -Wextra
+    return done
 
 
 @pytest.mark.parametrize("variant", eb.GAMES)
@@ -75,6 +77,7 @@ def arm_build(request, tmp_path_factory) -> tuple[eb.Target, eb.Build]:
     if missing:
         pytest.skip(f"{', '.join(missing)} not installed (apt-get install {' '.join(target.apt)})")
     done = eb.build(target, tmp_path_factory.mktemp(target.name), pgo)
+    assert "warning" not in done.log, done.log     # -Wall -Wextra, also -Wformat with 32-bit long on armhf
     if pgo == "make":   # the Makefile's default on a machine that cannot run the binary: no profile, said once
         assert "cannot run what" in done.log, done.log
     return target, done

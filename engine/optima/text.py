@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..notation import FenError, Move, MoveError
+from ..notation import _DIGITS, FenError, Move, MoveError
 from .tables import PLACE, PROMOTE, Tables
 from .units import ROYAL, TYPE_MASK
 
@@ -26,9 +26,9 @@ def parse_board(text: str, units_by_token: dict) -> tuple[int, list[int]]:
         file, j, last_digit = 0, 0, False
         while j < len(row):
             ch = row[j]
-            if ch.isdigit():
+            if ch in _DIGITS:   # not str.isdigit(): '²' is a digit to it
                 k = j
-                while k < len(row) and row[k].isdigit():
+                while k < len(row) and row[k] in _DIGITS:
                     k += 1
                 run = row[j:k]
                 if last_digit or run[0] == "0":

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <ctype.h>
+#include <stdarg.h>
 #include "optima.h"
 
 int OP_N = 10;
@@ -206,7 +207,7 @@ static void build_geo(int n) {
     geo_n = n;
 }
 
-static uint64_t ZK[OP_MAXSQ][256], ZSIDE, ZHAND[2][128][12];
+static uint64_t ZK[OP_MAXSQ][256], ZSIDE, ZHAND[2][128][21];   /* a hand holds at most 20 units of a code (O4) */
 static int zinit;
 static void init_zobrist(void) {
     uint64_t x = 0x9E3779B97F4A7C15ULL;
@@ -214,6 +215,7 @@ static void init_zobrist(void) {
     for (int s = 0; s < OP_MAXSQ; s++) for (int v = 0; v < 256; v++) ZK[s][v] = NEXT;
     ZSIDE = NEXT;
     for (int c = 0; c < 2; c++) for (int k = 0; k < 128; k++) for (int j = 0; j < 12; j++) ZHAND[c][k][j] = NEXT;
+    for (int c = 0; c < 2; c++) for (int k = 0; k < 128; k++) for (int j = 12; j < 21; j++) ZHAND[c][k][j] = NEXT;
     zinit = 1;
 }
 
@@ -749,33 +751,118 @@ static void token_of(int code, int lower, char *out) {
     out[k] = 0;
 }
 
-#define FAIL(...) do { snprintf(err, (size_t)errlen, __VA_ARGS__); return 0; } while (0)
+/* err: the message, printable ASCII only (a FEN may hold any bytes) */
+static void fen_error(char *err, int errlen, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, (size_t)errlen, fmt, ap);
+    va_end(ap);
+    for (char *c = err; *c; c++) if ((unsigned char)*c < 32 || (unsigned char)*c > 126) *c = '?';
+}
+#define FAIL(...) do { fen_error(err, errlen, __VA_ARGS__); return 0; } while (0)
+
+/* Two-letter tokens with an optional '*' (engine/optima/fen.py's _tokens): codes
+ * (type | OP_ROYAL), lower[i] for lower case; 0 and err on a bad token. */
+static int split_tokens(const char *text, const char *where, int *codes, int *lower, int max, int *count,
+                        char *err, int errlen) {
+    int k = 0;
+    for (const char *q = text; *q; ) {
+        if (*q == '*') FAIL("%s: misplaced '*' in '%s'", where, text);
+        if (!q[1] || !two_letters(q)) FAIL("%s: bad token '%.2s' in '%s' (two letters, one case)", where, q, text);
+        if (k == max) FAIL("%s: too many tokens", where);
+        int ty = type_of_token(q);
+        if (!ty) FAIL("%s: unknown unit '%.2s'", where, q);
+        lower[k] = islower((unsigned char)q[0]) != 0;
+        q += 2;
+        codes[k] = ty | (*q == '*' ? OP_ROYAL : 0);
+        if (*q == '*') q++;
+        k++;
+    }
+    *count = k;
+    return 1;
+}
+
+/* a group of reserve codes in canonical order: by token letters, plain before royal (O15) */
+static int sorted_group(const int *codes, int n) {
+    for (int i = 1; i < n; i++) {
+        int c = strcmp(UNITS[codes[i - 1] & OP_TYPE].tok, UNITS[codes[i] & OP_TYPE].tok);
+        if (c > 0 || (c == 0 && (codes[i - 1] & OP_ROYAL) > (codes[i] & OP_ROYAL))) return 0;
+    }
+    return 1;
+}
+
+static int cmp_item(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The rules field (O14): '-' or distinct sorted items shp, gna, arm=TT.. (sorted piece tokens). */
+static int parse_rules(const char *text, OOptions *o, char *err, int errlen) {
+    memset(o, 0, sizeof *o);
+    if (!strcmp(text, "-")) return 1;
+    char rb[256], *items[16], *sorted[16];
+    int ni = 0;
+    snprintf(rb, sizeof rb, "%s", text);
+    for (char *q = rb; ; ) {
+        char *comma = strchr(q, ',');
+        if (comma) *comma = 0;
+        if (ni == 16) FAIL("rules field '%s': too many options", text);
+        items[ni++] = q;
+        if (!comma) break;
+        q = comma + 1;
+    }
+    memcpy(sorted, items, sizeof items[0] * (size_t)ni);
+    qsort(sorted, (size_t)ni, sizeof sorted[0], cmp_item);
+    for (int i = 0; i < ni; i++)
+        if (sorted[i] != items[i] && strcmp(sorted[i], items[i])) FAIL("rules field '%s': options must be distinct and sorted", text);
+    for (int i = 1; i < ni; i++) if (!strcmp(sorted[i - 1], sorted[i])) FAIL("rules field '%s': options must be distinct and sorted", text);
+    for (int i = 0; i < ni; i++) {
+        const char *it = items[i];
+        if (!strcmp(it, "shp")) o->shp = 1;
+        else if (!strcmp(it, "gna")) o->gna = 1;
+        else if (!strncmp(it, "arm=", 4)) {
+            int codes[64], lower[64], n;
+            if (!split_tokens(it + 4, "rules arm=", codes, lower, 64, &n, err, errlen)) return 0;
+            for (int j = 0; j < n; j++) if (lower[j] || (codes[j] & OP_ROYAL)) n = 0;
+            if (!n) FAIL("rules field: '%s' must list upper-case piece tokens, e.g. arm=QUVR", it);
+            for (int j = 0; j < n; j++)
+                if (UNITS[codes[j]].kind == KD_PAWN || UNITS[codes[j]].kind == KD_GUARD)
+                    FAIL("rules field: '%s': %s is not a piece type", it, UNITS[codes[j]].tok);
+            for (int j = 1; j < n; j++)
+                if (strcmp(UNITS[codes[j - 1]].tok, UNITS[codes[j]].tok) >= 0)
+                    FAIL("rules field: '%s': tokens must be distinct and sorted", it);
+            for (int j = 0; j < n; j++) o->arm |= 1ULL << codes[j];
+        } else if (!strncmp(it, "pawn=", 5) || !strncmp(it, "guard=", 6)) {
+            if (!strcmp(strchr(it, '=') + 1, "std")) FAIL("rules field: '%s': the standard rule is written by leaving it out", it);
+            FAIL("rules field: '%s': unknown %.*s rule (only the standard one is defined, O14)", it,
+                 (int)(strchr(it, '=') - it), it);
+        } else FAIL("rules field: unknown option '%s' (known: shp, gna, arm=TT..., O14)", it);
+    }
+    return 1;
+}
+
+static int check_position(const OPos *p, int n, char *err, int errlen);
 
 int op_parse_fen(const char *fen, OPos *p, char *err, int errlen) {
     char buf[1024];
     if (strlen(fen) >= sizeof buf) FAIL("FEN too long");
-    while (*fen == ' ') fen++;
     snprintf(buf, sizeof buf, "%s", fen);
-    char *field[6]; int nf = 0;
-    for (char *tok = strtok(buf, " "); tok && nf < 6; tok = strtok(NULL, " ")) field[nf++] = tok;
-    if (nf != 5) FAIL("Optima FEN needs 5 fields (board, side, reserve, rules, ply), got %d", nf);
+    /* five fields separated by single spaces (O15) */
+    char *field[5]; int nf = 0, words = 0, empty = 0;
+    for (char *q = buf; ; ) {
+        char *sp = strchr(q, ' ');
+        if (sp) *sp = 0;
+        if (*q) words++; else empty = 1;
+        if (nf < 5) field[nf] = q;
+        nf++;
+        if (!sp) break;
+        q = sp + 1;
+    }
+    if (nf != 5 || empty)
+        FAIL("Optima FEN needs 5 fields separated by single spaces (board, side, reserve, rules, ply), got %d", words);
     int rows = 1;
     for (const char *q = field[0]; *q; q++) rows += *q == '/';
-    if (rows != 9 && rows != 10) FAIL("Optima FEN board has %d ranks, expected 10 or 9", rows);
+    if (rows != 9 && rows != 10) FAIL("Optima FEN board has %d ranks, expected 10 (10x10) or 9 (9x9)", rows);
     /* rules first: they set the attribute tables */
-    OOptions o; memset(&o, 0, sizeof o);
-    if (strcmp(field[3], "-")) {
-        char rb[256]; snprintf(rb, sizeof rb, "%s", field[3]);
-        for (char *it = strtok(rb, ","); it; it = strtok(NULL, ",")) {
-            if (!strcmp(it, "shp")) o.shp = 1;
-            else if (!strcmp(it, "gna")) o.gna = 1;
-            else if (!strncmp(it, "arm=", 4)) {
-                const char *q = it + 4;
-                if (!*q || strlen(q) % 2) FAIL("rules field: bad %s", it);
-                for (; *q; q += 2) { int ty = type_of_token(q); if (!ty || !isupper((unsigned char)q[0])) FAIL("rules field: bad %s", it); o.arm |= 1ULL << ty; }
-            } else FAIL("rules field: unknown option %s", it);
-        }
-    }
+    OOptions o;
+    if (!parse_rules(field[3], &o, err, errlen)) return 0;
     build_order();
     op_select(rows, &o);
     memset(p, 0, sizeof *p);
@@ -787,17 +874,17 @@ int op_parse_fen(const char *fen, OPos *p, char *err, int errlen) {
             rank--; file = 0; continue;
         }
         if (isdigit((unsigned char)*q)) {
+            if (*q == '0') FAIL("rank %d: bad empty run", rank);
             int k = 0;
-            while (isdigit((unsigned char)*q)) k = 10 * k + (*q++ - '0');
+            while (isdigit((unsigned char)*q)) { if (k < 1000) k = 10 * k + (*q - '0'); q++; }
             q--;
-            if (k <= 0) FAIL("rank %d: bad empty run", rank);
             file += k;
-            if (file > n) FAIL("rank %d is longer than %d cells", rank, n);
             continue;
         }
-        if (!two_letters(q)) FAIL("rank %d: bad token", rank);
+        if (*q == '*') FAIL("rank %d: misplaced '*' (it follows a piece's token)", rank);
+        if (!two_letters(q)) FAIL("rank %d: bad token '%.2s' (two letters, one case)", rank, q);
         int ty = type_of_token(q);
-        if (!ty) FAIL("rank %d: unknown unit %.2s", rank, q);
+        if (!ty) FAIL("rank %d: unknown unit '%.2s'", rank, q);
         int lower = islower((unsigned char)q[0]);
         q += 2;
         int code = ty;
@@ -809,33 +896,117 @@ int op_parse_fen(const char *fen, OPos *p, char *err, int errlen) {
     }
     if (rank != 1) FAIL("bad board field");
     if (!strcmp(field[1], "w")) p->side = 1; else if (!strcmp(field[1], "b")) p->side = -1;
-    else FAIL("side field must be 'w' or 'b'");
+    else FAIL("side field must be 'w' or 'b', got '%s'", field[1]);
     if (strcmp(field[2], "-")) {
         const char *r = field[2];
         if (!strncmp(r, "eq:", 3)) p->rkind = RK_EQ; else if (!strncmp(r, "u1:", 3)) p->rkind = RK_U1;
-        else if (!strncmp(r, "u2:", 3)) p->rkind = RK_U2; else FAIL("reserve field: expected '-', 'eq:', 'u1:' or 'u2:'");
-        for (r += 3; *r; ) {
-            if (!two_letters(r)) FAIL("reserve: bad token");
-            int ty = type_of_token(r);
-            if (!ty || UNITS[ty].kind != KD_PIECE) FAIL("reserve: unknown or unplaceable unit %.2s", r);
-            int lower = islower((unsigned char)r[0]);
-            r += 2;
-            int code = ty;
-            if (*r == '*') { code |= OP_ROYAL; r++; }
-            if (p->rkind != RK_EQ && lower) FAIL("reserve: a pool is written in upper case");
-            p->hand[p->rkind == RK_EQ ? !lower : 1][code]++;
-            p->left++;
-        }
-        if (!p->left) FAIL("reserve field is empty");
+        else if (!strncmp(r, "u2:", 3)) p->rkind = RK_U2;
+        else FAIL("reserve field '%s': expected '-', 'eq:...', 'u1:...' or 'u2:...'", r);
+        int codes[340], lower[340], k;
+        if (!split_tokens(r + 3, "reserve", codes, lower, 340, &k, err, errlen)) return 0;
+        if (!k) FAIL("reserve field '%s' is empty: after the placement phase the reserve is '-'", r);
+        int nw = 0;
+        while (nw < k && !lower[nw]) nw++;
+        for (int i = nw; i < k; i++)
+            if (!lower[i]) FAIL("reserve field '%s': White's hand (upper case) comes before Black's (lower case)", r);
+        if (p->rkind != RK_EQ && nw < k) FAIL("reserve field '%s': a %.2s pool is written in upper case", r, r);
+        for (int i = 0; i < k; i++)
+            if (UNITS[codes[i] & OP_TYPE].kind != KD_PIECE)
+                FAIL("reserve: %s is never placed (only the 53 piece types are, O4)", UNITS[codes[i] & OP_TYPE].tok);
+        if (!sorted_group(codes, nw) || !sorted_group(codes + nw, k - nw)) FAIL("reserve field '%s' is not sorted", r);
+        if (k > 2 * set_size()) FAIL("reserve field '%s' holds %d units, more than %d (O4)", r, k, 2 * set_size());
+        for (int i = 0; i < k; i++) p->hand[p->rkind == RK_EQ ? !lower[i] : 1][codes[i]]++;
+        p->left = (int8_t)k;
     }
-    char *end;
-    long ply = strtol(field[4], &end, 10);
-    if (*end || ply < 0 || !isdigit((unsigned char)field[4][0])) FAIL("ply field must be a number");
-    p->ply = (int)ply;
+    /* ply: digits, no leading zero, at most 1,000,000 (engine/notation.py's MAX_PLIES) */
+    const char *d = field[4];
+    size_t nd = strspn(d, "0123456789");
+    if (d[nd] || !nd || (d[0] == '0' && nd > 1) || nd > 7 || atol(d) > 1000000)
+        FAIL("ply field must be a whole number from 0 to 1000000 (digits 0-9, no leading zero), got '%.24s'", d);
+    p->ply = atoi(d);
+    if (!check_position(p, n, err, errlen)) return 0;
     /* hash */
     for (int s = 0; s < n * n; s++) p->hash ^= ZK[s][(uint8_t)p->b[s]];
     if (p->side < 0) p->hash ^= ZSIDE;
     for (int ci = 0; ci < 2; ci++) for (int k = 0; k < 128; k++) p->hash ^= ZHAND[ci][k][p->hand[ci][k]];
+    return 1;
+}
+
+/* ------------------------------------------------------------ O16: positions a FEN may describe */
+static const char *who(int c) { return c > 0 ? "White" : "Black"; }
+
+static int check_placement(const OPos *p, int n, char *err, int errlen) {
+    const int pawn = type_of_token("PN"), guard = type_of_token("GD");
+    int placed[2][128], count[2] = {0, 0}, royals_placed[2] = {0, 0};   /* [colour: 0 Black, 1 White] */
+    memset(placed, 0, sizeof placed);
+    for (int s = 0; s < n * n; s++) {
+        int v = p->b[s], rank = s / n + 1, file = s % n;
+        int want = rank == 2 ? guard : rank == 3 ? pawn : rank == n - 1 ? -guard : rank == n - 2 ? -pawn : 0;
+        if (want) {
+            if (v != want) {
+                const char *t = UNITS[abs(want)].tok;
+                char w[3] = {t[0], t[1], 0};
+                if (want < 0) { w[0] = (char)tolower((unsigned char)w[0]); w[1] = (char)tolower((unsigned char)w[1]); }
+                FAIL("placement phase: %c%d must hold %s (pawns and guards stand on their starting ranks until the "
+                     "placement is over, O1, O16)", 'a' + file, rank, w);
+            }
+            continue;
+        }
+        if (!v) continue;
+        int ci = v > 0, code = abs(v);
+        if (rank != (v > 0 ? 1 : n) || UNITS[code & OP_TYPE].kind != KD_PIECE) {
+            char t[4]; token_of(code & OP_TYPE, v < 0, t);
+            FAIL("placement phase: %s on %c%d is off its owner's first rank (O5, O16)", t, 'a' + file, rank);
+        }
+        placed[ci][code]++; count[ci]++;
+        if (code & OP_ROYAL) royals_placed[ci]++;
+    }
+    int i = count[0] + count[1], kind = p->rkind, size = set_size();
+    const char *kname = kind == RK_EQ ? "eq" : kind == RK_U1 ? "u1" : "u2";
+    if (kind == RK_U2 && n == 9) FAIL("reserve u2 is not played on 9x9 (O4: 9x9 unequal forces are u1 only)");
+    int white_due = 0;
+    for (int j = 0; j < i; j++) white_due += side_at(kind, j) > 0;
+    if (count[1] != white_due)
+        FAIL("placement phase: after %d placements White has placed %d by O5, the board shows %d", i, white_due, count[1]);
+    if (i + p->left != 2 * size)
+        FAIL("placement phase: %d placed plus %d in the reserve is not %d (each side gets %d pieces, O4)", i, p->left,
+             2 * size, size);
+    if (p->ply != i) FAIL("ply field is %d, but %d placements have been made (O5, O15)", p->ply, i);
+    int due = side_at(kind, i);
+    if (p->side != due) FAIL("placement %d is %s's by O5, the side field says %s", i, who(due), who(p->side));
+    if (kind == RK_EQ) {
+        int royals = 0;
+        for (int code = 0; code < 128; code++) {
+            int w = placed[1][code] + p->hand[1][code], b = placed[0][code] + p->hand[0][code];
+            if (w != b) FAIL("reserve eq: White's and Black's pieces (placed plus in hand) differ (O4 equal forces)");
+            if (code & OP_ROYAL) royals += w;
+        }
+        if (royals < 1 || royals > (n == 10 ? 2 : 1))
+            FAIL("reserve eq: each side has %d royal pieces; %dx%d allows %s (O4)", royals, n, n, n == 10 ? "1 or 2" : "1");
+        return 1;
+    }
+    int royals = royals_placed[0] + royals_placed[1], want = kind == RK_U1 ? 2 : 4;
+    for (int code = OP_ROYAL; code < 128; code++) royals += p->hand[1][code];
+    if (royals != want) FAIL("reserve %s: %d royal units in pool and placed, expected %d (O4)", kname, royals, want);
+    int first[2] = {0, 0};
+    for (int j = 0; j < (i < want ? i : want); j++) first[side_at(kind, j) > 0]++;
+    for (int ci = 1; ci >= 0; ci--)
+        if (royals_placed[ci] != first[ci])
+            FAIL("reserve %s: %s has placed %d royal units; royals are placed first, so after %d placements it has %d (O5)",
+                 kname, who(ci ? 1 : -1), royals_placed[ci], i, first[ci]);
+    return 1;
+}
+
+/* O16 (engine/optima/fen.py's check): the movement phase allows at most 2 royal units a side and
+ * none only for the side to move (it lost); the placement phase must follow O4/O5. */
+static int check_position(const OPos *p, int n, char *err, int errlen) {
+    if (p->rkind != RK_NONE) return check_placement(p, n, err, errlen);
+    for (int c = 1; c >= -1; c -= 2) {
+        int royals = 0;
+        for (int s = 0; s < n * n; s++) if (p->b[s] * c > 0 && ((p->b[s] * c) & OP_ROYAL)) royals++;
+        if (royals > 2) FAIL("%s has %d royal units; at most 2 (O4, O16)", who(c), royals);
+        if (!royals && c != p->side) FAIL("%s, not to move, has no royal unit: the game ended before (O13, O16)", who(c));
+    }
     return 1;
 }
 

@@ -331,7 +331,12 @@ int op_uci_position(const char *args, const char *moves) {
     OPos p;
     if (!strncmp(args, "startpos", 8)) op_parse_fen(op_start_fen(uvariant), &p, err, sizeof err);
     else if (!strncmp(args, "fen", 3)) {
-        if (!op_parse_fen(args + 3, &p, err, sizeof err)) { printf("info string error bad fen: %s\n", err); fflush(stdout); return 0; }
+        char fen[2048];   /* the FEN without the blanks around it (op_parse_fen wants single spaces only inside) */
+        const char *a = args + 3;
+        while (*a == ' ' || *a == '\t') a++;
+        snprintf(fen, sizeof fen, "%s", a);
+        for (size_t k = strlen(fen); k && (fen[k - 1] == ' ' || fen[k - 1] == '\t'); ) fen[--k] = 0;
+        if (!op_parse_fen(fen, &p, err, sizeof err)) { printf("info string error bad fen: %s\n", err); fflush(stdout); return 0; }
     } else { printf("info string error position needs startpos or fen\n"); fflush(stdout); return 0; }
     unhist = 0;
     if (moves) {

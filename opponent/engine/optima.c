@@ -182,8 +182,41 @@ static int geo_n;
 int op_value(int code) { return UNITS[code & OP_TYPE].value; }
 const char *op_token(int code) { return UNITS[code & OP_TYPE].tok; }
 
+/* ------------------------------------------------------------ square sets */
+static OBB BOARD, RANK_LAST[2];          /* all squares; the last rank of Black [0] (rank 1) and White [1] */
+static OBB SHIFT_KEEP[8];                /* the squares a shift by VEC[d] may reach (no wrap over the edge) */
+static int SHIFT_BY[8];                  /* the index change of a step in direction d */
+static inline int bb_has(OBB a, int s) { return (int)(a.w[s >> 6] >> (s & 63)) & 1; }
+static inline void bb_set(OBB *a, int s) { a->w[s >> 6] |= 1ULL << (s & 63); }
+static inline OBB bb_and(OBB a, OBB b) { a.w[0] &= b.w[0]; a.w[1] &= b.w[1]; return a; }
+static inline OBB bb_or(OBB a, OBB b) { a.w[0] |= b.w[0]; a.w[1] |= b.w[1]; return a; }
+static inline OBB bb_andnot(OBB a, OBB b) { a.w[0] &= ~b.w[0]; a.w[1] &= ~b.w[1]; return a; }
+static inline int bb_any(OBB a) { return (a.w[0] | a.w[1]) != 0; }
+static inline int bb_count(OBB a) { return __builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]); }
+/* every square of a moved one step in direction d (squares leaving the board drop out) */
+static inline OBB bb_step(OBB a, int d) {
+    int k = SHIFT_BY[d];
+    OBB r;
+    if (k > 0) { r.w[1] = a.w[1] << k | a.w[0] >> (64 - k); r.w[0] = a.w[0] << k; }
+    else { k = -k; r.w[0] = a.w[0] >> k | a.w[1] << (64 - k); r.w[1] = a.w[1] >> k; }
+    return bb_and(r, SHIFT_KEEP[d]);
+}
+#define OPP_DIR(d) ((d) ^ 2)   /* N<->S, E<->W, NE<->SW, SE<->NW */
+
 static void build_geo(int n) {
     OP_N = n; SIZE = n * n;
+    memset(&BOARD, 0, sizeof BOARD); memset(RANK_LAST, 0, sizeof RANK_LAST);
+    for (int s = 0; s < SIZE; s++) {
+        bb_set(&BOARD, s);
+        if (s < n) bb_set(&RANK_LAST[0], s);
+        if (s >= SIZE - n) bb_set(&RANK_LAST[1], s);
+    }
+    for (int d = 0; d < 8; d++) {
+        SHIFT_BY[d] = VEC[d][1] * n + VEC[d][0];
+        SHIFT_KEEP[d] = BOARD;
+        for (int s = 0; s < SIZE; s++)
+            if ((VEC[d][0] > 0 && s % n == 0) || (VEC[d][0] < 0 && s % n == n - 1)) SHIFT_KEEP[d].w[s >> 6] &= ~(1ULL << (s & 63));
+    }
     for (int s = 0; s < SIZE; s++) {
         int f = s % n, r = s / n + 1;
         file_of[s] = (int8_t)f; rank_of[s] = (int8_t)r;
@@ -235,30 +268,33 @@ void op_select(int n, const OOptions *o) {
 int op_is_variant(const char *name) { return !strcmp(name, "optima") || !strcmp(name, "optima-9x9"); }
 
 /* ------------------------------------------------------------ O10 */
-void op_frozen(const int8_t *b, int c, uint8_t *fz) {
-    memset(fz, 0, (size_t)SIZE);
-    for (int q = 0; q < SIZE; q++) {
-        int v = b[q] * c;
-        if (v >= 0) continue;
-        int im = A_immob[-v];
-        if (im == IM_NO) continue;
-        if (im == IM_KNIGHT || im == IM_ADJ) {
-            int set = im == IM_KNIGHT ? LV_N : LV_K;
-            for (int i = 0; i < nleaps[set][q]; i++) {
-                int r = leaps[set][q][i], w = b[r] * c;
-                if (w > 0 && !A_resolute[w]) fz[r] = 1;
-            }
-        } else {
-            int mask = im == IM_FORTH ? ORTH : im == IM_FDIAG ? DIAG : ALLD;
-            for (int d = 0; d < 8; d++) {
-                if (!(mask >> d & 1)) continue;
-                for (int k = 0; k < raylen[q][d]; k++) {
-                    int r = rays[q][d][k], w = b[r] * c;
-                    if (w) { if (w > 0 && !A_resolute[w]) fz[r] = 1; break; }
+/* both colours' frozen units in one pass over the immobilizers */
+void op_frozen(const OPos *p, OBB fz[2]) {
+    const int8_t *b = p->b;
+    memset(fz, 0, 2 * sizeof *fz);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = p->immob.w[w]; bits; bits &= bits - 1) {
+            int q = w * 64 + __builtin_ctzll(bits);
+            int c = b[q] > 0 ? -1 : 1;          /* the colour it freezes */
+            OBB *f = &fz[c > 0];
+            int im = A_immob[abs(b[q])];
+            if (im == IM_KNIGHT || im == IM_ADJ) {
+                int set = im == IM_KNIGHT ? LV_N : LV_K;
+                for (int i = 0; i < nleaps[set][q]; i++) {
+                    int r = leaps[set][q][i], v = b[r] * c;
+                    if (v > 0 && !A_resolute[v]) bb_set(f, r);
+                }
+            } else {
+                int mask = im == IM_FORTH ? ORTH : im == IM_FDIAG ? DIAG : ALLD;
+                for (int d = 0; d < 8; d++) {
+                    if (!(mask >> d & 1)) continue;
+                    for (int k = 0; k < raylen[q][d]; k++) {
+                        int r = rays[q][d][k], v = b[r] * c;
+                        if (v) { if (v > 0 && !A_resolute[v]) bb_set(f, r); break; }
+                    }
                 }
             }
         }
-    }
 }
 
 /* ------------------------------------------------------------ emitting moves */
@@ -650,27 +686,87 @@ static void placements(const OPos *p, OMoveList *l) {
 void op_legal(const OPos *p, OMoveList *l) {
     l->n = 0;
     if (p->rkind != RK_NONE) { placements(p, l); return; }
-    uint8_t fz[OP_MAXSQ];
+    OBB fz[2];
     int c = p->side;
-    op_frozen(p->b, c, fz);
-    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l, NULL);
+    op_frozen(p, fz);
+    OBB mob = bb_andnot(p->occ[c > 0], fz[c > 0]);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = mob.w[w]; bits; bits &= bits - 1) gen_unit(p->b, c, w * 64 + __builtin_ctzll(bits), l, NULL);
 }
 
-int op_count(const OPos *p, int c, OMoveList *l, const uint8_t *frozen) {
+/* The plain moves of colour ci's pawns and guards in mobile, counted a whole set at a time; *hot
+ * receives those of them that may also make other moves (a capture, a promotion), left to gen_unit. A
+ * pawn slides up to two squares orthogonally without capturing and captures one step diagonally,
+ * promoting on the last rank; a guard slides up to two squares in the eight directions. */
+static int pawns_guards(const OPos *p, int ci, OBB mobile, OBB *hot) {
+    OBB empty = bb_andnot(BOARD, bb_or(p->occ[0], p->occ[1])), enemy = p->occ[!ci], last = RANK_LAST[ci];
+    OBB pn = bb_and(p->pawns, mobile), gd = bb_and(p->guards, mobile), hp = {{0, 0}}, hg = {{0, 0}};
+    for (int d = 0; d < 8; d++) {
+        int o = OPP_DIR(d);
+        OBB e1 = bb_step(enemy, o);                                   /* enemy one step away in direction d */
+        hg = bb_or(hg, bb_or(e1, bb_step(bb_and(bb_step(enemy, o), empty), o)));   /* or two, over an empty square */
+        if (d >= 4) hp = bb_or(hp, e1);
+        else {
+            OBB t1 = bb_and(bb_step(pn, d), empty), t2 = bb_and(bb_step(t1, d), empty);
+            hp = bb_or(hp, bb_or(bb_step(bb_and(t1, last), o), bb_step(bb_step(bb_and(t2, last), o), o)));
+        }
+    }
+    hp = bb_and(hp, pn); hg = bb_and(hg, gd);
+    pn = bb_andnot(pn, hp); gd = bb_andnot(gd, hg);
+    int n = 0;
+    for (int d = 0; d < 8; d++) {
+        OBB g1 = bb_and(bb_step(gd, d), empty);
+        n += bb_count(g1) + bb_count(bb_and(bb_step(g1, d), empty));
+        if (d < 4) {
+            OBB t1 = bb_and(bb_step(pn, d), empty);
+            n += bb_count(t1) + bb_count(bb_and(bb_step(t1, d), empty));
+        }
+    }
+    *hot = bb_or(hp, hg);
+    return n;
+}
+
+int op_count(const OPos *p, int c, OMoveList *l, const OBB *frozen) {
     l->n = 0;
     if (p->rkind != RK_NONE) { OPos q = *p; q.side = (int8_t)c; placements(&q, l); return l->n; }
-    uint8_t own[OP_MAXSQ];
-    const uint8_t *fz = frozen;
-    int quiet = 0;
-    if (!fz) { op_frozen(p->b, c, own); fz = own; }
-    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l, &quiet);
+    int ci = c > 0;
+    OBB fz;
+    if (frozen) fz = *frozen;
+    else { OBB both[2]; op_frozen(p, both); fz = both[ci]; }
+    OBB mob = bb_andnot(p->occ[ci], fz), hot;
+    int quiet = pawns_guards(p, ci, mob, &hot);
+    OBB rest = bb_or(bb_andnot(mob, bb_or(p->pawns, p->guards)), hot);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = rest.w[w]; bits; bits &= bits - 1) gen_unit(p->b, c, w * 64 + __builtin_ctzll(bits), l, &quiet);
     return quiet + l->n;
 }
 
 /* ------------------------------------------------------------ make */
 static inline void setsq(OPos *p, int s, int v) {
-    p->hash ^= ZK[s][(uint8_t)p->b[s]] ^ ZK[s][(uint8_t)v];
+    int old = p->b[s];
+    p->hash ^= ZK[s][(uint8_t)old] ^ ZK[s][(uint8_t)v];
     p->b[s] = (int8_t)v;
+    int w = s >> 6;
+    uint64_t bit = 1ULL << (s & 63);
+    if (old) {
+        p->occ[old > 0].w[w] &= ~bit;
+        p->pawns.w[w] &= ~bit; p->guards.w[w] &= ~bit; p->immob.w[w] &= ~bit;
+    }
+    if (v) {
+        int code = abs(v);
+        p->occ[v > 0].w[w] |= bit;
+        if (code == PAWN) p->pawns.w[w] |= bit;
+        if (code == GUARD) p->guards.w[w] |= bit;
+        if (A_immob[code] != IM_NO) p->immob.w[w] |= bit;
+    }
+}
+
+void op_sync(OPos *p) {
+    memset(p->occ, 0, sizeof p->occ);
+    memset(&p->pawns, 0, sizeof p->pawns); memset(&p->guards, 0, sizeof p->guards); memset(&p->immob, 0, sizeof p->immob);
+    uint64_t h = p->hash;
+    for (int s = 0; s < SIZE; s++) { int v = p->b[s]; if (v) { p->b[s] = 0; setsq(p, s, v); } }
+    p->hash = h;
 }
 
 void op_play(OPos *p, const OMove *m) {
@@ -836,6 +932,7 @@ int op_parse_fen(const char *fen, OPos *p, char *err, int errlen) {
     for (int s = 0; s < n * n; s++) p->hash ^= ZK[s][(uint8_t)p->b[s]];
     if (p->side < 0) p->hash ^= ZSIDE;
     for (int ci = 0; ci < 2; ci++) for (int k = 0; k < 128; k++) p->hash ^= ZHAND[ci][k][p->hand[ci][k]];
+    op_sync(p);
     return 1;
 }
 

@@ -26,6 +26,9 @@ typedef struct {
 
 typedef struct { int n; OMove m[OP_MAXMOVES]; } OMoveList;
 
+/* a set of squares: bit s % 64 of w[s / 64] */
+typedef struct { uint64_t w[2]; } OBB;
+
 typedef struct {
     int8_t b[OP_MAXSQ];
     int8_t side;                   /* 1 White, -1 Black */
@@ -34,6 +37,8 @@ typedef struct {
     uint8_t hand[2][128];          /* counts per unsigned code: [1] White's hand or the pool, [0] Black's hand */
     int ply;
     uint64_t hash;
+    OBB occ[2];                    /* the units of each colour [0 Black, 1 White], kept by op_play */
+    OBB pawns, guards, immob;      /* pawns, guards and immobilizers (O10) of both colours */
 } OPos;
 
 typedef struct { uint8_t shp, gna; uint64_t arm; } OOptions;   /* arm: bit per type code */
@@ -48,14 +53,16 @@ void op_move_str(const OMove *m, char *out);
 int op_parse_move(OPos *p, const char *text, OMove *out);
 void op_legal(const OPos *p, OMoveList *l);
 /* the number of legal moves of colour c (to move or not); l receives those of them that are not plain
- * (captures, conversions, promotions, swaps), in op_legal's order; frozen: op_frozen(p->b, c) or NULL */
-int op_count(const OPos *p, int c, OMoveList *l, const uint8_t *frozen);
+ * (captures, conversions, promotions, swaps), in op_legal's order; frozen: colour c's units frozen (O10,
+ * op_frozen) or NULL */
+int op_count(const OPos *p, int c, OMoveList *l, const OBB *frozen);
 void op_play(OPos *p, const OMove *m);
 uint64_t op_perft(OPos *p, int depth);
 int op_royals(const OPos *p, int c);
 int op_captures_royal(const OPos *p, const OMove *m);
 int op_is_capture(const OMove *m);
-void op_frozen(const int8_t *b, int c, uint8_t *fz);
+void op_frozen(const OPos *p, OBB fz[2]);    /* the frozen units (O10) of each colour [0 Black, 1 White] */
+void op_sync(OPos *p);                       /* occ, pawns, guards and immob from the board */
 int op_value(int code);
 const char *op_token(int code);              /* the unit type's two letters */
 int op_selfplay_main(int argc, char **argv); /* optima_selfplay.c */

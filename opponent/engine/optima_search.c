@@ -50,28 +50,28 @@ static int psc[OMAXPLY + 1][OP_MAXMOVES];
 #define EV_CACHE (1 << 18)
 static struct { uint64_t key; int score; } ev_cache[EV_CACHE];   /* White's score by position key */
 /* own_n >= 0: the side to move has own_n moves, own_royal of them capture a royal */
-static int evaluate_op(const OPos *p, int own_n, int own_royal) {
+/* fz: both colours' frozen units (op_frozen) or NULL */
+static int evaluate_op(const OPos *p, int own_n, int own_royal, const OBB *fz) {
     int score = 0, n = OP_N * OP_N;
     unsigned slot = (unsigned)(p->hash & (EV_CACHE - 1));
     if (ev_cache[slot].key == p->hash && p->hash) { score = ev_cache[slot].score; goto done; }
     if (p->rkind == RK_NONE) {
-        uint8_t fzw[OP_MAXSQ], fzb[OP_MAXSQ];
-        op_frozen(p->b, 1, fzw); op_frozen(p->b, -1, fzb);
-        for (int s = 0; s < n; s++) {
-            int v = p->b[s];
-            if (!v) continue;
-            int c = v > 0 ? 1 : -1, code = v * c;
-            int val = op_value(code);
-            if ((c > 0 ? fzw : fzb)[s]) val /= 2;
-            score += c * val;
-        }
+        OBB own_fz[2];
+        if (!fz) { op_frozen(p, own_fz); fz = own_fz; }
+        for (int ci = 0; ci < 2; ci++)
+            for (int w = 0; w < 2; w++)
+                for (uint64_t bits = p->occ[ci].w[w]; bits; bits &= bits - 1) {
+                    int s = w * 64 + __builtin_ctzll(bits), val = op_value(abs(p->b[s]));
+                    if ((fz[ci].w[w] >> (s & 63)) & 1) val /= 2;
+                    score += ci ? val : -val;
+                }
         /* mobility and royal threats: the number of legal moves of each side (counted, plain moves not
          * listed) and whether one of them captures a royal */
         for (int ci = 0; ci < 2; ci++) {
             int c = ci ? 1 : -1, cnt, royal = 0;
             if (own_n >= 0 && c == p->side) { cnt = own_n; royal = own_royal; }
             else {
-                cnt = op_count(p, c, &ev_l, c > 0 ? fzw : fzb);
+                cnt = op_count(p, c, &ev_l, &fz[c > 0]);
                 for (int i = 0; i < ev_l.n; i++) if (ev_l.m[i].flags & OF_ROYAL) { royal = 1; break; }
             }
             score += c * 4 * cnt;
@@ -139,10 +139,12 @@ static int qsearch(OPos *p, int alpha, int beta, int ply, int qdepth) {
     nodes++;
     if (check_time()) return 0;
     OMoveList *l = &plist[ply];
-    int nall = op_count(p, p->side, l, NULL);   /* l: the captures, conversions, promotions and swaps */
+    OBB fz[2];
+    op_frozen(p, fz);
+    int nall = op_count(p, p->side, l, &fz[p->side > 0]);   /* l: the captures, conversions, promotions and swaps */
     if (!nall) return -MATE + ply;
     for (int i = 0; i < l->n; i++) if (op_captures_royal(p, &l->m[i])) return MATE - ply - 1;
-    int stand = evaluate_op(p, nall, 0);
+    int stand = evaluate_op(p, nall, 0, fz);
     if (stand >= beta || qdepth <= 0 || ply >= OMAXPLY - 2) return stand;
     if (stand > alpha) alpha = stand;
     int *sc = psc[ply];
@@ -169,10 +171,10 @@ static int search(OPos *p, int depth, int alpha, int beta, int ply) {
     if (ply > 0) {
         for (int i = hbase + ply - 2; i >= 0; i -= 2) if (hstack[i] == p->hash) return 0;   /* repetition */
     }
-    if (depth <= 0) return no_quiescence ? evaluate_op(p, -1, 0) : qsearch(p, alpha, beta, ply, 6);
+    if (depth <= 0) return no_quiescence ? evaluate_op(p, -1, 0, NULL) : qsearch(p, alpha, beta, ply, 6);
     nodes++;
     if (check_time()) return 0;
-    if (ply >= OMAXPLY - 2) return evaluate_op(p, -1, 0);
+    if (ply >= OMAXPLY - 2) return evaluate_op(p, -1, 0, NULL);
     OTT *e = &tt[p->hash & (tt_size - 1)];
     OMove ttm; int have_tt = 0;
     if (e->key == p->hash && e->flag != TT_NONE) {

@@ -174,12 +174,49 @@ static const Unit UNITS[OP_NTYPES + 1] = {
 #define PAWN 29
 #define GUARD 30
 
+/* DISTINCT[type]: no two plain moves (O6) of a unit of this type can ever be equal, so counting them
+ * needs no marks: each primitive's plain targets are distinct (a leap's vectors, a line's squares) and
+ * no two primitives can reach the same square (checked on an open board from a central square) */
+static uint8_t DISTINCT[OP_NTYPES + 1];
+static void build_distinct(void) {
+    for (int ty = 1; ty <= OP_NTYPES; ty++) {
+        const Unit *u = &UNITS[ty];
+        int ok = 1;
+        uint8_t reach[4][21][21];           /* [primitive][file + 10][rank + 10]: a plain move's target */
+        memset(reach, 0, sizeof reach);
+        for (int i = 0; i < u->np && ok; i++) {
+            const Prim *p = &u->p[i];
+            if (p->wrap == W_TWO) { ok = 0; break; }
+            if (p->wrap == W_RIFLE) continue;                      /* shots only */
+            switch (p->kind) {
+            case P_LEAP: case P_SWAPLEAP:
+                if (p->kind == P_LEAP && !p->move) break;          /* captures only */
+                for (int j = 0; j < VS[p->vecs].n; j++) reach[i][VS[p->vecs].v[j][0] + 10][VS[p->vecs].v[j][1] + 10] = 1;
+                break;
+            case P_SLIDE: case P_FLY: case P_FLYHOP: case P_PLOW: case P_STOP: case P_APPROACH:
+                for (int d = 0; d < 8; d++) {
+                    if (!(p->dirs >> d & 1)) continue;
+                    for (int k = 1; k <= (p->range ? p->range : 9); k++) reach[i][VEC[d][0] * k + 10][VEC[d][1] * k + 10] = 1;
+                }
+                break;
+            case P_SCREEN: case P_LEAPCONV: break;                 /* never plain */
+            default: ok = 0;                                       /* riders, bent paths, double leaps, zig-zags */
+            }
+        }
+        for (int i = 0; i < u->np && ok; i++)
+            for (int j = i + 1; j < u->np && ok; j++)
+                for (int f = 0; f < 21 && ok; f++) for (int r = 0; r < 21; r++) if (reach[i][f][r] && reach[j][f][r]) { ok = 0; break; }
+        DISTINCT[ty] = (uint8_t)ok;
+    }
+}
+
 /* per unsigned code (type | ROYAL), under the options of the current game (O14) */
 static uint8_t A_shielded[128], A_resolute[128], A_armored[128], A_loyal[128], A_immob[128];
 static OOptions OPTS;
 static int geo_n;
+int OP_VALUES[128];
 
-int op_value(int code) { return UNITS[code & OP_TYPE].value; }
+
 const char *op_token(int code) { return UNITS[code & OP_TYPE].tok; }
 
 /* ------------------------------------------------------------ square sets */
@@ -251,7 +288,10 @@ static void init_zobrist(void) {
 }
 
 void op_select(int n, const OOptions *o) {
-    if (!zinit) { init_zobrist(); build_vecsets(); }
+    if (!zinit) {
+        init_zobrist(); build_vecsets(); build_distinct();
+        for (int code = 0; code < 128; code++) OP_VALUES[code] = UNITS[code & OP_TYPE].value;
+    }
     if (geo_n != n) build_geo(n);
     OPTS = *o;
     for (int code = 0; code < 128; code++) {
@@ -309,6 +349,7 @@ typedef struct {
     int cap1;                 /* two-part: part 1's capture in part 2 (-1 none) */
     uint64_t seen[2];         /* this unit's plain moves (no capture, conversion or flag) by target: O6 merge */
     int *quiet;               /* counting mode (op_count): plain moves are counted here, not listed */
+    int distinct;             /* counting mode, and no two plain moves of this unit can be equal: no marks */
 } Ctx;
 
 static void sort8(int8_t *a, int n) {
@@ -318,6 +359,7 @@ static void sort8(int8_t *a, int n) {
 /* a plain move (no capture, conversion or flag) equals another only with the same target; counting
  * mode only marks it (gen_unit counts the marks) */
 static inline void add_plain(Ctx *x, int t) {
+    if (x->distinct) { (*x->quiet)++; return; }
     uint64_t bit = 1ULL << (t & 63);
     if (x->seen[t >> 6] & bit) return;
     x->seen[t >> 6] |= bit;
@@ -467,7 +509,7 @@ static void gen(Ctx *x, const int8_t *b, int from) {
                 if (b[t]) continue;
                 int8_t caps[10]; int n = 0;
                 for (int j = k - 1; j >= 0 && b[ray[j]] * c < 0 && (!p->run || n < p->run); j--) caps[n++] = ray[j];
-                emit(x, t, caps, n, NULL, 0, 0);
+                if (n) emit(x, t, caps, n, NULL, 0, 0); else emit0(x, t);
             }
         }
         break;
@@ -495,7 +537,7 @@ static void gen(Ctx *x, const int8_t *b, int from) {
                 int t = rays[from][d][k], v = b[t] * c;
                 if (v > 0) break;
                 if (v < 0) caps[n++] = (int8_t)t;
-                emit(x, t, caps, n, NULL, 0, 0);
+                if (n) emit(x, t, caps, n, NULL, 0, 0); else emit0(x, t);
                 if (v < 0 && p->armor_stops && A_armored[-v]) break;
             }
         }
@@ -616,6 +658,7 @@ static void gen_unit(const int8_t *b, int c, int s, OMoveList *out, int *quiet) 
     Ctx x;
     x.b = b; x.c = c; x.s = s; x.out = out; x.start = out->n; x.collect = 0; x.nf = 0; x.cap1 = -1;
     x.seen[0] = x.seen[1] = 0; x.quiet = quiet;
+    x.distinct = quiet && DISTINCT[(b[s] * c) & OP_TYPE];
     for (int i = 0; i < u->np; i++) {
         x.p = &u->p[i];
         if (x.p->wrap != W_TWO) { gen(&x, b, s); continue; }
@@ -698,30 +741,37 @@ void op_legal(const OPos *p, OMoveList *l) {
  * receives those of them that may also make other moves (a capture, a promotion), left to gen_unit. A
  * pawn slides up to two squares orthogonally without capturing and captures one step diagonally,
  * promoting on the last rank; a guard slides up to two squares in the eight directions. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__) && !defined(__clang__)
+__attribute__((target_clones("popcnt", "default")))   /* the popcount instruction where the CPU has it (no -march) */
+#endif
 static int pawns_guards(const OPos *p, int ci, OBB mobile, OBB *hot) {
     OBB empty = bb_andnot(BOARD, bb_or(p->occ[0], p->occ[1])), enemy = p->occ[!ci], last = RANK_LAST[ci];
     OBB pn = bb_and(p->pawns, mobile), gd = bb_and(p->guards, mobile), hp = {{0, 0}}, hg = {{0, 0}};
+    int n = 0;
     for (int d = 0; d < 8; d++) {
         int o = OPP_DIR(d);
         OBB e1 = bb_step(enemy, o);                                   /* enemy one step away in direction d */
-        hg = bb_or(hg, bb_or(e1, bb_step(bb_and(bb_step(enemy, o), empty), o)));   /* or two, over an empty square */
+        hg = bb_or(hg, bb_or(e1, bb_step(bb_and(e1, empty), o)));     /* ... or two, over an empty square */
+        OBB g1 = bb_and(bb_step(gd, d), empty);
+        n += bb_count(g1) + bb_count(bb_and(bb_step(g1, d), empty));
         if (d >= 4) hp = bb_or(hp, e1);
         else {
             OBB t1 = bb_and(bb_step(pn, d), empty), t2 = bb_and(bb_step(t1, d), empty);
-            hp = bb_or(hp, bb_or(bb_step(bb_and(t1, last), o), bb_step(bb_step(bb_and(t2, last), o), o)));
+            n += bb_count(t1) + bb_count(t2);
+            if (bb_any(bb_and(bb_or(t1, t2), last)))
+                hp = bb_or(hp, bb_or(bb_step(bb_and(t1, last), o), bb_step(bb_step(bb_and(t2, last), o), o)));
         }
     }
     hp = bb_and(hp, pn); hg = bb_and(hg, gd);
-    pn = bb_andnot(pn, hp); gd = bb_andnot(gd, hg);
-    int n = 0;
-    for (int d = 0; d < 8; d++) {
-        OBB g1 = bb_and(bb_step(gd, d), empty);
-        n += bb_count(g1) + bb_count(bb_and(bb_step(g1, d), empty));
-        if (d < 4) {
-            OBB t1 = bb_and(bb_step(pn, d), empty);
-            n += bb_count(t1) + bb_count(bb_and(bb_step(t1, d), empty));
+    if (bb_any(hp) || bb_any(hg))            /* the hot ones' plain moves are gen_unit's to count */
+        for (int d = 0; d < 8; d++) {
+            OBB g1 = bb_and(bb_step(hg, d), empty);
+            n -= bb_count(g1) + bb_count(bb_and(bb_step(g1, d), empty));
+            if (d < 4) {
+                OBB t1 = bb_and(bb_step(hp, d), empty);
+                n -= bb_count(t1) + bb_count(bb_and(bb_step(t1, d), empty));
+            }
         }
-    }
     *hot = bb_or(hp, hg);
     return n;
 }
@@ -750,7 +800,8 @@ static inline void setsq(OPos *p, int s, int v) {
     uint64_t bit = 1ULL << (s & 63);
     if (old) {
         p->occ[old > 0].w[w] &= ~bit;
-        p->pawns.w[w] &= ~bit; p->guards.w[w] &= ~bit; p->immob.w[w] &= ~bit;
+        p->pawns.w[w] &= ~bit; p->guards.w[w] &= ~bit; p->immob.w[w] &= ~bit; p->royals.w[w] &= ~bit;
+        p->material -= old > 0 ? op_value(old) : -op_value(-old);
     }
     if (v) {
         int code = abs(v);
@@ -758,12 +809,16 @@ static inline void setsq(OPos *p, int s, int v) {
         if (code == PAWN) p->pawns.w[w] |= bit;
         if (code == GUARD) p->guards.w[w] |= bit;
         if (A_immob[code] != IM_NO) p->immob.w[w] |= bit;
+        if (code & OP_ROYAL) p->royals.w[w] |= bit;
+        p->material += v > 0 ? op_value(code) : -op_value(code);
     }
 }
 
 void op_sync(OPos *p) {
     memset(p->occ, 0, sizeof p->occ);
     memset(&p->pawns, 0, sizeof p->pawns); memset(&p->guards, 0, sizeof p->guards); memset(&p->immob, 0, sizeof p->immob);
+    memset(&p->royals, 0, sizeof p->royals);
+    p->material = 0;
     uint64_t h = p->hash;
     for (int s = 0; s < SIZE; s++) { int v = p->b[s]; if (v) { p->b[s] = 0; setsq(p, s, v); } }
     p->hash = h;

@@ -39,6 +39,8 @@ typedef struct {
     uint64_t hash;
     OBB occ[2];                    /* the units of each colour [0 Black, 1 White], kept by op_play */
     OBB pawns, guards, immob;      /* pawns, guards and immobilizers (O10) of both colours */
+    OBB royals;                    /* royal units of both colours */
+    int material;                  /* the board's material (op_value), White's minus Black's */
 } OPos;
 
 typedef struct { uint8_t shp, gna; uint64_t arm; } OOptions;   /* arm: bit per type code */
@@ -62,8 +64,9 @@ int op_royals(const OPos *p, int c);
 int op_captures_royal(const OPos *p, const OMove *m);
 int op_is_capture(const OMove *m);
 void op_frozen(const OPos *p, OBB fz[2]);    /* the frozen units (O10) of each colour [0 Black, 1 White] */
-void op_sync(OPos *p);                       /* occ, pawns, guards and immob from the board */
-int op_value(int code);
+void op_sync(OPos *p);                       /* the square sets and material from the board */
+extern int OP_VALUES[128];                  /* material by unsigned code (type | royal) */
+static inline int op_value(int code) { return OP_VALUES[code & 127]; }
 const char *op_token(int code);              /* the unit type's two letters */
 int op_selfplay_main(int argc, char **argv); /* optima_selfplay.c */
 int op_main(int argc, char **argv);         /* perft / moves / children / bench / search for Optima */

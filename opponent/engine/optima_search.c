@@ -58,12 +58,12 @@ static int evaluate_op(const OPos *p, int own_n, int own_royal, const OBB *fz) {
     if (p->rkind == RK_NONE) {
         OBB own_fz[2];
         if (!fz) { op_frozen(p, own_fz); fz = own_fz; }
+        score = p->material;                   /* a frozen unit counts half (rounded as val / 2) */
         for (int ci = 0; ci < 2; ci++)
             for (int w = 0; w < 2; w++)
-                for (uint64_t bits = p->occ[ci].w[w]; bits; bits &= bits - 1) {
+                for (uint64_t bits = fz[ci].w[w]; bits; bits &= bits - 1) {
                     int s = w * 64 + __builtin_ctzll(bits), val = op_value(abs(p->b[s]));
-                    if ((fz[ci].w[w] >> (s & 63)) & 1) val /= 2;
-                    score += ci ? val : -val;
+                    score -= ci ? val - val / 2 : -(val - val / 2);
                 }
         /* mobility and royal threats: the number of legal moves of each side (counted, plain moves not
          * listed) and whether one of them captures a royal */
@@ -77,9 +77,9 @@ static int evaluate_op(const OPos *p, int own_n, int own_royal, const OBB *fz) {
             score += c * 4 * cnt;
             if (royal) score += c * 250;
         }
-        for (int s = 0; s < n; s++) {
-            int v = p->b[s];
-            if (!v || !(abs(v) & OP_ROYAL)) continue;
+        for (int w = 0; w < 2; w++)
+          for (uint64_t bits = p->royals.w[w]; bits; bits &= bits - 1) {
+            int s = w * 64 + __builtin_ctzll(bits), v = p->b[s];
             int c = v > 0 ? 1 : -1, f = s % OP_N, r = s / OP_N;
             for (int df = -1; df <= 1; df++) for (int dr = -1; dr <= 1; dr++) {
                 int ff = f + df, rr = r + dr;

@@ -215,6 +215,9 @@ static uint8_t A_shielded[128], A_resolute[128], A_armored[128], A_loyal[128], A
 static OOptions OPTS;
 static int geo_n;
 int OP_VALUES[128];
+__attribute__((constructor)) static void init_values(void) {   /* before any position is read */
+    for (int code = 0; code < 128; code++) OP_VALUES[code] = UNITS[code & OP_TYPE].value;
+}
 
 
 const char *op_token(int code) { return UNITS[code & OP_TYPE].tok; }
@@ -288,10 +291,7 @@ static void init_zobrist(void) {
 }
 
 void op_select(int n, const OOptions *o) {
-    if (!zinit) {
-        init_zobrist(); build_vecsets(); build_distinct();
-        for (int code = 0; code < 128; code++) OP_VALUES[code] = UNITS[code & OP_TYPE].value;
-    }
+    if (!zinit) { init_zobrist(); build_vecsets(); build_distinct(); }
     if (geo_n != n) build_geo(n);
     OPTS = *o;
     for (int code = 0; code < 128; code++) {

@@ -373,20 +373,25 @@ static inline void add_plain(Ctx *x, int t) {
 
 static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *convs, int nconv, int flags) {
     if (!ncap && !nconv && !flags) { add_plain(x, t); return; }
-    OMove m;
-    m.from = (int8_t)x->s; m.to = (int8_t)t; m.flags = (int8_t)flags; m.value = 0;
-    m.ncap = (uint8_t)ncap; m.nconv = (uint8_t)nconv;
-    memcpy(m.cap, caps, (size_t)ncap); memcpy(m.conv, convs, (size_t)nconv);
-    sort8(m.cap, ncap); sort8(m.conv, nconv);
-    for (int i = 0; i < ncap; i++) if ((abs(x->b[m.cap[i]]) & OP_ROYAL) && x->b[m.cap[i]] * x->c < 0) { m.flags |= OF_ROYAL; break; }
     OMoveList *l = x->out;
+    if (l->n >= OP_MAXMOVES) return;
+    OMove *m = &l->m[l->n];           /* written in place, kept unless it equals an earlier move (O6) */
+    m->from = (int8_t)x->s; m->to = (int8_t)t; m->value = 0;
+    m->ncap = (uint8_t)ncap; m->nconv = (uint8_t)nconv;
+    memcpy(m->cap, caps, (size_t)ncap); memcpy(m->conv, convs, (size_t)nconv);
+    if (ncap > 1) sort8(m->cap, ncap);
+    if (nconv > 1) sort8(m->conv, nconv);
+    for (int i = 0; i < ncap; i++) {
+        int v = x->b[m->cap[i]] * x->c;
+        if (v < 0 && (-v & OP_ROYAL)) { flags |= OF_ROYAL; break; }
+    }
+    m->flags = (int8_t)flags;
     for (int i = x->start; i < l->n; i++) {
         const OMove *o = &l->m[i];
-        if (!(o->ncap | o->nconv | o->flags)) continue;
-        if (o->to == m.to && o->flags == m.flags && o->ncap == m.ncap && o->nconv == m.nconv
-            && !memcmp(o->cap, m.cap, (size_t)ncap) && !memcmp(o->conv, m.conv, (size_t)nconv)) return;
+        if (o->to == t && o->ncap == ncap && o->nconv == nconv && o->flags == flags
+            && !memcmp(o->cap, m->cap, (size_t)ncap) && !memcmp(o->conv, m->conv, (size_t)nconv)) return;
     }
-    if (l->n < OP_MAXMOVES) l->m[l->n++] = m;
+    l->n++;
 }
 
 /* O11: colour c converts the enemy units on squares q[]: loyal untouched, royal captured, others converted */
@@ -445,13 +450,41 @@ static void emit(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *conv
     }
 }
 
-static inline void emit0(Ctx *x, int t) { if (x->p->wrap == W_NONE) add_plain(x, t); else emit(x, t, NULL, 0, NULL, 0, 0); }
+static inline void emit0(Ctx *x, int t) {
+    if (x->p->wrap == W_NONE) add_plain(x, t);
+    else if (x->p->wrap != W_RIFLE) emit(x, t, NULL, 0, NULL, 0, 0);   /* a rifle only shoots */
+}
 static inline void emit1(Ctx *x, int t) { int8_t q = (int8_t)t; emit(x, t, &q, 1, NULL, 0, 0); }
 
 /* generate primitive p of the unit of colour c standing (or imagined) on `from` of board b */
 static void gen(Ctx *x, const int8_t *b, int from) {
     const Prim *p = x->p;
     int c = x->c;
+    /* counting a unit whose plain moves are all distinct (no marks): a plain leap or slide counts its empty
+     * targets in bulk and emits only its captures, in the same order as below */
+    if (x->distinct && p->wrap == W_NONE) {
+        if (p->kind == P_LEAP) {
+            const int8_t *to = leaps[p->vecs][from];
+            int n = nleaps[p->vecs][from], empty = 0, enemy = 0;
+            for (int i = 0; i < n; i++) { int v = b[to[i]] * c; empty += v == 0; enemy |= v < 0; }
+            if (p->move) *x->quiet += empty;
+            if (enemy && p->capture)
+                for (int i = 0; i < n; i++) if (b[to[i]] * c < 0) emit1(x, to[i]);
+            return;
+        }
+        if (p->kind == P_SLIDE) {
+            int range = p->range ? p->range : OP_MAXSQ;
+            for (unsigned m = p->dirs; m; m &= m - 1) {
+                int d = __builtin_ctz(m), len = raylen[from][d], k = 0;
+                const int8_t *ray = rays[from][d];
+                if (len > range) len = range;
+                while (k < len && !b[ray[k]]) k++;
+                *x->quiet += k;
+                if (k < len && p->capture && b[ray[k]] * c < 0) emit1(x, ray[k]);
+            }
+            return;
+        }
+    }
     switch (p->kind) {
     case P_LEAP:
         for (int i = 0; i < nleaps[p->vecs][from]; i++) {
@@ -642,7 +675,7 @@ static void gen(Ctx *x, const int8_t *b, int from) {
                 int t = rays[from][d][k];
                 if (b[t]) break;
                 int8_t ahead = stepsq[t][d];
-                if (ahead >= 0) {
+                if (ahead >= 0 && b[ahead] * c < 0 && !A_loyal[-b[ahead] * c]) {   /* else nothing to convert */
                     int8_t cc[1], vv[1]; int nc = 0, nv = 0;
                     convert(b, c, &ahead, 1, cc, &nc, vv, &nv);
                     emit(x, t, cc, nc, vv, nv, 0);

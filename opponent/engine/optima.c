@@ -237,7 +237,7 @@ static inline int bb_count(OBB a) { return __builtin_popcountll(a.w[0]) + __buil
 static inline OBB bb_step(OBB a, int d) {
     int k = SHIFT_BY[d];
     OBB r;
-    if (k > 0) { r.w[1] = a.w[1] << k | a.w[0] >> (64 - k); r.w[0] = a.w[0] << k; }
+    if (d == 0 || d == 1 || d == 4 || d == 7) { r.w[1] = a.w[1] << k | a.w[0] >> (64 - k); r.w[0] = a.w[0] << k; }   /* N, E, NE, NW: up */
     else { k = -k; r.w[0] = a.w[0] >> k | a.w[1] << (64 - k); r.w[1] = a.w[1] >> k; }
     return bb_and(r, SHIFT_KEEP[d]);
 }
@@ -781,6 +781,7 @@ static int pawns_guards(const OPos *p, int ci, OBB mobile, OBB *hot) {
     OBB empty = bb_andnot(BOARD, bb_or(p->occ[0], p->occ[1])), enemy = p->occ[!ci], last = RANK_LAST[ci];
     OBB pn = bb_and(p->pawns, mobile), gd = bb_and(p->guards, mobile), hp = {{0, 0}}, hg = {{0, 0}};
     int n = 0;
+#pragma GCC unroll 8
     for (int d = 0; d < 8; d++) {
         int o = OPP_DIR(d);
         OBB e1 = bb_step(enemy, o);                                   /* enemy one step away in direction d */
@@ -797,6 +798,7 @@ static int pawns_guards(const OPos *p, int ci, OBB mobile, OBB *hot) {
     }
     hp = bb_and(hp, pn); hg = bb_and(hg, gd);
     if (bb_any(hp) || bb_any(hg))            /* the hot ones' plain moves are gen_unit's to count */
+#pragma GCC unroll 8
         for (int d = 0; d < 8; d++) {
             OBB g1 = bb_and(bb_step(hg, d), empty);
             n -= bb_count(g1) + bb_count(bb_and(bb_step(g1, d), empty));

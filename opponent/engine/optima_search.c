@@ -48,13 +48,24 @@ static OMoveList ev_l;
 static OMoveList plist[OMAXPLY + 1];            /* the moves of each ply (search and quiescence) */
 static int psc[OMAXPLY + 1][OP_MAXMOVES];
 #define EV_CACHE (1 << 18)
-static struct { uint64_t key; int score; } ev_cache[EV_CACHE];   /* White's score by position key */
-/* own_n >= 0: the side to move has own_n moves, own_royal of them capture a royal */
-/* fz: both colours' frozen units (op_frozen) or NULL */
-static int evaluate_op(const OPos *p, int own_n, int own_royal, const OBB *fz) {
+/* White's score by position key; moving: the position was evaluated by the quiescence search, so its
+ * side to move has a move and none that captures a royal */
+static struct { uint64_t key; int score, moving; } ev_cache[EV_CACHE];
+static int finish_eval(const OPos *p, int score) {
+    int out = score * p->side + 10;
+    if (noise) {
+        uint64_t z = (p->hash ^ noise_seed) * 0x9E3779B97F4A7C15ULL;
+        out += (int)((z >> 40) % (uint64_t)(2 * noise + 1)) - noise;
+    }
+    return out;
+}
+/* own_n >= 0: the side to move has own_n moves, own_royal of them capture a royal (then moving: the
+ * quiescence search's call). fz: both colours' frozen units (op_frozen) or NULL. A score at or below
+ * `fail_low` may be returned as such a bound instead (not cached): the other side's moves only lower it */
+static int evaluate_op(const OPos *p, int own_n, int own_royal, const OBB *fz, int fail_low) {
     int score = 0, n = OP_N * OP_N;
     unsigned slot = (unsigned)(p->hash & (EV_CACHE - 1));
-    if (ev_cache[slot].key == p->hash && p->hash) { score = ev_cache[slot].score; goto done; }
+    if (ev_cache[slot].key == p->hash && p->hash) return finish_eval(p, ev_cache[slot].score);
     if (p->rkind == RK_NONE) {
         OBB own_fz[2];
         if (!fz) { op_frozen(p, own_fz); fz = own_fz; }
@@ -65,19 +76,7 @@ static int evaluate_op(const OPos *p, int own_n, int own_royal, const OBB *fz) {
                     int s = w * 64 + __builtin_ctzll(bits), val = op_value(abs(p->b[s]));
                     score -= ci ? val - val / 2 : -(val - val / 2);
                 }
-        /* mobility and royal threats: the number of legal moves of each side (counted, plain moves not
-         * listed) and whether one of them captures a royal */
-        for (int ci = 0; ci < 2; ci++) {
-            int c = ci ? 1 : -1, cnt, royal = 0;
-            if (own_n >= 0 && c == p->side) { cnt = own_n; royal = own_royal; }
-            else {
-                cnt = op_count(p, c, &ev_l, &fz[c > 0]);
-                for (int i = 0; i < ev_l.n; i++) if (ev_l.m[i].flags & OF_ROYAL) { royal = 1; break; }
-            }
-            score += c * 4 * cnt;
-            if (royal) score += c * 250;
-        }
-        for (int w = 0; w < 2; w++)
+        for (int w = 0; w < 2; w++)       /* royal safety: enemy units next to a royal */
           for (uint64_t bits = p->royals.w[w]; bits; bits &= bits - 1) {
             int s = w * 64 + __builtin_ctzll(bits), v = p->b[s];
             int c = v > 0 ? 1 : -1, f = s % OP_N, r = s / OP_N;
@@ -86,19 +85,28 @@ static int evaluate_op(const OPos *p, int own_n, int own_royal, const OBB *fz) {
                 if ((df || dr) && ff >= 0 && ff < OP_N && rr >= 0 && rr < OP_N && p->b[rr * OP_N + ff] * c < 0) score -= c * 15;
             }
         }
+        /* mobility and royal threats: the number of legal moves of each side (counted, plain moves not
+         * listed) and whether one of them captures a royal */
+        if (own_n >= 0) {
+            score += p->side * (4 * own_n + (own_royal ? 250 : 0));
+            int bound = finish_eval(p, score);
+            if (bound <= fail_low) return bound;
+        }
+        for (int ci = 0; ci < 2; ci++) {
+            int c = ci ? 1 : -1, cnt, royal = 0;
+            if (own_n >= 0 && c == p->side) continue;
+            cnt = op_count(p, c, &ev_l, &fz[c > 0]);
+            for (int i = 0; i < ev_l.n; i++) if (ev_l.m[i].flags & OF_ROYAL) { royal = 1; break; }
+            score += c * 4 * cnt;
+            if (royal) score += c * 250;
+        }
     } else {   /* placement (O5): placed units and each side's own hand (eq); a shared pool counts for no one */
         for (int s = 0; s < n; s++) if (p->b[s]) score += (p->b[s] > 0 ? 1 : -1) * op_value(abs(p->b[s]));
         if (p->rkind == RK_EQ)
             for (int k = 0; k < 128; k++) score += (p->hand[1][k] - p->hand[0][k]) * (k ? op_value(k) : 0);
     }
-    ev_cache[slot].key = p->hash; ev_cache[slot].score = score;
-done:;
-    int out = score * p->side + 10;
-    if (noise) {
-        uint64_t z = (p->hash ^ noise_seed) * 0x9E3779B97F4A7C15ULL;
-        out += (int)((z >> 40) % (uint64_t)(2 * noise + 1)) - noise;
-    }
-    return out;
+    ev_cache[slot].key = p->hash; ev_cache[slot].score = score; ev_cache[slot].moving = own_n >= 0;
+    return finish_eval(p, score);
 }
 
 /* ------------------------------------------------------------ ordering */
@@ -138,14 +146,22 @@ static int check_time(void) {
 static int qsearch(OPos *p, int alpha, int beta, int ply, int qdepth) {
     nodes++;
     if (check_time()) return 0;
+    int last = qdepth <= 0 || ply >= OMAXPLY - 2;
+    unsigned slot = (unsigned)(p->hash & (EV_CACHE - 1));
+    if (ev_cache[slot].key == p->hash && p->hash && ev_cache[slot].moving) {   /* known to have a move, no royal capture */
+        int stand = finish_eval(p, ev_cache[slot].score);
+        if (stand >= beta || last) return stand;
+    }
     OMoveList *l = &plist[ply];
     OBB fz[2];
     op_frozen(p, fz);
     int nall = op_count(p, p->side, l, &fz[p->side > 0]);   /* l: the captures, conversions, promotions and swaps */
     if (!nall) return -MATE + ply;
     for (int i = 0; i < l->n; i++) if (op_captures_royal(p, &l->m[i])) return MATE - ply - 1;
-    int stand = evaluate_op(p, nall, 0, fz);
-    if (stand >= beta || qdepth <= 0 || ply >= OMAXPLY - 2) return stand;
+    /* a stand-pat at or below alpha changes nothing below (the result is alpha or a capture's score), so
+     * its exact value is not needed then */
+    int stand = evaluate_op(p, nall, 0, fz, last ? -INF : alpha);
+    if (stand >= beta || last) return stand;
     if (stand > alpha) alpha = stand;
     int *sc = psc[ply];
     int k = 0;
@@ -171,10 +187,10 @@ static int search(OPos *p, int depth, int alpha, int beta, int ply) {
     if (ply > 0) {
         for (int i = hbase + ply - 2; i >= 0; i -= 2) if (hstack[i] == p->hash) return 0;   /* repetition */
     }
-    if (depth <= 0) return no_quiescence ? evaluate_op(p, -1, 0, NULL) : qsearch(p, alpha, beta, ply, 6);
+    if (depth <= 0) return no_quiescence ? evaluate_op(p, -1, 0, NULL, -INF) : qsearch(p, alpha, beta, ply, 6);
     nodes++;
     if (check_time()) return 0;
-    if (ply >= OMAXPLY - 2) return evaluate_op(p, -1, 0, NULL);
+    if (ply >= OMAXPLY - 2) return evaluate_op(p, -1, 0, NULL, -INF);
     OTT *e = &tt[p->hash & (tt_size - 1)];
     OMove ttm; int have_tt = 0;
     if (e->key == p->hash && e->flag != TT_NONE) {

@@ -910,11 +910,6 @@ int op_royals(const OPos *p, int c) {
     for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && ((p->b[s] * c) & OP_ROYAL)) n++;
     return n;
 }
-int op_captures_royal(const OPos *p, const OMove *m) {
-    (void)p;
-    return m->from != OP_PLACE && (m->flags & OF_ROYAL);
-}
-int op_is_capture(const OMove *m) { return m->from != OP_PLACE && (m->ncap || m->nconv); }
 
 /* ------------------------------------------------------------ text (O15) */
 static int type_of_token(const char *t) {

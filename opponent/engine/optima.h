@@ -61,8 +61,11 @@ int op_count(const OPos *p, int c, OMoveList *l, const OBB *frozen);
 void op_play(OPos *p, const OMove *m);
 uint64_t op_perft(OPos *p, int depth);
 int op_royals(const OPos *p, int c);
-int op_captures_royal(const OPos *p, const OMove *m);
-int op_is_capture(const OMove *m);
+static inline int op_captures_royal(const OPos *p, const OMove *m) {
+    (void)p;
+    return m->from != OP_PLACE && (m->flags & OF_ROYAL);
+}
+static inline int op_is_capture(const OMove *m) { return m->from != OP_PLACE && (m->ncap || m->nconv); }
 void op_frozen(const OPos *p, OBB fz[2]);    /* the frozen units (O10) of each colour [0 Black, 1 White] */
 void op_sync(OPos *p);                       /* the square sets and material from the board */
 extern int OP_VALUES[128];                  /* material by unsigned code (type | royal) */

@@ -425,7 +425,7 @@ static void emit(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *conv
         }
         int8_t around[8]; int na = 0;
         for (int d = 0; d < 8; d++) if ((p->hood >> d & 1) && stepsq[t][d] >= 0) around[na++] = stepsq[t][d];
-        int8_t cc[8], vv[8]; int nc = 0, nv = 0;
+        int8_t cc[8], vv[8] = {0}; int nc = 0, nv = 0;
         if (p->convert) convert(b, c, around, na, cc, &nc, vv, &nv);
         else for (int i = 0; i < na; i++) { int w = b[around[i]] * c; if (w < 0 && !A_shielded[-w]) cc[nc++] = around[i]; }
         add_move(x, t, cc, nc, vv, nv, 0);
@@ -759,17 +759,6 @@ static void placements(const OPos *p, OMoveList *l) {
     }
 }
 
-void op_legal(const OPos *p, OMoveList *l) {
-    l->n = 0;
-    if (p->rkind != RK_NONE) { placements(p, l); return; }
-    OBB fz[2];
-    int c = p->side;
-    op_frozen(p, fz);
-    OBB mob = bb_andnot(p->occ[c > 0], fz[c > 0]);
-    for (int w = 0; w < 2; w++)
-        for (uint64_t bits = mob.w[w]; bits; bits &= bits - 1) gen_unit(p->b, c, w * 64 + __builtin_ctzll(bits), l, NULL);
-}
-
 /* The plain moves of colour ci's pawns and guards in mobile, counted a whole set at a time; *hot
  * receives those of them that may also make other moves (a capture, a promotion), left to gen_unit. A
  * pawn slides up to two squares orthogonally without capturing and captures one step diagonally,
@@ -809,6 +798,31 @@ static int pawns_guards(const OPos *p, int ci, OBB mobile, OBB *hot) {
         }
     *hot = bb_or(hp, hg);
     return n;
+}
+
+void op_legal(const OPos *p, OMoveList *l) {
+    l->n = 0;
+    if (p->rkind != RK_NONE) { placements(p, l); return; }
+    OBB fz[2], hot;
+    int c = p->side;
+    op_frozen(p, fz);
+    OBB mob = bb_andnot(p->occ[c > 0], fz[c > 0]);
+    pawns_guards(p, c > 0, mob, &hot);
+    OBB simple = bb_andnot(bb_and(mob, bb_or(p->pawns, p->guards)), hot);   /* pawns and guards with plain moves only */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = mob.w[w]; bits; bits &= bits - 1) {
+            int s = w * 64 + __builtin_ctzll(bits);
+            if (!bb_has(simple, s)) { gen_unit(p->b, c, s, l, NULL); continue; }
+            /* gen_unit's moves for them, in its order: up to two squares in each direction (a pawn: orthogonal) */
+            int ndir = bb_has(p->pawns, s) ? 4 : 8;
+            for (int d = 0; d < ndir; d++)
+                for (int k = 0; k < 2 && k < raylen[s][d]; k++) {
+                    int t = rays[s][d][k];
+                    if (p->b[t] || l->n >= OP_MAXMOVES) break;
+                    OMove *m = &l->m[l->n++];
+                    m->from = (int8_t)s; m->to = (int8_t)t; m->flags = 0; m->value = 0; m->ncap = 0; m->nconv = 0;
+                }
+        }
 }
 
 int op_count(const OPos *p, int c, OMoveList *l, const OBB *frozen) {

@@ -619,9 +619,10 @@ static void gen(Ctx *x, const int8_t *b, int from) {
             for (int k = 0; k < len; k++) {
                 int q = rays[from][d][k];
                 if (b[q]) break;
-                emit0(x, q);
                 int near = 0;
                 for (int e = 0; e < 8 && !near; e++) { int r = stepsq[q][e]; if (r >= 0 && b[r] * c < 0) near = 1; }
+                /* no enemy around: a proximity capture (hood of all eight) has nothing to take there */
+                if (!near && p->wrap == W_PROX && p->hood == ALLD) add_plain(x, q); else emit0(x, q);
                 if (near) break;
             }
         }
@@ -1131,6 +1132,61 @@ static const char *start_fen(const char *variant) {
 }
 const char *op_start_fen(const char *variant) { return start_fen(variant); }
 
+/* `check`: the state op_play keeps (square sets, material), the one-pass frozen map and op_count against
+ * their from-scratch definitions, for a position and every position after one of its legal moves */
+static void frozen_ref(const int8_t *b, int c, OBB *fz) {   /* O10 for colour c, square by square */
+    memset(fz, 0, sizeof *fz);
+    for (int q = 0; q < SIZE; q++) {
+        int v = b[q] * c;
+        if (v >= 0 || A_immob[-v] == IM_NO) continue;
+        int im = A_immob[-v];
+        if (im == IM_KNIGHT || im == IM_ADJ) {
+            int set = im == IM_KNIGHT ? LV_N : LV_K;
+            for (int i = 0; i < nleaps[set][q]; i++) { int r = leaps[set][q][i], w = b[r] * c; if (w > 0 && !A_resolute[w]) bb_set(fz, r); }
+        } else {
+            int mask = im == IM_FORTH ? ORTH : im == IM_FDIAG ? DIAG : ALLD;
+            for (int d = 0; d < 8; d++) {
+                if (!(mask >> d & 1)) continue;
+                for (int k = 0; k < raylen[q][d]; k++) {
+                    int r = rays[q][d][k], w = b[r] * c;
+                    if (w) { if (w > 0 && !A_resolute[w]) bb_set(fz, r); break; }
+                }
+            }
+        }
+    }
+}
+static int same_bb(OBB a, OBB b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
+static const char *check_one(const OPos *p) {
+    static OMoveList all, listed;
+    OPos q = *p;
+    op_sync(&q);
+    if (!same_bb(q.occ[0], p->occ[0]) || !same_bb(q.occ[1], p->occ[1])) return "occupancy";
+    if (!same_bb(q.pawns, p->pawns) || !same_bb(q.guards, p->guards)) return "pawns/guards";
+    if (!same_bb(q.immob, p->immob) || !same_bb(q.royals, p->royals)) return "immobilizers/royals";
+    int mat = 0;
+    for (int s = 0; s < SIZE; s++) if (p->b[s]) mat += p->b[s] > 0 ? op_value(p->b[s]) : -op_value(-p->b[s]);
+    if (mat != p->material) return "material";
+    OBB fz[2], ref;
+    op_frozen(p, fz);
+    for (int ci = 0; ci < 2; ci++) { frozen_ref(p->b, ci ? 1 : -1, &ref); if (!same_bb(ref, fz[ci])) return "frozen"; }
+    for (int c = -1; c <= 1; c += 2) {
+        q = *p; q.side = (int8_t)c;
+        op_legal(&q, &all);
+        int n = op_count(p, c, &listed, NULL), k = 0;
+        if (n != all.n) return "count";
+        for (int i = 0; i < all.n; i++) {
+            const OMove *m = &all.m[i];
+            if (m->from != OP_PLACE && !m->ncap && !m->nconv && !m->flags) continue;
+            if (k >= listed.n) return "listed moves";
+            const OMove *o = &listed.m[k++];
+            if (o->from != m->from || o->to != m->to || o->flags != m->flags || o->value != m->value || o->ncap != m->ncap
+                || o->nconv != m->nconv || memcmp(o->cap, m->cap, m->ncap) || memcmp(o->conv, m->conv, m->nconv)) return "listed moves";
+        }
+        if (k != listed.n) return "listed moves";
+    }
+    return NULL;
+}
+
 int op_main(int argc, char **argv) {
     const char *mode = argv[1], *variant = argv[2];
     if (!strcmp(mode, "values")) {   /* the material table, for opponent/material.py's test */
@@ -1173,6 +1229,16 @@ int op_main(int argc, char **argv) {
         OPos p; char err[200];
         if (!op_parse_fen(line, &p, err, sizeof err)) { printf("error %s\n", err); fflush(stdout); continue; }
         if (!strcmp(mode, "perft")) printf("%llu\n", (unsigned long long)op_perft(&p, depth));
+        else if (!strcmp(mode, "check")) {
+            const char *bad = check_one(&p);
+            int n = 1;
+            op_legal(&p, &l);
+            for (int i = 0; i < l.n && !bad; i++, n++) {
+                OPos q = p; op_play(&q, &l.m[i]);
+                bad = check_one(&q);
+            }
+            if (bad) printf("bad %s\n", bad); else printf("ok %d\n", n);
+        }
         else if (!strcmp(mode, "moves")) {
             op_legal(&p, &l);
             for (int i = 0; i < l.n; i++) op_move_str(&l.m[i], strs[i]);

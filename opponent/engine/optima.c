@@ -451,10 +451,14 @@ static void emit(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *conv
 }
 
 static inline void emit0(Ctx *x, int t) {
-    if (x->p->wrap == W_NONE) add_plain(x, t);
-    else if (x->p->wrap != W_RIFLE) emit(x, t, NULL, 0, NULL, 0, 0);   /* a rifle only shoots */
+    int w = x->p->wrap;
+    if (w == W_NONE || (w == W_PROMOTE && rank_of[t] != (x->c > 0 ? OP_N : 1))) add_plain(x, t);
+    else if (w != W_RIFLE) emit(x, t, NULL, 0, NULL, 0, 0);   /* a rifle only shoots */
 }
-static inline void emit1(Ctx *x, int t) { int8_t q = (int8_t)t; emit(x, t, &q, 1, NULL, 0, 0); }
+static inline void emit1(Ctx *x, int t) {
+    int8_t q = (int8_t)t;
+    if (x->p->wrap == W_NONE) add_move(x, t, &q, 1, NULL, 0, 0); else emit(x, t, &q, 1, NULL, 0, 0);
+}
 
 /* generate primitive p of the unit of colour c standing (or imagined) on `from` of board b */
 static void gen(Ctx *x, const int8_t *b, int from) {

@@ -34,14 +34,22 @@ typedef struct {
     int8_t side;                   /* 1 White, -1 Black */
     int8_t rkind;                  /* RK_*: RK_NONE in the movement phase */
     int8_t left;                   /* units still to place */
-    uint8_t hand[2][128];          /* counts per unsigned code: [1] White's hand or the pool, [0] Black's hand */
     int ply;
     uint64_t hash;
     OBB occ[2];                    /* the units of each colour [0 Black, 1 White], kept by op_play */
     OBB pawns, guards, immob;      /* pawns, guards and immobilizers (O10) of both colours */
     OBB royals;                    /* royal units of both colours */
     int material;                  /* the board's material (op_value), White's minus Black's */
+    uint8_t hand[2][128];          /* counts per unsigned code: [1] White's hand or the pool, [0] Black's hand;
+                                      last: the movement phase never reads it, op_pos_copy leaves it out there */
 } OPos;
+/* q = p, without the hands in the movement phase (the search's copies) */
+#include <stddef.h>
+#include <string.h>
+static inline void op_pos_copy(OPos *q, const OPos *p) {
+    if (p->rkind) *q = *p;
+    else memcpy(q, p, offsetof(OPos, hand));   /* a constant size: copied inline */
+}
 
 typedef struct { uint8_t shp, gna; uint64_t arm; } OOptions;   /* arm: bit per type code */
 

@@ -27,21 +27,23 @@ typedef struct { int unused; } OLegalCtx;    /* every generated move is legal */
 #define SC_TT_MOVE_FIRST 0
 #define SC_MATE_STOP_AT_ONCE 1
 #define SC_QS_FAIL_SOFT 0
+#define SC_COPY(q, p) op_pos_copy(q, p)
 #include "search_core.h"
 
 long long op_search_nodes(void) { return nodes; }
 static void sc_tt_ready(void) { if (!tt) tt_alloc((size_t)(1 << 18) * sizeof(TTEntry)); }
 
-static int same(const OMove *a, const OMove *b) {
+static inline int same(const OMove *a, const OMove *b) {
     return a->from == b->from && a->to == b->to && a->flags == b->flags && a->value == b->value && a->ncap == b->ncap
         && a->nconv == b->nconv && !memcmp(a->cap, b->cap, a->ncap) && !memcmp(a->conv, b->conv, a->nconv);
 }
 
 /* ------------------------------------------------------------ evaluation */
-/* Material (values set by hand in optima.c from each unit's reach and powers,
- * not tuned), frozen units at half value (O10), mobility (legal moves of each
- * side, 4 each), royal safety (a royal the opponent could capture costs 250,
- * each enemy unit next to a royal 15), from the side to move's view. */
+/* Material (optima.c's table, kept by op_play; the 12 types of the default set
+ * fitted to self-play, the others set by hand), frozen units at half value
+ * (O10), mobility (legal moves of each side, 4 each), royal safety (a royal the
+ * opponent could capture costs 250, each enemy unit next to a royal 15), from
+ * the side to move's view. */
 static OMoveList ev_l;
 #define EV_CACHE (1 << 18)
 /* White's score by position key; moving: the position was evaluated by the quiescence search, so its

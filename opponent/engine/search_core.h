@@ -20,12 +20,16 @@
  *   SC_MATE_STOP_AT_ONCE           1: iterative deepening stops at the first mate score; 0: once the
  *                                  depth covers the mate
  *   SC_QS_FAIL_SOFT                1: quiescence returns its best score; 0: alpha
+ *   SC_COPY(q, p)                  (optional) *q = *p for the search's purposes
  * and defines after including (static) the hooks declared below. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#ifndef SC_COPY
+#define SC_COPY(q, p) (*(q) = *(p))
+#endif
 #define INF 32000
 #define MATE 30000
 #define MATE_BOUND (MATE - 1000)
@@ -113,7 +117,7 @@ static int qsearch(SC_POS *p, int alpha, int beta, int ply, int qdepth) {
     sc_score_moves(p, l, sc, NULL, ply);
     for (int i = 0; i < l->n; i++) {
         pick(l, sc, i);
-        SC_POS q = *p;
+        SC_POS q; SC_COPY(&q, p);
         sc_play(&q, &l->m[i]);
         sc_prefetch(&q);
         if (!sc_qs_legal(p, &l->m[i], &q)) continue;
@@ -175,7 +179,7 @@ static int search(SC_POS *p, int depth, int alpha, int beta, int ply) {
             m = &l->m[i];
             if (SC_TT_MOVE_FIRST && has_tt && sc_same(m, &ttmove)) continue;
         }
-        SC_POS q = *p;
+        SC_POS q; SC_COPY(&q, p);
         sc_play(&q, m);
         sc_prefetch(&q);
         if (i >= 0 && !sc_legal(p, m, &q, &lx)) continue;

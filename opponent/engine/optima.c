@@ -768,7 +768,7 @@ static void placements(const OPos *p, OMoveList *l) {
  * receives those of them that may also make other moves (a capture, a promotion), left to gen_unit. A
  * pawn slides up to two squares orthogonally without capturing and captures one step diagonally,
  * promoting on the last rank; a guard slides up to two squares in the eight directions. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__) && !defined(__clang__) && defined(__GLIBC__)
 __attribute__((target_clones("popcnt", "default")))   /* the popcount instruction where the CPU has it (no -march) */
 #endif
 static int pawns_guards(const OPos *p, int ci, OBB mobile, OBB *hot) {

@@ -378,7 +378,8 @@ static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *
     OMove *m = &l->m[l->n];           /* written in place, kept unless it equals an earlier move (O6) */
     m->from = (int8_t)x->s; m->to = (int8_t)t; m->value = 0;
     m->ncap = (uint8_t)ncap; m->nconv = (uint8_t)nconv;
-    memcpy(m->cap, caps, (size_t)ncap); memcpy(m->conv, convs, (size_t)nconv);
+    for (int i = 0; i < ncap; i++) m->cap[i] = caps[i];
+    for (int i = 0; i < nconv; i++) m->conv[i] = convs[i];
     if (ncap > 1) sort8(m->cap, ncap);
     if (nconv > 1) sort8(m->conv, nconv);
     for (int i = 0; i < ncap; i++) {
@@ -450,9 +451,10 @@ static void emit(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *conv
     }
 }
 
-static inline void emit0(Ctx *x, int t) {
+static inline __attribute__((always_inline)) void emit0(Ctx *x, int t) {
     int w = x->p->wrap;
     if (w == W_NONE || (w == W_PROMOTE && rank_of[t] != (x->c > 0 ? OP_N : 1))) add_plain(x, t);
+    else if (w == W_TWO && !x->collect && x->cap1 < 0) { if (t != x->s) add_plain(x, t); }   /* a plain second part */
     else if (w != W_RIFLE) emit(x, t, NULL, 0, NULL, 0, 0);   /* a rifle only shoots */
 }
 static inline void emit1(Ctx *x, int t) {
@@ -711,7 +713,7 @@ static void gen_unit(const int8_t *b, int c, int s, OMoveList *out, int *quiet) 
             int8_t cap1 = fcap[j];
             add_move(&x, fm[j], &cap1, cap1 >= 0, NULL, 0, 0);
             int8_t after[OP_MAXSQ];
-            memcpy(after, b, (size_t)SIZE);
+            memcpy(after, b, OP_MAXSQ);   /* a constant size: copied inline */
             after[fm[j]] = after[s]; after[s] = 0;
             x.cap1 = cap1;
             gen(&x, after, fm[j]);

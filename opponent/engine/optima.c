@@ -224,6 +224,7 @@ const char *op_token(int code) { return UNITS[code & OP_TYPE].tok; }
 
 /* ------------------------------------------------------------ square sets */
 static OBB BOARD, RANK_LAST[2];          /* all squares; the last rank of Black [0] (rank 1) and White [1] */
+static OBB NEAR_LAST[2];                 /* the last three ranks of Black [0] and White [1]: a pawn's promotions */
 static OBB SHIFT_KEEP[8];                /* the squares a shift by VEC[d] may reach (no wrap over the edge) */
 static int SHIFT_BY[8];                  /* the index change of a step in direction d */
 static inline int bb_has(OBB a, int s) { return (int)(a.w[s >> 6] >> (s & 63)) & 1; }
@@ -245,11 +246,13 @@ static inline OBB bb_step(OBB a, int d) {
 
 static void build_geo(int n) {
     OP_N = n; SIZE = n * n;
-    memset(&BOARD, 0, sizeof BOARD); memset(RANK_LAST, 0, sizeof RANK_LAST);
+    memset(&BOARD, 0, sizeof BOARD); memset(RANK_LAST, 0, sizeof RANK_LAST); memset(NEAR_LAST, 0, sizeof NEAR_LAST);
     for (int s = 0; s < SIZE; s++) {
         bb_set(&BOARD, s);
         if (s < n) bb_set(&RANK_LAST[0], s);
         if (s >= SIZE - n) bb_set(&RANK_LAST[1], s);
+        if (s < 3 * n) bb_set(&NEAR_LAST[0], s);
+        if (s >= SIZE - 3 * n) bb_set(&NEAR_LAST[1], s);
     }
     for (int d = 0; d < 8; d++) {
         SHIFT_BY[d] = VEC[d][1] * n + VEC[d][0];
@@ -776,33 +779,31 @@ __attribute__((target_clones("popcnt", "default")))   /* the popcount instructio
 static int pawns_guards(const OPos *p, int ci, OBB mobile, OBB *hot) {
     OBB empty = bb_andnot(BOARD, bb_or(p->occ[0], p->occ[1])), enemy = p->occ[!ci], last = RANK_LAST[ci];
     OBB pn = bb_and(p->pawns, mobile), gd = bb_and(p->guards, mobile), hp = {{0, 0}}, hg = {{0, 0}};
-    int n = 0;
 #pragma GCC unroll 8
-    for (int d = 0; d < 8; d++) {
+    for (int d = 0; d < 8; d++) {            /* first the hot ones */
         int o = OPP_DIR(d);
         OBB e1 = bb_step(enemy, o);                                   /* enemy one step away in direction d */
         hg = bb_or(hg, bb_or(e1, bb_step(bb_and(e1, empty), o)));     /* ... or two, over an empty square */
+        if (d >= 4) hp = bb_or(hp, e1);
+    }
+    if (bb_any(bb_and(pn, NEAR_LAST[ci])))   /* a promotion within reach */
+        for (int d = 0; d < 4; d++) {
+            int o = OPP_DIR(d);
+            OBB t1 = bb_and(bb_step(pn, d), empty), t2 = bb_and(bb_step(t1, d), empty);
+            hp = bb_or(hp, bb_or(bb_step(bb_and(t1, last), o), bb_step(bb_step(bb_and(t2, last), o), o)));
+        }
+    hp = bb_and(hp, pn); hg = bb_and(hg, gd);
+    pn = bb_andnot(pn, hp); gd = bb_andnot(gd, hg);
+    int n = 0;
+#pragma GCC unroll 8
+    for (int d = 0; d < 8; d++) {            /* then the others' plain moves */
         OBB g1 = bb_and(bb_step(gd, d), empty);
         n += bb_count(g1) + bb_count(bb_and(bb_step(g1, d), empty));
-        if (d >= 4) hp = bb_or(hp, e1);
-        else {
-            OBB t1 = bb_and(bb_step(pn, d), empty), t2 = bb_and(bb_step(t1, d), empty);
-            n += bb_count(t1) + bb_count(t2);
-            if (bb_any(bb_and(bb_or(t1, t2), last)))
-                hp = bb_or(hp, bb_or(bb_step(bb_and(t1, last), o), bb_step(bb_step(bb_and(t2, last), o), o)));
+        if (d < 4) {
+            OBB t1 = bb_and(bb_step(pn, d), empty);
+            n += bb_count(t1) + bb_count(bb_and(bb_step(t1, d), empty));
         }
     }
-    hp = bb_and(hp, pn); hg = bb_and(hg, gd);
-    if (bb_any(hp) || bb_any(hg))            /* the hot ones' plain moves are gen_unit's to count */
-#pragma GCC unroll 8
-        for (int d = 0; d < 8; d++) {
-            OBB g1 = bb_and(bb_step(hg, d), empty);
-            n -= bb_count(g1) + bb_count(bb_and(bb_step(g1, d), empty));
-            if (d < 4) {
-                OBB t1 = bb_and(bb_step(hp, d), empty);
-                n -= bb_count(t1) + bb_count(bb_and(bb_step(t1, d), empty));
-            }
-        }
     *hot = bb_or(hp, hg);
     return n;
 }

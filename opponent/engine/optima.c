@@ -225,6 +225,7 @@ const char *op_token(int code) { return UNITS[code & OP_TYPE].tok; }
 /* ------------------------------------------------------------ square sets */
 static OBB BOARD, RANK_LAST[2];          /* all squares; the last rank of Black [0] (rank 1) and White [1] */
 static OBB NEAR_LAST[2];                 /* the last three ranks of Black [0] and White [1]: a pawn's promotions */
+static OBB AROUND[OP_MAXSQ];             /* the (up to) eight squares next to a square */
 static OBB SHIFT_KEEP[8];                /* the squares a shift by VEC[d] may reach (no wrap over the edge) */
 static int SHIFT_BY[8];                  /* the index change of a step in direction d */
 static inline int bb_has(OBB a, int s) { return (int)(a.w[s >> 6] >> (s & 63)) & 1; }
@@ -270,6 +271,8 @@ static void build_geo(int n) {
             raylen[s][d] = (uint8_t)k;
             stepsq[s][d] = (int8_t)at(f + VEC[d][0], r + VEC[d][1]);
         }
+        memset(&AROUND[s], 0, sizeof AROUND[s]);
+        for (int d = 0; d < 8; d++) if (stepsq[s][d] >= 0) bb_set(&AROUND[s], stepsq[s][d]);
         for (int i = 0; i < LV_NSETS; i++) {
             int k = 0;
             for (int j = 0; j < VS[i].n; j++) {
@@ -832,6 +835,8 @@ void op_legal(const OPos *p, OMoveList *l) {
                 }
         }
 }
+
+int op_enemies_around(const OPos *p, int s) { return bb_count(bb_and(AROUND[s], p->occ[p->b[s] < 0])); }
 
 int op_count(const OPos *p, int c, OMoveList *l, const OBB *frozen) {
     l->n = 0;

@@ -74,6 +74,7 @@ static inline int op_captures_royal(const OPos *p, const OMove *m) {
     return m->from != OP_PLACE && (m->flags & OF_ROYAL);
 }
 static inline int op_is_capture(const OMove *m) { return m->from != OP_PLACE && (m->ncap || m->nconv); }
+int op_enemies_around(const OPos *p, int s);  /* the enemy units next to the unit on s */
 void op_frozen(const OPos *p, OBB fz[2]);    /* the frozen units (O10) of each colour [0 Black, 1 White] */
 void op_sync(OPos *p);                       /* the square sets and material from the board */
 extern int OP_VALUES[128];                  /* material by unsigned code (type | royal) */

@@ -76,12 +76,8 @@ static int evaluate_op(const OPos *p, int own_n, int own_royal, const OBB *fz, i
                 }
         for (int w = 0; w < 2; w++)       /* royal safety: enemy units next to a royal */
           for (uint64_t bits = p->royals.w[w]; bits; bits &= bits - 1) {
-            int s = w * 64 + __builtin_ctzll(bits), v = p->b[s];
-            int c = v > 0 ? 1 : -1, f = s % OP_N, r = s / OP_N;
-            for (int df = -1; df <= 1; df++) for (int dr = -1; dr <= 1; dr++) {
-                int ff = f + df, rr = r + dr;
-                if ((df || dr) && ff >= 0 && ff < OP_N && rr >= 0 && rr < OP_N && p->b[rr * OP_N + ff] * c < 0) score -= c * 15;
-            }
+            int s = w * 64 + __builtin_ctzll(bits);
+            score -= (p->b[s] > 0 ? 15 : -15) * op_enemies_around(p, s);
         }
         /* mobility and royal threats: the number of legal moves of each side (counted, plain moves not
          * listed) and whether one of them captures a royal */

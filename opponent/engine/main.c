@@ -14,7 +14,9 @@ static void usage(void) {
                     "       maxima-engine bench VARIANT DEPTH [FEN]   (perft speed)\n"
                     "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n"
                     "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES]  (games for opponent/tune.py)\n"
-                    "       maxima-engine values optima|optima-9x9    (Optima's material values, TOKEN:VALUE)\n");
+                    "       maxima-engine values optima|optima-9x9    (Optima's material values, TOKEN:VALUE)\n"
+                    "       maxima-engine check optima|optima-9x9     (FENs on stdin: Optima's kept state and move counts\n"
+                    "                                                  against their definitions, 'ok N' or 'bad WHAT')\n");
 }
 
 static int load(const char *variant, const char *line, Pos *p) {
@@ -103,7 +105,7 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
     if (argc >= 3 && op_is_variant(argv[2]) && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves")
         || !strcmp(argv[1], "children") || !strcmp(argv[1], "bench") || !strcmp(argv[1], "search")
-        || !strcmp(argv[1], "values")))
+        || !strcmp(argv[1], "values") || !strcmp(argv[1], "check")))
         return op_main(argc, argv);    /* Optima has its own position and generator (optima.c) */
     if (argc >= 2 && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves") || !strcmp(argv[1], "children")))
         return batch(argc, argv);

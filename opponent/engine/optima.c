@@ -175,16 +175,93 @@ static const Unit UNITS[OP_NTYPES + 1] = {
 #define PAWN 29
 #define GUARD 30
 
+/* DISTINCT[type]: no two plain moves (O6) of a unit of this type can ever be equal, so counting them
+ * needs no marks: each primitive's plain targets are distinct (a leap's vectors, a line's squares) and
+ * no two primitives can reach the same square (checked on an open board from a central square) */
+static uint8_t DISTINCT[OP_NTYPES + 1];
+static void build_distinct(void) {
+    for (int ty = 1; ty <= OP_NTYPES; ty++) {
+        const Unit *u = &UNITS[ty];
+        int ok = 1;
+        uint8_t reach[4][21][21];           /* [primitive][file + 10][rank + 10]: a plain move's target */
+        memset(reach, 0, sizeof reach);
+        for (int i = 0; i < u->np && ok; i++) {
+            const Prim *p = &u->p[i];
+            if (p->wrap == W_TWO) { ok = 0; break; }
+            if (p->wrap == W_RIFLE) continue;                      /* shots only */
+            switch (p->kind) {
+            case P_LEAP: case P_SWAPLEAP:
+                if (p->kind == P_LEAP && !p->move) break;          /* captures only */
+                for (int j = 0; j < VS[p->vecs].n; j++) reach[i][VS[p->vecs].v[j][0] + 10][VS[p->vecs].v[j][1] + 10] = 1;
+                break;
+            case P_SLIDE: case P_FLY: case P_FLYHOP: case P_PLOW: case P_STOP: case P_APPROACH:
+                for (int d = 0; d < 8; d++) {
+                    if (!(p->dirs >> d & 1)) continue;
+                    for (int k = 1; k <= (p->range ? p->range : 9); k++) reach[i][VEC[d][0] * k + 10][VEC[d][1] * k + 10] = 1;
+                }
+                break;
+            case P_SCREEN: case P_LEAPCONV: break;                 /* never plain */
+            default: ok = 0;                                       /* riders, bent paths, double leaps, zig-zags */
+            }
+        }
+        for (int i = 0; i < u->np && ok; i++)
+            for (int j = i + 1; j < u->np && ok; j++)
+                for (int f = 0; f < 21 && ok; f++) for (int r = 0; r < 21; r++) if (reach[i][f][r] && reach[j][f][r]) { ok = 0; break; }
+        DISTINCT[ty] = (uint8_t)ok;
+    }
+}
+
 /* per unsigned code (type | ROYAL), under the options of the current game (O14) */
 static uint8_t A_shielded[128], A_resolute[128], A_armored[128], A_loyal[128], A_immob[128];
 static OOptions OPTS;
 static int geo_n;
+int OP_VALUES[128];
+__attribute__((constructor)) static void init_values(void) {   /* before any position is read */
+    for (int code = 0; code < 128; code++) OP_VALUES[code] = UNITS[code & OP_TYPE].value;
+}
 
-int op_value(int code) { return UNITS[code & OP_TYPE].value; }
+
 const char *op_token(int code) { return UNITS[code & OP_TYPE].tok; }
+
+/* ------------------------------------------------------------ square sets */
+static OBB BOARD, RANK_LAST[2];          /* all squares; the last rank of Black [0] (rank 1) and White [1] */
+static OBB NEAR_LAST[2];                 /* the last three ranks of Black [0] and White [1]: a pawn's promotions */
+static OBB AROUND[OP_MAXSQ];             /* the (up to) eight squares next to a square */
+static OBB SHIFT_KEEP[8];                /* the squares a shift by VEC[d] may reach (no wrap over the edge) */
+static int SHIFT_BY[8];                  /* the index change of a step in direction d */
+static inline int bb_has(OBB a, int s) { return (int)(a.w[s >> 6] >> (s & 63)) & 1; }
+static inline void bb_set(OBB *a, int s) { a->w[s >> 6] |= 1ULL << (s & 63); }
+static inline OBB bb_and(OBB a, OBB b) { a.w[0] &= b.w[0]; a.w[1] &= b.w[1]; return a; }
+static inline OBB bb_or(OBB a, OBB b) { a.w[0] |= b.w[0]; a.w[1] |= b.w[1]; return a; }
+static inline OBB bb_andnot(OBB a, OBB b) { a.w[0] &= ~b.w[0]; a.w[1] &= ~b.w[1]; return a; }
+static inline int bb_any(OBB a) { return (a.w[0] | a.w[1]) != 0; }
+static inline int bb_count(OBB a) { return __builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]); }
+/* every square of a moved one step in direction d (squares leaving the board drop out) */
+static inline OBB bb_step(OBB a, int d) {
+    int k = SHIFT_BY[d];
+    OBB r;
+    if (d == 0 || d == 1 || d == 4 || d == 7) { r.w[1] = a.w[1] << k | a.w[0] >> (64 - k); r.w[0] = a.w[0] << k; }   /* N, E, NE, NW: up */
+    else { k = -k; r.w[0] = a.w[0] >> k | a.w[1] << (64 - k); r.w[1] = a.w[1] >> k; }
+    return bb_and(r, SHIFT_KEEP[d]);
+}
+#define OPP_DIR(d) ((d) ^ 2)   /* N<->S, E<->W, NE<->SW, SE<->NW */
 
 static void build_geo(int n) {
     OP_N = n; SIZE = n * n;
+    memset(&BOARD, 0, sizeof BOARD); memset(RANK_LAST, 0, sizeof RANK_LAST); memset(NEAR_LAST, 0, sizeof NEAR_LAST);
+    for (int s = 0; s < SIZE; s++) {
+        bb_set(&BOARD, s);
+        if (s < n) bb_set(&RANK_LAST[0], s);
+        if (s >= SIZE - n) bb_set(&RANK_LAST[1], s);
+        if (s < 3 * n) bb_set(&NEAR_LAST[0], s);
+        if (s >= SIZE - 3 * n) bb_set(&NEAR_LAST[1], s);
+    }
+    for (int d = 0; d < 8; d++) {
+        SHIFT_BY[d] = VEC[d][1] * n + VEC[d][0];
+        SHIFT_KEEP[d] = BOARD;
+        for (int s = 0; s < SIZE; s++)
+            if ((VEC[d][0] > 0 && s % n == 0) || (VEC[d][0] < 0 && s % n == n - 1)) SHIFT_KEEP[d].w[s >> 6] &= ~(1ULL << (s & 63));
+    }
     for (int s = 0; s < SIZE; s++) {
         int f = s % n, r = s / n + 1;
         file_of[s] = (int8_t)f; rank_of[s] = (int8_t)r;
@@ -195,6 +272,8 @@ static void build_geo(int n) {
             raylen[s][d] = (uint8_t)k;
             stepsq[s][d] = (int8_t)at(f + VEC[d][0], r + VEC[d][1]);
         }
+        memset(&AROUND[s], 0, sizeof AROUND[s]);
+        for (int d = 0; d < 8; d++) if (stepsq[s][d] >= 0) bb_set(&AROUND[s], stepsq[s][d]);
         for (int i = 0; i < LV_NSETS; i++) {
             int k = 0;
             for (int j = 0; j < VS[i].n; j++) {
@@ -220,7 +299,7 @@ static void init_zobrist(void) {
 }
 
 void op_select(int n, const OOptions *o) {
-    if (!zinit) { init_zobrist(); build_vecsets(); }
+    if (!zinit) { init_zobrist(); build_vecsets(); build_distinct(); }
     if (geo_n != n) build_geo(n);
     OPTS = *o;
     for (int code = 0; code < 128; code++) {
@@ -237,30 +316,33 @@ void op_select(int n, const OOptions *o) {
 int op_is_variant(const char *name) { return !strcmp(name, "optima") || !strcmp(name, "optima-9x9"); }
 
 /* ------------------------------------------------------------ O10 */
-void op_frozen(const int8_t *b, int c, uint8_t *fz) {
-    memset(fz, 0, (size_t)SIZE);
-    for (int q = 0; q < SIZE; q++) {
-        int v = b[q] * c;
-        if (v >= 0) continue;
-        int im = A_immob[-v];
-        if (im == IM_NO) continue;
-        if (im == IM_KNIGHT || im == IM_ADJ) {
-            int set = im == IM_KNIGHT ? LV_N : LV_K;
-            for (int i = 0; i < nleaps[set][q]; i++) {
-                int r = leaps[set][q][i], w = b[r] * c;
-                if (w > 0 && !A_resolute[w]) fz[r] = 1;
-            }
-        } else {
-            int mask = im == IM_FORTH ? ORTH : im == IM_FDIAG ? DIAG : ALLD;
-            for (int d = 0; d < 8; d++) {
-                if (!(mask >> d & 1)) continue;
-                for (int k = 0; k < raylen[q][d]; k++) {
-                    int r = rays[q][d][k], w = b[r] * c;
-                    if (w) { if (w > 0 && !A_resolute[w]) fz[r] = 1; break; }
+/* both colours' frozen units in one pass over the immobilizers */
+void op_frozen(const OPos *p, OBB fz[2]) {
+    const int8_t *b = p->b;
+    memset(fz, 0, 2 * sizeof *fz);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = p->immob.w[w]; bits; bits &= bits - 1) {
+            int q = w * 64 + __builtin_ctzll(bits);
+            int c = b[q] > 0 ? -1 : 1;          /* the colour it freezes */
+            OBB *f = &fz[c > 0];
+            int im = A_immob[abs(b[q])];
+            if (im == IM_KNIGHT || im == IM_ADJ) {
+                int set = im == IM_KNIGHT ? LV_N : LV_K;
+                for (int i = 0; i < nleaps[set][q]; i++) {
+                    int r = leaps[set][q][i], v = b[r] * c;
+                    if (v > 0 && !A_resolute[v]) bb_set(f, r);
+                }
+            } else {
+                int mask = im == IM_FORTH ? ORTH : im == IM_FDIAG ? DIAG : ALLD;
+                for (int d = 0; d < 8; d++) {
+                    if (!(mask >> d & 1)) continue;
+                    for (int k = 0; k < raylen[q][d]; k++) {
+                        int r = rays[q][d][k], v = b[r] * c;
+                        if (v) { if (v > 0 && !A_resolute[v]) bb_set(f, r); break; }
+                    }
                 }
             }
         }
-    }
 }
 
 /* ------------------------------------------------------------ emitting moves */
@@ -275,6 +357,7 @@ typedef struct {
     int cap1;                 /* two-part: part 1's capture in part 2 (-1 none) */
     uint64_t seen[2];         /* this unit's plain moves (no capture, conversion or flag) by target: O6 merge */
     int *quiet;               /* counting mode (op_count): plain moves are counted here, not listed */
+    int distinct;             /* counting mode, and no two plain moves of this unit can be equal: no marks */
 } Ctx;
 
 static void sort8(int8_t *a, int n) {
@@ -284,6 +367,7 @@ static void sort8(int8_t *a, int n) {
 /* a plain move (no capture, conversion or flag) equals another only with the same target; counting
  * mode only marks it (gen_unit counts the marks) */
 static inline void add_plain(Ctx *x, int t) {
+    if (x->distinct) { (*x->quiet)++; return; }
     uint64_t bit = 1ULL << (t & 63);
     if (x->seen[t >> 6] & bit) return;
     x->seen[t >> 6] |= bit;
@@ -297,20 +381,26 @@ static inline void add_plain(Ctx *x, int t) {
 
 static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *convs, int nconv, int flags) {
     if (!ncap && !nconv && !flags) { add_plain(x, t); return; }
-    OMove m;
-    m.from = (int8_t)x->s; m.to = (int8_t)t; m.flags = (int8_t)flags; m.value = 0;
-    m.ncap = (uint8_t)ncap; m.nconv = (uint8_t)nconv;
-    memcpy(m.cap, caps, (size_t)ncap); memcpy(m.conv, convs, (size_t)nconv);
-    sort8(m.cap, ncap); sort8(m.conv, nconv);
-    for (int i = 0; i < ncap; i++) if ((abs(x->b[m.cap[i]]) & OP_ROYAL) && x->b[m.cap[i]] * x->c < 0) { m.flags |= OF_ROYAL; break; }
     OMoveList *l = x->out;
+    if (l->n >= OP_MAXMOVES) return;
+    OMove *m = &l->m[l->n];           /* written in place, kept unless it equals an earlier move (O6) */
+    m->from = (int8_t)x->s; m->to = (int8_t)t; m->value = 0;
+    m->ncap = (uint8_t)ncap; m->nconv = (uint8_t)nconv;
+    for (int i = 0; i < ncap; i++) m->cap[i] = caps[i];
+    for (int i = 0; i < nconv; i++) m->conv[i] = convs[i];
+    if (ncap > 1) sort8(m->cap, ncap);
+    if (nconv > 1) sort8(m->conv, nconv);
+    for (int i = 0; i < ncap; i++) {
+        int v = x->b[m->cap[i]] * x->c;
+        if (v < 0 && (-v & OP_ROYAL)) { flags |= OF_ROYAL; break; }
+    }
+    m->flags = (int8_t)flags;
     for (int i = x->start; i < l->n; i++) {
         const OMove *o = &l->m[i];
-        if (!(o->ncap | o->nconv | o->flags)) continue;
-        if (o->to == m.to && o->flags == m.flags && o->ncap == m.ncap && o->nconv == m.nconv
-            && !memcmp(o->cap, m.cap, (size_t)ncap) && !memcmp(o->conv, m.conv, (size_t)nconv)) return;
+        if (o->to == t && o->ncap == ncap && o->nconv == nconv && o->flags == flags
+            && !memcmp(o->cap, m->cap, (size_t)ncap) && !memcmp(o->conv, m->conv, (size_t)nconv)) return;
     }
-    if (l->n < OP_MAXMOVES) l->m[l->n++] = m;
+    l->n++;
 }
 
 /* O11: colour c converts the enemy units on squares q[]: loyal untouched, royal captured, others converted */
@@ -344,7 +434,7 @@ static void emit(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *conv
         }
         int8_t around[8]; int na = 0;
         for (int d = 0; d < 8; d++) if ((p->hood >> d & 1) && stepsq[t][d] >= 0) around[na++] = stepsq[t][d];
-        int8_t cc[8], vv[8]; int nc = 0, nv = 0;
+        int8_t cc[8], vv[8] = {0}; int nc = 0, nv = 0;
         if (p->convert) convert(b, c, around, na, cc, &nc, vv, &nv);
         else for (int i = 0; i < na; i++) { int w = b[around[i]] * c; if (w < 0 && !A_shielded[-w]) cc[nc++] = around[i]; }
         add_move(x, t, cc, nc, vv, nv, 0);
@@ -369,13 +459,46 @@ static void emit(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *conv
     }
 }
 
-static inline void emit0(Ctx *x, int t) { if (x->p->wrap == W_NONE) add_plain(x, t); else emit(x, t, NULL, 0, NULL, 0, 0); }
-static inline void emit1(Ctx *x, int t) { int8_t q = (int8_t)t; emit(x, t, &q, 1, NULL, 0, 0); }
+static inline __attribute__((always_inline)) void emit0(Ctx *x, int t) {
+    int w = x->p->wrap;
+    if (w == W_NONE || (w == W_PROMOTE && rank_of[t] != (x->c > 0 ? OP_N : 1))) add_plain(x, t);
+    else if (w == W_TWO && !x->collect && x->cap1 < 0) { if (t != x->s) add_plain(x, t); }   /* a plain second part */
+    else if (w != W_RIFLE) emit(x, t, NULL, 0, NULL, 0, 0);   /* a rifle only shoots */
+}
+static inline void emit1(Ctx *x, int t) {
+    int8_t q = (int8_t)t;
+    if (x->p->wrap == W_NONE) add_move(x, t, &q, 1, NULL, 0, 0); else emit(x, t, &q, 1, NULL, 0, 0);
+}
 
 /* generate primitive p of the unit of colour c standing (or imagined) on `from` of board b */
 static void gen(Ctx *x, const int8_t *b, int from) {
     const Prim *p = x->p;
     int c = x->c;
+    /* counting a unit whose plain moves are all distinct (no marks): a plain leap or slide counts its empty
+     * targets in bulk and emits only its captures, in the same order as below */
+    if (x->distinct && p->wrap == W_NONE) {
+        if (p->kind == P_LEAP) {
+            const int8_t *to = leaps[p->vecs][from];
+            int n = nleaps[p->vecs][from], empty = 0, enemy = 0;
+            for (int i = 0; i < n; i++) { int v = b[to[i]] * c; empty += v == 0; enemy |= v < 0; }
+            if (p->move) *x->quiet += empty;
+            if (enemy && p->capture)
+                for (int i = 0; i < n; i++) if (b[to[i]] * c < 0) emit1(x, to[i]);
+            return;
+        }
+        if (p->kind == P_SLIDE) {
+            int range = p->range ? p->range : OP_MAXSQ;
+            for (unsigned m = p->dirs; m; m &= m - 1) {
+                int d = __builtin_ctz(m), len = raylen[from][d], k = 0;
+                const int8_t *ray = rays[from][d];
+                if (len > range) len = range;
+                while (k < len && !b[ray[k]]) k++;
+                *x->quiet += k;
+                if (k < len && p->capture && b[ray[k]] * c < 0) emit1(x, ray[k]);
+            }
+            return;
+        }
+    }
     switch (p->kind) {
     case P_LEAP:
         for (int i = 0; i < nleaps[p->vecs][from]; i++) {
@@ -433,7 +556,7 @@ static void gen(Ctx *x, const int8_t *b, int from) {
                 if (b[t]) continue;
                 int8_t caps[10]; int n = 0;
                 for (int j = k - 1; j >= 0 && b[ray[j]] * c < 0 && (!p->run || n < p->run); j--) caps[n++] = ray[j];
-                emit(x, t, caps, n, NULL, 0, 0);
+                if (n) emit(x, t, caps, n, NULL, 0, 0); else emit0(x, t);
             }
         }
         break;
@@ -461,7 +584,7 @@ static void gen(Ctx *x, const int8_t *b, int from) {
                 int t = rays[from][d][k], v = b[t] * c;
                 if (v > 0) break;
                 if (v < 0) caps[n++] = (int8_t)t;
-                emit(x, t, caps, n, NULL, 0, 0);
+                if (n) emit(x, t, caps, n, NULL, 0, 0); else emit0(x, t);
                 if (v < 0 && p->armor_stops && A_armored[-v]) break;
             }
         }
@@ -510,9 +633,10 @@ static void gen(Ctx *x, const int8_t *b, int from) {
             for (int k = 0; k < len; k++) {
                 int q = rays[from][d][k];
                 if (b[q]) break;
-                emit0(x, q);
                 int near = 0;
                 for (int e = 0; e < 8 && !near; e++) { int r = stepsq[q][e]; if (r >= 0 && b[r] * c < 0) near = 1; }
+                /* no enemy around: a proximity capture (hood of all eight) has nothing to take there */
+                if (!near && p->wrap == W_PROX && p->hood == ALLD) add_plain(x, q); else emit0(x, q);
                 if (near) break;
             }
         }
@@ -566,7 +690,7 @@ static void gen(Ctx *x, const int8_t *b, int from) {
                 int t = rays[from][d][k];
                 if (b[t]) break;
                 int8_t ahead = stepsq[t][d];
-                if (ahead >= 0) {
+                if (ahead >= 0 && b[ahead] * c < 0 && !A_loyal[-b[ahead] * c]) {   /* else nothing to convert */
                     int8_t cc[1], vv[1]; int nc = 0, nv = 0;
                     convert(b, c, &ahead, 1, cc, &nc, vv, &nv);
                     emit(x, t, cc, nc, vv, nv, 0);
@@ -582,6 +706,7 @@ static void gen_unit(const int8_t *b, int c, int s, OMoveList *out, int *quiet) 
     Ctx x;
     x.b = b; x.c = c; x.s = s; x.out = out; x.start = out->n; x.collect = 0; x.nf = 0; x.cap1 = -1;
     x.seen[0] = x.seen[1] = 0; x.quiet = quiet;
+    x.distinct = quiet && DISTINCT[(b[s] * c) & OP_TYPE];
     for (int i = 0; i < u->np; i++) {
         x.p = &u->p[i];
         if (x.p->wrap != W_TWO) { gen(&x, b, s); continue; }
@@ -596,7 +721,7 @@ static void gen_unit(const int8_t *b, int c, int s, OMoveList *out, int *quiet) 
             int8_t cap1 = fcap[j];
             add_move(&x, fm[j], &cap1, cap1 >= 0, NULL, 0, 0);
             int8_t after[OP_MAXSQ];
-            memcpy(after, b, (size_t)SIZE);
+            memcpy(after, b, OP_MAXSQ);   /* a constant size: copied inline */
             after[fm[j]] = after[s]; after[s] = 0;
             x.cap1 = cap1;
             gen(&x, after, fm[j]);
@@ -649,30 +774,118 @@ static void placements(const OPos *p, OMoveList *l) {
     }
 }
 
+/* The plain moves of colour ci's pawns and guards in mobile, counted a whole set at a time; *hot
+ * receives those of them that may also make other moves (a capture, a promotion), left to gen_unit. A
+ * pawn slides up to two squares orthogonally without capturing and captures one step diagonally,
+ * promoting on the last rank; a guard slides up to two squares in the eight directions. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__) && !defined(__clang__) && defined(__GLIBC__)
+__attribute__((target_clones("popcnt", "default")))   /* the popcount instruction where the CPU has it (no -march) */
+#endif
+static int pawns_guards(const OPos *p, int ci, OBB mobile, OBB *hot) {
+    OBB empty = bb_andnot(BOARD, bb_or(p->occ[0], p->occ[1])), enemy = p->occ[!ci], last = RANK_LAST[ci];
+    OBB pn = bb_and(p->pawns, mobile), gd = bb_and(p->guards, mobile), hp = {{0, 0}}, hg = {{0, 0}};
+#pragma GCC unroll 8
+    for (int d = 0; d < 8; d++) {            /* first the hot ones */
+        int o = OPP_DIR(d);
+        OBB e1 = bb_step(enemy, o);                                   /* enemy one step away in direction d */
+        hg = bb_or(hg, bb_or(e1, bb_step(bb_and(e1, empty), o)));     /* ... or two, over an empty square */
+        if (d >= 4) hp = bb_or(hp, e1);
+    }
+    if (bb_any(bb_and(pn, NEAR_LAST[ci])))   /* a promotion within reach */
+        for (int d = 0; d < 4; d++) {
+            int o = OPP_DIR(d);
+            OBB t1 = bb_and(bb_step(pn, d), empty), t2 = bb_and(bb_step(t1, d), empty);
+            hp = bb_or(hp, bb_or(bb_step(bb_and(t1, last), o), bb_step(bb_step(bb_and(t2, last), o), o)));
+        }
+    hp = bb_and(hp, pn); hg = bb_and(hg, gd);
+    pn = bb_andnot(pn, hp); gd = bb_andnot(gd, hg);
+    int n = 0;
+#pragma GCC unroll 8
+    for (int d = 0; d < 8; d++) {            /* then the others' plain moves */
+        OBB g1 = bb_and(bb_step(gd, d), empty);
+        n += bb_count(g1) + bb_count(bb_and(bb_step(g1, d), empty));
+        if (d < 4) {
+            OBB t1 = bb_and(bb_step(pn, d), empty);
+            n += bb_count(t1) + bb_count(bb_and(bb_step(t1, d), empty));
+        }
+    }
+    *hot = bb_or(hp, hg);
+    return n;
+}
+
 void op_legal(const OPos *p, OMoveList *l) {
     l->n = 0;
     if (p->rkind != RK_NONE) { placements(p, l); return; }
-    uint8_t fz[OP_MAXSQ];
+    OBB fz[2], hot;
     int c = p->side;
-    op_frozen(p->b, c, fz);
-    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l, NULL);
+    op_frozen(p, fz);
+    OBB mob = bb_andnot(p->occ[c > 0], fz[c > 0]);
+    pawns_guards(p, c > 0, mob, &hot);
+    OBB simple = bb_andnot(bb_and(mob, bb_or(p->pawns, p->guards)), hot);   /* pawns and guards with plain moves only */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = mob.w[w]; bits; bits &= bits - 1) {
+            int s = w * 64 + __builtin_ctzll(bits);
+            if (!bb_has(simple, s)) { gen_unit(p->b, c, s, l, NULL); continue; }
+            /* gen_unit's moves for them, in its order: up to two squares in each direction (a pawn: orthogonal) */
+            int ndir = bb_has(p->pawns, s) ? 4 : 8;
+            for (int d = 0; d < ndir; d++)
+                for (int k = 0; k < 2 && k < raylen[s][d]; k++) {
+                    int t = rays[s][d][k];
+                    if (p->b[t] || l->n >= OP_MAXMOVES) break;
+                    OMove *m = &l->m[l->n++];
+                    m->from = (int8_t)s; m->to = (int8_t)t; m->flags = 0; m->value = 0; m->ncap = 0; m->nconv = 0;
+                }
+        }
 }
 
-int op_count(const OPos *p, int c, OMoveList *l, const uint8_t *frozen) {
+int op_enemies_around(const OPos *p, int s) { return bb_count(bb_and(AROUND[s], p->occ[p->b[s] < 0])); }
+
+int op_count(const OPos *p, int c, OMoveList *l, const OBB *frozen) {
     l->n = 0;
     if (p->rkind != RK_NONE) { OPos q = *p; q.side = (int8_t)c; placements(&q, l); return l->n; }
-    uint8_t own[OP_MAXSQ];
-    const uint8_t *fz = frozen;
-    int quiet = 0;
-    if (!fz) { op_frozen(p->b, c, own); fz = own; }
-    for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && !fz[s]) gen_unit(p->b, c, s, l, &quiet);
+    int ci = c > 0;
+    OBB fz;
+    if (frozen) fz = *frozen;
+    else { OBB both[2]; op_frozen(p, both); fz = both[ci]; }
+    OBB mob = bb_andnot(p->occ[ci], fz), hot;
+    int quiet = pawns_guards(p, ci, mob, &hot);
+    OBB rest = bb_or(bb_andnot(mob, bb_or(p->pawns, p->guards)), hot);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = rest.w[w]; bits; bits &= bits - 1) gen_unit(p->b, c, w * 64 + __builtin_ctzll(bits), l, &quiet);
     return quiet + l->n;
 }
 
 /* ------------------------------------------------------------ make */
 static inline void setsq(OPos *p, int s, int v) {
-    p->hash ^= ZK[s][(uint8_t)p->b[s]] ^ ZK[s][(uint8_t)v];
+    int old = p->b[s];
+    p->hash ^= ZK[s][(uint8_t)old] ^ ZK[s][(uint8_t)v];
     p->b[s] = (int8_t)v;
+    int w = s >> 6;
+    uint64_t bit = 1ULL << (s & 63);
+    if (old) {
+        p->occ[old > 0].w[w] &= ~bit;
+        p->pawns.w[w] &= ~bit; p->guards.w[w] &= ~bit; p->immob.w[w] &= ~bit; p->royals.w[w] &= ~bit;
+        p->material -= old > 0 ? op_value(old) : -op_value(-old);
+    }
+    if (v) {
+        int code = abs(v);
+        p->occ[v > 0].w[w] |= bit;
+        if (code == PAWN) p->pawns.w[w] |= bit;
+        if (code == GUARD) p->guards.w[w] |= bit;
+        if (A_immob[code] != IM_NO) p->immob.w[w] |= bit;
+        if (code & OP_ROYAL) p->royals.w[w] |= bit;
+        p->material += v > 0 ? op_value(code) : -op_value(code);
+    }
+}
+
+void op_sync(OPos *p) {
+    memset(p->occ, 0, sizeof p->occ);
+    memset(&p->pawns, 0, sizeof p->pawns); memset(&p->guards, 0, sizeof p->guards); memset(&p->immob, 0, sizeof p->immob);
+    memset(&p->royals, 0, sizeof p->royals);
+    p->material = 0;
+    uint64_t h = p->hash;
+    for (int s = 0; s < SIZE; s++) { int v = p->b[s]; if (v) { p->b[s] = 0; setsq(p, s, v); } }
+    p->hash = h;
 }
 
 void op_play(OPos *p, const OMove *m) {
@@ -726,11 +939,6 @@ int op_royals(const OPos *p, int c) {
     for (int s = 0; s < SIZE; s++) if (p->b[s] * c > 0 && ((p->b[s] * c) & OP_ROYAL)) n++;
     return n;
 }
-int op_captures_royal(const OPos *p, const OMove *m) {
-    (void)p;
-    return m->from != OP_PLACE && (m->flags & OF_ROYAL);
-}
-int op_is_capture(const OMove *m) { return m->from != OP_PLACE && (m->ncap || m->nconv); }
 
 /* ------------------------------------------------------------ text (O15) */
 static int type_of_token(const char *t) {
@@ -929,6 +1137,7 @@ int op_parse_fen(const char *fen, OPos *p, char *err, int errlen) {
     for (int s = 0; s < n * n; s++) p->hash ^= ZK[s][(uint8_t)p->b[s]];
     if (p->side < 0) p->hash ^= ZSIDE;
     for (int ci = 0; ci < 2; ci++) for (int k = 0; k < 128; k++) p->hash ^= ZHAND[ci][k][p->hand[ci][k]];
+    op_sync(p);
     return 1;
 }
 
@@ -1106,6 +1315,61 @@ static const char *start_fen(const char *variant) {
 }
 const char *op_start_fen(const char *variant) { return start_fen(variant); }
 
+/* `check`: the state op_play keeps (square sets, material), the one-pass frozen map and op_count against
+ * their from-scratch definitions, for a position and every position after one of its legal moves */
+static void frozen_ref(const int8_t *b, int c, OBB *fz) {   /* O10 for colour c, square by square */
+    memset(fz, 0, sizeof *fz);
+    for (int q = 0; q < SIZE; q++) {
+        int v = b[q] * c;
+        if (v >= 0 || A_immob[-v] == IM_NO) continue;
+        int im = A_immob[-v];
+        if (im == IM_KNIGHT || im == IM_ADJ) {
+            int set = im == IM_KNIGHT ? LV_N : LV_K;
+            for (int i = 0; i < nleaps[set][q]; i++) { int r = leaps[set][q][i], w = b[r] * c; if (w > 0 && !A_resolute[w]) bb_set(fz, r); }
+        } else {
+            int mask = im == IM_FORTH ? ORTH : im == IM_FDIAG ? DIAG : ALLD;
+            for (int d = 0; d < 8; d++) {
+                if (!(mask >> d & 1)) continue;
+                for (int k = 0; k < raylen[q][d]; k++) {
+                    int r = rays[q][d][k], w = b[r] * c;
+                    if (w) { if (w > 0 && !A_resolute[w]) bb_set(fz, r); break; }
+                }
+            }
+        }
+    }
+}
+static int same_bb(OBB a, OBB b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
+static const char *check_one(const OPos *p) {
+    static OMoveList all, listed;
+    OPos q = *p;
+    op_sync(&q);
+    if (!same_bb(q.occ[0], p->occ[0]) || !same_bb(q.occ[1], p->occ[1])) return "occupancy";
+    if (!same_bb(q.pawns, p->pawns) || !same_bb(q.guards, p->guards)) return "pawns/guards";
+    if (!same_bb(q.immob, p->immob) || !same_bb(q.royals, p->royals)) return "immobilizers/royals";
+    int mat = 0;
+    for (int s = 0; s < SIZE; s++) if (p->b[s]) mat += p->b[s] > 0 ? op_value(p->b[s]) : -op_value(-p->b[s]);
+    if (mat != p->material) return "material";
+    OBB fz[2], ref;
+    op_frozen(p, fz);
+    for (int ci = 0; ci < 2; ci++) { frozen_ref(p->b, ci ? 1 : -1, &ref); if (!same_bb(ref, fz[ci])) return "frozen"; }
+    for (int c = -1; c <= 1; c += 2) {
+        q = *p; q.side = (int8_t)c;
+        op_legal(&q, &all);
+        int n = op_count(p, c, &listed, NULL), k = 0;
+        if (n != all.n) return "count";
+        for (int i = 0; i < all.n; i++) {
+            const OMove *m = &all.m[i];
+            if (m->from != OP_PLACE && !m->ncap && !m->nconv && !m->flags) continue;
+            if (k >= listed.n) return "listed moves";
+            const OMove *o = &listed.m[k++];
+            if (o->from != m->from || o->to != m->to || o->flags != m->flags || o->value != m->value || o->ncap != m->ncap
+                || o->nconv != m->nconv || memcmp(o->cap, m->cap, m->ncap) || memcmp(o->conv, m->conv, m->nconv)) return "listed moves";
+        }
+        if (k != listed.n) return "listed moves";
+    }
+    return NULL;
+}
+
 int op_main(int argc, char **argv) {
     const char *mode = argv[1], *variant = argv[2];
     if (!strcmp(mode, "values")) {   /* the material table, for opponent/material.py's test */
@@ -1148,6 +1412,16 @@ int op_main(int argc, char **argv) {
         OPos p; char err[200];
         if (!op_parse_fen(line, &p, err, sizeof err)) { printf("error %s\n", err); fflush(stdout); continue; }
         if (!strcmp(mode, "perft")) printf("%llu\n", (unsigned long long)op_perft(&p, depth));
+        else if (!strcmp(mode, "check")) {
+            const char *bad = check_one(&p);
+            int n = 1;
+            op_legal(&p, &l);
+            for (int i = 0; i < l.n && !bad; i++, n++) {
+                OPos q = p; op_play(&q, &l.m[i]);
+                bad = check_one(&q);
+            }
+            if (bad) printf("bad %s\n", bad); else printf("ok %d\n", n);
+        }
         else if (!strcmp(mode, "moves")) {
             op_legal(&p, &l);
             for (int i = 0; i < l.n; i++) op_move_str(&l.m[i], strs[i]);

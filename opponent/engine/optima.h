@@ -26,15 +26,30 @@ typedef struct {
 
 typedef struct { int n; OMove m[OP_MAXMOVES]; } OMoveList;
 
+/* a set of squares: bit s % 64 of w[s / 64] */
+typedef struct { uint64_t w[2]; } OBB;
+
 typedef struct {
     int8_t b[OP_MAXSQ];
     int8_t side;                   /* 1 White, -1 Black */
     int8_t rkind;                  /* RK_*: RK_NONE in the movement phase */
     int8_t left;                   /* units still to place */
-    uint8_t hand[2][128];          /* counts per unsigned code: [1] White's hand or the pool, [0] Black's hand */
     int ply;
     uint64_t hash;
+    OBB occ[2];                    /* the units of each colour [0 Black, 1 White], kept by op_play */
+    OBB pawns, guards, immob;      /* pawns, guards and immobilizers (O10) of both colours */
+    OBB royals;                    /* royal units of both colours */
+    int material;                  /* the board's material (op_value), White's minus Black's */
+    uint8_t hand[2][128];          /* counts per unsigned code: [1] White's hand or the pool, [0] Black's hand;
+                                      last: the movement phase never reads it, op_pos_copy leaves it out there */
 } OPos;
+/* q = p, without the hands in the movement phase (the search's copies) */
+#include <stddef.h>
+#include <string.h>
+static inline void op_pos_copy(OPos *q, const OPos *p) {
+    if (p->rkind) *q = *p;
+    else memcpy(q, p, offsetof(OPos, hand));   /* a constant size: copied inline */
+}
 
 typedef struct { uint8_t shp, gna; uint64_t arm; } OOptions;   /* arm: bit per type code */
 
@@ -48,15 +63,22 @@ void op_move_str(const OMove *m, char *out);
 int op_parse_move(OPos *p, const char *text, OMove *out);
 void op_legal(const OPos *p, OMoveList *l);
 /* the number of legal moves of colour c (to move or not); l receives those of them that are not plain
- * (captures, conversions, promotions, swaps), in op_legal's order; frozen: op_frozen(p->b, c) or NULL */
-int op_count(const OPos *p, int c, OMoveList *l, const uint8_t *frozen);
+ * (captures, conversions, promotions, swaps), in op_legal's order; frozen: colour c's units frozen (O10,
+ * op_frozen) or NULL */
+int op_count(const OPos *p, int c, OMoveList *l, const OBB *frozen);
 void op_play(OPos *p, const OMove *m);
 uint64_t op_perft(OPos *p, int depth);
 int op_royals(const OPos *p, int c);
-int op_captures_royal(const OPos *p, const OMove *m);
-int op_is_capture(const OMove *m);
-void op_frozen(const int8_t *b, int c, uint8_t *fz);
-int op_value(int code);
+static inline int op_captures_royal(const OPos *p, const OMove *m) {
+    (void)p;
+    return m->from != OP_PLACE && (m->flags & OF_ROYAL);
+}
+static inline int op_is_capture(const OMove *m) { return m->from != OP_PLACE && (m->ncap || m->nconv); }
+int op_enemies_around(const OPos *p, int s);  /* the enemy units next to the unit on s */
+void op_frozen(const OPos *p, OBB fz[2]);    /* the frozen units (O10) of each colour [0 Black, 1 White] */
+void op_sync(OPos *p);                       /* the square sets and material from the board */
+extern int OP_VALUES[128];                  /* material by unsigned code (type | royal) */
+static inline int op_value(int code) { return OP_VALUES[code & 127]; }
 const char *op_token(int code);              /* the unit type's two letters */
 int op_selfplay_main(int argc, char **argv); /* optima_selfplay.c */
 int op_main(int argc, char **argv);         /* perft / moves / children / bench / search for Optima */

@@ -1,43 +1,43 @@
-/* Search: iterative deepening, PVS alpha-beta, transposition table, move
- * ordering (TT move, captures by victim value, killers, history), quiescence
- * on captures, mate scores, time management, levels 1-10. */
+/* Search for Maxima, Ultima and Deckle's games: the evaluation, the game's
+ * end, move ordering (TT move, captures by victim value, killers, history)
+ * and the hooks of the search written once in search_core.h (iterative
+ * deepening, PVS alpha-beta, transposition table, quiescence on captures,
+ * mate scores, time management, levels 1-10). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "engine.h"
 
-#define INF 32000
-#define MATE 30000
-#define MATE_BOUND (MATE - 1000)
 #define MAXPLY 96
 
 volatile int stop_flag;
 int search_silent;   /* no info lines (self-play) */
-static long long nodes, node_limit;
-static double t_start, t_soft, t_hard;
-static int use_time, level_noise, root_depth_limit;
-static uint64_t noise_seed;
+
+typedef struct { int hz; uint8_t z[MAXSQ]; } LegalCtx;   /* legal_prepare's squares, prepared on first use */
+#define SC_POS Pos
+#define SC_MOVE Move
+#define SC_MOVELIST MoveList
+#define SC_GOPARAMS GoParams
+#define SC_MAXPLY MAXPLY
+#define SC_MAXMOVES MAXMOVES
+#define SC_HIST_FROM MAXSQ
+#define SC_HIST_TO MAXSQ
+#define SC_LEGALCTX LegalCtx
+#define SC_QDEPTH 0                /* unlimited: the captures run out */
+#define SC_MATE_DISTANCE 1
+#define SC_TT_MOVE_FIRST 1
+#define SC_MATE_STOP_AT_ONCE 0
+#define SC_QS_FAIL_SOFT 1
+#include "search_core.h"
 
 long long search_nodes(void) { return nodes; }
-static double now_s(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
-
-/* ------------------------------------------------------------ transposition table */
-typedef struct { uint64_t key; Move move; int16_t score; int8_t depth; uint8_t flag; } TTEntry;
-enum { TT_NONE, TT_EXACT, TT_LOWER, TT_UPPER };
-static TTEntry *tt;
-static size_t tt_size;
 
 void search_init(int hash_mb) {
     if (hash_mb < 1) hash_mb = 1;
-    size_t n = 1;
-    while (n * 2 * sizeof(TTEntry) <= (size_t)hash_mb << 20) n *= 2;
-    free(tt);
-    tt = malloc(n * sizeof(TTEntry));
-    tt_size = n;
-    /* touched now, so the pages are mapped before the first search (not in its time) */
-    if (tt) memset(tt, 0, n * sizeof(TTEntry));
+    tt_alloc((size_t)hash_mb << 20);
 }
 void search_clear(void) { if (tt) memset(tt, 0, tt_size * sizeof(TTEntry)); }
+static void sc_tt_ready(void) { if (!tt) search_init(16); }
 
 static inline int same_move(const Move *a, const Move *b) {
     if (a->from != b->from || a->to != b->to || a->kind != b->kind || a->arg != b->arg || a->ncap != b->ncap) return 0;
@@ -194,21 +194,8 @@ static int no_move_score(const Pos *p, int ply) {
     return 0;
 }
 
-/* ------------------------------------------------------------ search state */
-static Move killers[MAXPLY][2];
-static int history[MAXSQ][MAXSQ];
-static Move pv[MAXPLY][MAXPLY];
-static int pvlen[MAXPLY];
-static uint64_t hstack[1024 + MAXPLY];
-static int hbase;
 
-static int check_time(void) {
-    if (stop_flag) return 1;
-    if (node_limit && nodes >= node_limit) { stop_flag = 1; return 1; }
-    if ((nodes & 1023) == 0 && use_time && now_s() >= t_hard) { stop_flag = 1; return 1; }
-    return 0;
-}
-
+/* ------------------------------------------------------------ ordering */
 static int capture_value(const Pos *p, const Move *m) {
     int v = 0;
     for (int i = 0; i < m->ncap; i++) { int x = p->b[m->cap[i]]; v += V.t[x > 0 ? x : -x].value + 1; }
@@ -216,7 +203,7 @@ static int capture_value(const Pos *p, const Move *m) {
     return v;
 }
 
-static void score_moves(const Pos *p, const MoveList *l, int *sc, const Move *ttm, int ply) {
+static void sc_score_moves(const Pos *p, const MoveList *l, int *sc, const Move *ttm, int ply) {
     for (int i = 0; i < l->n; i++) {
         const Move *m = &l->m[i];
         int s;
@@ -233,214 +220,57 @@ static void score_moves(const Pos *p, const MoveList *l, int *sc, const Move *tt
     }
 }
 
-static void pick(MoveList *l, int *sc, int i) {
-    int best = i;
-    for (int j = i + 1; j < l->n; j++) if (sc[j] > sc[best]) best = j;
-    if (best != i) { Move t = l->m[i]; l->m[i] = l->m[best]; l->m[best] = t; int x = sc[i]; sc[i] = sc[best]; sc[best] = x; }
-}
-
-static int qsearch(Pos *p, int alpha, int beta, int ply) {
-    nodes++;
-    pvlen[ply] = 0;
-    if (check_time()) return 0;
-    int st;
-    if (game_over_static(p, ply, &st)) return st;
-    int stand = evaluate(p);
-    if (ply >= MAXPLY - 1) return stand;
-    if (stand >= beta) return stand;
-    if (stand > alpha) alpha = stand;
-    MoveList l; int sc[MAXMOVES];
-    capture_moves(p, &l);
-    int j = 0;
-    for (int i = 0; i < l.n; i++) if (l.m[i].ncap || l.m[i].kind == K_PROMOTE) l.m[j++] = l.m[i];
-    l.n = j;
-    score_moves(p, &l, sc, NULL, ply);
-    for (int i = 0; i < l.n; i++) {
-        pick(&l, sc, i);
-        Pos q = *p;
-        play(&q, &l.m[i]);
-        prefetch_pos(&q);
-        if (!move_legal(p, &l.m[i], 0, NULL, &q)) continue;   /* few moves: the full test is cheaper than the shortcut's set-up */
-        int v = -qsearch(&q, -beta, -alpha, ply + 1);
-        if (stop_flag) return 0;
-        if (v > stand) stand = v;
-        if (v > alpha) { alpha = v; if (v >= beta) break; }
-    }
-    return stand;
-}
-
-static int score_to_tt(int s, int ply) { return s > MATE_BOUND ? s + ply : s < -MATE_BOUND ? s - ply : s; }
-static int score_from_tt(int s, int ply) { return s > MATE_BOUND ? s - ply : s < -MATE_BOUND ? s + ply : s; }
-
-static int no_quiescence;
-
-static int search(Pos *p, int depth, int alpha, int beta, int ply) {
-    if (depth <= 0) {
-        if (no_quiescence) { nodes++; pvlen[ply] = 0; return evaluate(p); }
-        return qsearch(p, alpha, beta, ply);
-    }
-    nodes++;
-    pvlen[ply] = 0;
-    if (check_time()) return 0;
-    int st;
-    if (ply && game_over_static(p, ply, &st)) return st;
+/* ------------------------------------------------------------ the search's hooks */
+static int sc_eval(const Pos *p) { return evaluate(p); }
+static int sc_same(const Move *a, const Move *b) { return same_move(a, b); }
+static void sc_play(Pos *q, const Move *m) { play(q, m); }
+static void sc_prefetch(const Pos *q) { prefetch_pos(q); }
+static int sc_before(Pos *p, int ply, int *score) { (void)p; (void)ply; (void)score; return 0; }
+static int sc_node_end(Pos *p, int ply, int *score) {
+    if (ply && game_over_static(p, ply, score)) return 1;
     if (ply && V.repetition) {
         for (int i = hbase + ply - 2; i >= 0 && i >= hbase + ply - p->halfmove; i -= 2)
-            if (hstack[i] == p->hash) return 0;
+            if (hstack[i] == p->hash) { *score = 0; return 1; }
     }
-    if (ply >= MAXPLY - 1) return evaluate(p);
-    /* mate distance pruning */
-    if (alpha < -MATE + ply) alpha = -MATE + ply;
-    if (beta > MATE - ply - 1) beta = MATE - ply - 1;
-    if (alpha >= beta) return alpha;
-    TTEntry *e = &tt[p->hash & (tt_size - 1)];
-    Move *ttm = NULL;
-    if (e->key == p->hash && e->flag) {
-        ttm = &e->move;
-        if (ply && e->depth >= depth) {
-            int s = score_from_tt(e->score, ply);
-            if (e->flag == TT_EXACT || (e->flag == TT_LOWER && s >= beta) || (e->flag == TT_UPPER && s <= alpha)) return s;
-        }
-    }
-    Move ttmove; int has_tt = 0;
-    if (ttm) { ttmove = *ttm; has_tt = 1; }
-    /* the TT move (legal: stored from this very position) is tried before generating */
-    MoveList l; int sc[MAXMOVES];
-    l.n = 0;
-    int generated = 0;
-    int best = -INF, legal = 0, alpha0 = alpha;
-    uint8_t z[MAXSQ];
-    int hz = -1;
-    Move bestm; memset(&bestm, 0, sizeof bestm);
-    hstack[hbase + ply] = p->hash;
-    for (int i = has_tt ? -1 : 0;; i++) {
-        const Move *m;
-        if (i < 0) m = &ttmove;
-        else {
-            if (!generated) {
-                candidates(p, &l);
-                score_moves(p, &l, sc, NULL, ply);
-                generated = 1;
-            }
-            if (i >= l.n) break;
-            pick(&l, sc, i);
-            m = &l.m[i];
-            if (has_tt && same_move(m, &ttmove)) continue;
-        }
-        Pos q = *p;
-        play(&q, m);
-        prefetch_pos(&q);
-        if (i >= 0) {
-            if (hz < 0) hz = legal_prepare(p, z);
-            if (!move_legal(p, m, hz, z, &q)) continue;
-        }
-        legal++;
-        int v;
-        if (legal == 1) v = -search(&q, depth - 1, -beta, -alpha, ply + 1);
-        else {
-            /* late move reduction for quiet moves */
-            int r = (depth >= 3 && legal > 4 && !m->ncap && m->kind != K_PROMOTE) ? 1 : 0;
-            v = -search(&q, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
-            if (v > alpha && (r || v < beta)) v = -search(&q, depth - 1, -beta, -alpha, ply + 1);
-        }
-        if (stop_flag) return 0;
-        if (v > best) {
-            best = v; bestm = *m;
-            if (v > alpha) {
-                alpha = v;
-                pv[ply][0] = *m;
-                memcpy(&pv[ply][1], &pv[ply + 1][0], sizeof(Move) * (size_t)pvlen[ply + 1]);
-                pvlen[ply] = pvlen[ply + 1] + 1;
-                if (v >= beta) {
-                    if (!m->ncap && ply < MAXPLY) {
-                        if (!same_move(m, &killers[ply][0])) { killers[ply][1] = killers[ply][0]; killers[ply][0] = *m; }
-                        if (m->to >= 0) history[m->from][m->to] += depth * depth;
-                    }
-                    break;
-                }
-            }
-        }
-    }
-    if (!legal) return no_move_score(p, ply);
-    e->key = p->hash; e->move = bestm; e->depth = (int8_t)depth;
-    e->score = (int16_t)score_to_tt(best, ply);
-    e->flag = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
-    return best;
+    if (ply >= MAXPLY - 1) { *score = evaluate(p); return 1; }
+    return 0;
 }
-
-static const int LEVEL_DEPTH[11] = {0, 1, 1, 2, 2, 3, 4, 5, 6, 8, MAXPLY - 4};
-static const int LEVEL_NOISE[11] = {0, 500, 250, 90, 0, 0, 0, 0, 0, 0, 0};
-/* percent of moves chosen at random among the legal ones (the weakest levels) */
-static const int LEVEL_RANDOM[11] = {0, 65, 35, 10, 0, 0, 0, 0, 0, 0, 0};
-static const int LEVEL_QUIESCENCE[11] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
-static const int LEVEL_NODES[11] = {0, 0, 0, 0, 20000, 60000, 200000, 600000, 2000000, 8000000, 0};
+/* pseudo-legal moves (with castling, en passant, the swap ban); legality is tested after each is made */
+static int sc_generate(Pos *p, MoveList *l, int ply, int *score) { (void)ply; (void)score; candidates(p, l); return 0; }
+static void sc_legal_init(LegalCtx *x) { x->hz = -1; }
+static int sc_legal(Pos *p, const Move *m, const Pos *q, LegalCtx *x) {
+    if (x->hz < 0) x->hz = legal_prepare(p, x->z);
+    return move_legal(p, m, x->hz, x->z, q);
+}
+static int sc_no_moves(Pos *p, int ply) { return no_move_score(p, ply); }
+static int sc_quiet(const Move *m) { return !m->ncap && m->kind != K_PROMOTE; }
+static int sc_killer_ok(const Move *m) { return !m->ncap; }
+static int *sc_history(const Move *m) { return m->to >= 0 ? &history[m->from][m->to] : NULL; }
+static int sc_qs_stand(Pos *p, int alpha, int beta, int ply, int qdepth, MoveList *l, int *stand) {
+    (void)alpha; (void)qdepth;
+    if (game_over_static(p, ply, stand)) return 1;
+    *stand = evaluate(p);
+    if (ply >= MAXPLY - 1 || *stand >= beta) return 1;
+    capture_moves(p, l);
+    int j = 0;
+    for (int i = 0; i < l->n; i++) if (l->m[i].ncap || l->m[i].kind == K_PROMOTE) l->m[j++] = l->m[i];
+    l->n = j;
+    return 0;
+}
+/* few moves: the full test is cheaper than the shortcut's set-up */
+static int sc_qs_legal(Pos *p, const Move *m, const Pos *q) { return move_legal(p, m, 0, NULL, q); }
+static int sc_root(Pos *root, MoveList *l, Move *best, int *found, int silent) {
+    (void)silent;
+    legal_moves(root, l);
+    *found = l->n > 0;
+    if (!l->n) return 1;
+    *best = l->m[0];
+    return 0;
+}
+static void sc_move_str(const Move *m, char *out) { move_str(m, out); }
 
 void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found) {
-    int level = gp->level < 1 ? 10 : gp->level > 10 ? 10 : gp->level;
-    t_start = now_s();
-    nodes = 0;
-    node_limit = gp->nodes_limit > 0 ? gp->nodes_limit : LEVEL_NODES[level];
-    level_noise = LEVEL_NOISE[level];
-    noise_seed = (uint64_t)time(NULL) * 0x2545F4914F6CDD1DULL ^ (uint64_t)clock();
-    root_depth_limit = gp->depth > 0 ? gp->depth : MAXPLY - 4;
-    if (root_depth_limit > LEVEL_DEPTH[level]) root_depth_limit = LEVEL_DEPTH[level];
-    use_time = 0;
-    if (gp->movetime > 0) { use_time = 1; t_soft = t_hard = t_start + gp->movetime / 1000.0; }
-    else {
-        int mytime = root->side > 0 ? gp->wtime : gp->btime, inc = root->side > 0 ? gp->winc : gp->binc;
-        if (mytime > 0 || inc > 0) {
-            int mtg = gp->movestogo > 0 ? gp->movestogo : 30;
-            double budget = mytime / (double)mtg + inc * 0.8;
-            if (budget > mytime * 0.5) budget = mytime * 0.5;
-            if (budget < 5) budget = 5;
-            use_time = 1;
-            t_soft = t_start + budget * 0.6 / 1000.0;
-            t_hard = t_start + (budget * 2 < mytime * 0.5 ? budget * 2 : mytime * 0.5 > budget ? mytime * 0.5 : budget) / 1000.0;
-        }
-    }
-    if (gp->infinite) { use_time = 0; node_limit = 0; root_depth_limit = gp->depth > 0 ? gp->depth : MAXPLY - 4; }
-    if (!tt) search_init(16);
-    memset(killers, 0, sizeof killers);
-    for (int i = 0; i < MAXSQ; i++) for (int j = 0; j < MAXSQ; j++) history[i][j] /= 8;
-    hbase = nhist < 1024 ? nhist : 1024;
-    for (int i = 0; i < hbase; i++) hstack[i] = hist[nhist - hbase + i];
-    MoveList l;
-    legal_moves(root, &l);
-    *found = l.n > 0;
-    if (!l.n) return;
-    *best = l.m[0];
-    no_quiescence = !LEVEL_QUIESCENCE[level] && !gp->infinite;
-    if (LEVEL_RANDOM[level] && !gp->infinite) {
-        uint64_t r = noise_seed * 0xD1B54A32D192ED03ULL ^ root->hash;
-        r ^= r >> 29;
-        if ((int)(r % 100) < LEVEL_RANDOM[level]) {
-            *best = l.m[(r >> 8) % (uint64_t)l.n];
-            char mv[64]; move_str(best, mv);
-            printf("info depth 0 score cp 0 nodes 0 nps 0 time 0 pv %s\n", mv);
-            fflush(stdout);
-            return;
-        }
-    }
-    Move root_pv[MAXPLY]; int root_pvlen = 0;
-    for (int depth = 1; depth <= root_depth_limit; depth++) {
-        int v = search(root, depth, -INF, INF, 0);
-        if (stop_flag && depth > 1) break;
-        if (pvlen[0] > 0) { *best = pv[0][0]; root_pvlen = pvlen[0]; memcpy(root_pv, pv[0], sizeof(Move) * (size_t)root_pvlen); }
-        double el = now_s() - t_start;
-        long long ms = (long long)(el * 1000);
-        char buf[8192], *o = buf, mv[64];
-        o += sprintf(o, "info depth %d ", depth);
-        if (v > MATE_BOUND) o += sprintf(o, "score mate %d", (MATE - v + 1) / 2);
-        else if (v < -MATE_BOUND) o += sprintf(o, "score mate -%d", (MATE + v) / 2);
-        else o += sprintf(o, "score cp %d", v);
-        o += sprintf(o, " nodes %lld nps %lld time %lld pv", nodes, el > 0 ? (long long)(nodes / el) : nodes, ms);
-        for (int i = 0; i < root_pvlen && o - buf < 7900; i++) { move_str(&root_pv[i], mv); o += sprintf(o, " %s", mv); }
-        if (!search_silent) { printf("%s\n", buf); fflush(stdout); }
-        if (stop_flag) break;
-        if (v > MATE_BOUND || v < -MATE_BOUND) { if (depth >= 2 * (MATE - (v > 0 ? v : -v)) + 2) break; }
-        if (use_time && now_s() >= t_soft) break;
-        if (l.n == 1 && use_time) break;
-    }
+    sc_go(root, hist, nhist, gp, best, found, search_silent);
 }
 
 /* the game's end before a move is chosen: 1 and *white_score (1, 0.5, 0) when over */

@@ -1,0 +1,295 @@
+/* The search, written once for every game: iterative deepening, negamax
+ * alpha-beta with principal-variation search and a one-ply late-move
+ * reduction, a transposition table, killers and history, quiescence, time
+ * management and levels 1-10. search.c (Maxima, Ultima, Deckle's games) and
+ * optima_search.c (Optima) each include it once, with their own types and
+ * hooks, so each gets its own copy of the state and of the code, compiled for
+ * its types (no call through a pointer).
+ *
+ * The includer defines before including:
+ *   SC_POS, SC_MOVE, SC_MOVELIST   position, move, move list (.n, .m[])
+ *   SC_GOPARAMS                    the `go` parameters (depth, movetime, nodes_limit, infinite, wtime,
+ *                                  btime, winc, binc, movestogo, level)
+ *   SC_MAXPLY, SC_MAXMOVES         plies searched at most; moves in a list at most
+ *   SC_HIST_FROM, SC_HIST_TO       the history table's dimensions
+ *   SC_LEGALCTX                    what a node keeps for testing its moves' legality
+ *   SC_QDEPTH                      the quiescence depth given to the first quiescence call
+ *   SC_MATE_DISTANCE               1: mate-distance pruning
+ *   SC_TT_MOVE_FIRST               1: the TT move is searched before the moves are generated;
+ *                                  0: it is only ordered first
+ *   SC_MATE_STOP_AT_ONCE           1: iterative deepening stops at the first mate score; 0: once the
+ *                                  depth covers the mate
+ *   SC_QS_FAIL_SOFT                1: quiescence returns its best score; 0: alpha
+ *   SC_COPY(q, p)                  (optional) *q = *p for the search's purposes
+ * and defines after including (static) the hooks declared below. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef SC_COPY
+#define SC_COPY(q, p) (*(q) = *(p))
+#endif
+#define INF 32000
+#define MATE 30000
+#define MATE_BOUND (MATE - 1000)
+
+/* ------------------------------------------------------------ hooks (the includer's) */
+static int sc_eval(const SC_POS *p);                                  /* side to move's view, noise included */
+static int sc_same(const SC_MOVE *a, const SC_MOVE *b);
+static void sc_play(SC_POS *q, const SC_MOVE *m);
+static void sc_prefetch(const SC_POS *q);                             /* q was just made */
+static int sc_before(SC_POS *p, int ply, int *score);                 /* before the depth test: 1 = decided */
+static int sc_node_end(SC_POS *p, int ply, int *score);               /* after counting the node: 1 = decided */
+static int sc_generate(SC_POS *p, SC_MOVELIST *l, int ply, int *score);   /* the moves; 1 = decided */
+static void sc_legal_init(SC_LEGALCTX *x);
+static int sc_legal(SC_POS *p, const SC_MOVE *m, const SC_POS *q, SC_LEGALCTX *x);   /* q = p after m */
+static int sc_no_moves(SC_POS *p, int ply);                           /* the score when no move was legal */
+static void sc_score_moves(const SC_POS *p, const SC_MOVELIST *l, int *sc, const SC_MOVE *ttm, int ply);
+static int sc_quiet(const SC_MOVE *m);                                /* may be reduced */
+static int sc_killer_ok(const SC_MOVE *m);                            /* may become a killer */
+static int *sc_history(const SC_MOVE *m);                             /* its history counter, or NULL */
+/* quiescence: 1 and *stand = the score to return now; else *stand = the stand-pat score and l = the
+ * moves to search */
+static int sc_qs_stand(SC_POS *p, int alpha, int beta, int ply, int qdepth, SC_MOVELIST *l, int *stand);
+static int sc_qs_legal(SC_POS *p, const SC_MOVE *m, const SC_POS *q);
+/* the root's legal moves into l, *found and a first *best; 1 = decided (no move, or a move to play at once) */
+static int sc_root(SC_POS *root, SC_MOVELIST *l, SC_MOVE *best, int *found, int silent);
+static void sc_move_str(const SC_MOVE *m, char *out);
+static void sc_tt_ready(void);                                        /* allocates the TT if needed */
+
+/* ------------------------------------------------------------ state */
+static long long nodes, node_limit;
+static double t_start, t_soft, t_hard;
+static int use_time, level_noise, no_quiescence;
+static uint64_t noise_seed;
+static double now_s(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
+
+typedef struct { uint64_t key; SC_MOVE move; int16_t score; int8_t depth; uint8_t flag; } TTEntry;
+enum { TT_NONE, TT_EXACT, TT_LOWER, TT_UPPER };
+static TTEntry *tt;
+static size_t tt_size;
+static void tt_alloc(size_t bytes) {   /* the largest power of two of entries that fits */
+    size_t n = 1;
+    while (n * 2 * sizeof(TTEntry) <= bytes) n *= 2;
+    free(tt);
+    tt = malloc(n * sizeof(TTEntry));
+    tt_size = n;
+    /* touched now, so the pages are mapped before the first search (not in its time) */
+    if (tt) memset(tt, 0, n * sizeof(TTEntry));
+}
+
+static SC_MOVE killers[SC_MAXPLY][2];
+static int history[SC_HIST_FROM][SC_HIST_TO];
+static SC_MOVE pv[SC_MAXPLY][SC_MAXPLY];
+static int pvlen[SC_MAXPLY];
+static uint64_t hstack[1024 + SC_MAXPLY];
+static int hbase;
+static SC_MOVELIST plist[SC_MAXPLY + 1];            /* the moves of each ply (search and quiescence) */
+static int psc[SC_MAXPLY + 1][SC_MAXMOVES];
+
+static int check_time(void) {
+    if (stop_flag) return 1;
+    if (node_limit && nodes >= node_limit) { stop_flag = 1; return 1; }
+    if ((nodes & 1023) == 0 && use_time && now_s() >= t_hard) { stop_flag = 1; return 1; }
+    return 0;
+}
+
+static void pick(SC_MOVELIST *l, int *sc, int i) {
+    int b = i;
+    for (int j = i + 1; j < l->n; j++) if (sc[j] > sc[b]) b = j;
+    if (b != i) { SC_MOVE t = l->m[i]; l->m[i] = l->m[b]; l->m[b] = t; int x = sc[i]; sc[i] = sc[b]; sc[b] = x; }
+}
+
+static int score_to_tt(int s, int ply) { return s > MATE_BOUND ? s + ply : s < -MATE_BOUND ? s - ply : s; }
+static int score_from_tt(int s, int ply) { return s > MATE_BOUND ? s - ply : s < -MATE_BOUND ? s + ply : s; }
+
+/* ------------------------------------------------------------ quiescence */
+static int qsearch(SC_POS *p, int alpha, int beta, int ply, int qdepth) {
+    nodes++;
+    pvlen[ply] = 0;
+    if (check_time()) return 0;
+    SC_MOVELIST *l = &plist[ply];
+    int stand;
+    if (sc_qs_stand(p, alpha, beta, ply, qdepth, l, &stand)) return stand;
+    if (stand > alpha) alpha = stand;
+    int *sc = psc[ply], best = stand;
+    sc_score_moves(p, l, sc, NULL, ply);
+    for (int i = 0; i < l->n; i++) {
+        pick(l, sc, i);
+        SC_POS q; SC_COPY(&q, p);
+        sc_play(&q, &l->m[i]);
+        sc_prefetch(&q);
+        if (!sc_qs_legal(p, &l->m[i], &q)) continue;
+        int v = -qsearch(&q, -beta, -alpha, ply + 1, qdepth - 1);
+        if (stop_flag) return 0;
+        if (v > best) best = v;
+        if (v > alpha) { alpha = v; if (v >= beta) break; }
+    }
+    return SC_QS_FAIL_SOFT ? best : alpha;
+}
+
+/* ------------------------------------------------------------ main search */
+static int search(SC_POS *p, int depth, int alpha, int beta, int ply) {
+    int st;
+    pvlen[ply] = 0;
+    if (sc_before(p, ply, &st)) return st;
+    if (depth <= 0) {
+        if (no_quiescence) { nodes++; return sc_eval(p); }
+        return qsearch(p, alpha, beta, ply, SC_QDEPTH);
+    }
+    nodes++;
+    if (check_time()) return 0;
+    if (sc_node_end(p, ply, &st)) return st;
+#if SC_MATE_DISTANCE
+    if (alpha < -MATE + ply) alpha = -MATE + ply;
+    if (beta > MATE - ply - 1) beta = MATE - ply - 1;
+    if (alpha >= beta) return alpha;
+#endif
+    TTEntry *e = &tt[p->hash & (tt_size - 1)];
+    SC_MOVE ttmove;
+    int has_tt = 0;
+    if (e->key == p->hash && e->flag) {
+        ttmove = e->move; has_tt = 1;
+        if (ply && e->depth >= depth) {
+            int s = score_from_tt(e->score, ply);
+            if (e->flag == TT_EXACT || (e->flag == TT_LOWER && s >= beta) || (e->flag == TT_UPPER && s <= alpha)) return s;
+        }
+    }
+    SC_MOVELIST *l = &plist[ply];
+    int *sc = psc[ply];
+    l->n = 0;
+    int generated = 0, best = -INF, legal = 0, alpha0 = alpha;
+    SC_LEGALCTX lx;
+    sc_legal_init(&lx);
+    SC_MOVE bestm;
+    memset(&bestm, 0, sizeof bestm);
+    hstack[hbase + ply] = p->hash;
+    for (int i = SC_TT_MOVE_FIRST && has_tt ? -1 : 0;; i++) {
+        const SC_MOVE *m;
+        if (i < 0) m = &ttmove;   /* legal: stored from this very position */
+        else {
+            if (!generated) {
+                if (sc_generate(p, l, ply, &st)) return st;
+                sc_score_moves(p, l, sc, !SC_TT_MOVE_FIRST && has_tt ? &ttmove : NULL, ply);
+                generated = 1;
+            }
+            if (i >= l->n) break;
+            pick(l, sc, i);
+            m = &l->m[i];
+            if (SC_TT_MOVE_FIRST && has_tt && sc_same(m, &ttmove)) continue;
+        }
+        SC_POS q; SC_COPY(&q, p);
+        sc_play(&q, m);
+        sc_prefetch(&q);
+        if (i >= 0 && !sc_legal(p, m, &q, &lx)) continue;
+        legal++;
+        int v;
+        if (legal == 1) v = -search(&q, depth - 1, -beta, -alpha, ply + 1);
+        else {
+            int r = (depth >= 3 && legal > 4 && sc_quiet(m)) ? 1 : 0;   /* late move reduction */
+            v = -search(&q, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+            if (v > alpha && (r || v < beta)) v = -search(&q, depth - 1, -beta, -alpha, ply + 1);
+        }
+        if (stop_flag) return 0;
+        if (v > best) {
+            best = v; bestm = *m;
+            if (v > alpha) {
+                alpha = v;
+                pv[ply][0] = *m;
+                memcpy(&pv[ply][1], &pv[ply + 1][0], sizeof(SC_MOVE) * (size_t)pvlen[ply + 1]);
+                pvlen[ply] = pvlen[ply + 1] + 1;
+                if (v >= beta) {
+                    if (sc_killer_ok(m) && ply < SC_MAXPLY) {
+                        if (!sc_same(m, &killers[ply][0])) { killers[ply][1] = killers[ply][0]; killers[ply][0] = *m; }
+                        int *h = sc_history(m);
+                        if (h) *h += depth * depth;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    if (!legal) return sc_no_moves(p, ply);
+    e->key = p->hash; e->move = bestm; e->depth = (int8_t)depth;
+    e->score = (int16_t)score_to_tt(best, ply);
+    e->flag = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
+    return best;
+}
+
+/* ------------------------------------------------------------ levels, time, iterative deepening */
+static const int LEVEL_DEPTH[11] = {0, 1, 1, 2, 2, 3, 4, 5, 6, 8, SC_MAXPLY - 4};
+static const int LEVEL_NOISE[11] = {0, 500, 250, 90, 0, 0, 0, 0, 0, 0, 0};
+/* percent of moves chosen at random among the legal ones (the weakest levels) */
+static const int LEVEL_RANDOM[11] = {0, 65, 35, 10, 0, 0, 0, 0, 0, 0, 0};
+static const int LEVEL_NODES[11] = {0, 0, 0, 0, 20000, 60000, 200000, 600000, 2000000, 8000000, 0};
+/* levels 1 and 2 evaluate the leaves without quiescence */
+
+static void sc_go(SC_POS *root, const uint64_t *hist, int nhist, const SC_GOPARAMS *gp, SC_MOVE *best, int *found,
+                  int silent) {
+    int level = gp->level < 1 ? 10 : gp->level > 10 ? 10 : gp->level;
+    t_start = now_s();
+    nodes = 0;
+    node_limit = gp->nodes_limit > 0 ? gp->nodes_limit : LEVEL_NODES[level];
+    level_noise = LEVEL_NOISE[level];
+    noise_seed = (uint64_t)time(NULL) * 0x2545F4914F6CDD1DULL ^ (uint64_t)clock();
+    int depth_limit = gp->depth > 0 ? gp->depth : SC_MAXPLY - 4;
+    if (depth_limit > LEVEL_DEPTH[level]) depth_limit = LEVEL_DEPTH[level];
+    use_time = 0;
+    if (gp->movetime > 0) { use_time = 1; t_soft = t_hard = t_start + gp->movetime / 1000.0; }
+    else {
+        int mytime = root->side > 0 ? gp->wtime : gp->btime, inc = root->side > 0 ? gp->winc : gp->binc;
+        if (mytime > 0 || inc > 0) {
+            int mtg = gp->movestogo > 0 ? gp->movestogo : 30;
+            double budget = mytime / (double)mtg + inc * 0.8;
+            if (budget > mytime * 0.5) budget = mytime * 0.5;
+            if (budget < 5) budget = 5;
+            use_time = 1;
+            t_soft = t_start + budget * 0.6 / 1000.0;
+            t_hard = t_start + (budget * 2 < mytime * 0.5 ? budget * 2 : mytime * 0.5 > budget ? mytime * 0.5 : budget) / 1000.0;
+        }
+    }
+    if (gp->infinite) { use_time = 0; node_limit = 0; depth_limit = gp->depth > 0 ? gp->depth : SC_MAXPLY - 4; }
+    sc_tt_ready();
+    memset(killers, 0, sizeof killers);
+    for (int i = 0; i < SC_HIST_FROM; i++) for (int j = 0; j < SC_HIST_TO; j++) history[i][j] /= 8;
+    hbase = nhist < 1024 ? nhist : 1024;
+    for (int i = 0; i < hbase; i++) hstack[i] = hist[nhist - hbase + i];
+    static SC_MOVELIST rl;
+    *found = 0;
+    if (sc_root(root, &rl, best, found, silent)) return;
+    no_quiescence = level <= 2 && !gp->infinite;
+    char mv[128];
+    if (LEVEL_RANDOM[level] && !gp->infinite) {
+        uint64_t r = noise_seed * 0xD1B54A32D192ED03ULL ^ root->hash;
+        r ^= r >> 29;
+        if ((int)(r % 100) < LEVEL_RANDOM[level]) {
+            *best = rl.m[(r >> 8) % (uint64_t)rl.n];
+            if (!silent) { sc_move_str(best, mv); printf("info depth 0 score cp 0 nodes 0 nps 0 time 0 pv %s\n", mv); fflush(stdout); }
+            return;
+        }
+    }
+    static SC_MOVE root_pv[SC_MAXPLY];
+    int root_pvlen = 0;
+    for (int depth = 1; depth <= depth_limit; depth++) {
+        int v = search(root, depth, -INF, INF, 0);
+        if (stop_flag && depth > 1) break;
+        if (pvlen[0] > 0) { *best = pv[0][0]; root_pvlen = pvlen[0]; memcpy(root_pv, pv[0], sizeof(SC_MOVE) * (size_t)root_pvlen); }
+        double el = now_s() - t_start;
+        static char buf[8192];
+        char *o = buf;
+        o += sprintf(o, "info depth %d ", depth);
+        if (v > MATE_BOUND) o += sprintf(o, "score mate %d", (MATE - v + 1) / 2);
+        else if (v < -MATE_BOUND) o += sprintf(o, "score mate -%d", (MATE + v) / 2);
+        else o += sprintf(o, "score cp %d", v);
+        o += sprintf(o, " nodes %lld nps %lld time %lld pv", nodes, el > 0 ? (long long)(nodes / el) : nodes, (long long)(el * 1000));
+        for (int i = 0; i < root_pvlen && o - buf < 7800; i++) { sc_move_str(&root_pv[i], mv); o += sprintf(o, " %s", mv); }
+        if (!silent) { printf("%s\n", buf); fflush(stdout); }
+        if (stop_flag) break;
+        if (v > MATE_BOUND || v < -MATE_BOUND) {
+            if (SC_MATE_STOP_AT_ONCE || depth >= 2 * (MATE - (v > 0 ? v : -v)) + 2) break;
+        }
+        if (use_time && now_s() >= t_soft) break;
+        if (rl.n == 1 && use_time) break;
+    }
+}

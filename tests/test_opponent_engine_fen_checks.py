@@ -70,19 +70,26 @@ def test_O15_O16_a_non_ascii_character_is_a_fen_error_in_both_engines(engine_bin
     assert line.startswith("error ") and line.isascii(), line
 
 
+def _assert_accepted_with_their_children(engine_binary, variant, cases, every, least):
+    """The engine reads every (fen, python_moves) case with Python's moves; the FENs after the legal
+    moves of every ``every``-th case (at least ``least`` of them) get the same verdict from both
+    engines (a move may end the game: then Python refuses too)."""
+    got = engine_answers(engine_binary, variant, [fen for fen, _ in cases])
+    for (fen, moves), line in zip(cases, got):
+        assert line.split() == moves, fen
+    children = run_batch(engine_binary, "children", variant, [fen for fen, _ in cases[::every]],
+                         blank_separated=True)
+    after = [line.split(" ", 1)[1] for block in children for line in block]
+    assert len(after) > least
+    assert_same_verdicts(engine_binary, variant, after)
+
+
 def test_O16_the_fens_of_random_games_and_of_every_move_are_accepted(engine_binary):  # noqa: F811
     """Valid FENs (placement and movement phases, every kind of forces, all 56 unit types, rules
     options): accepted, with Python's moves; the FEN after every legal move of some of them: as Python."""
     for variant in ("optima", "optima-9x9"):
         cases = game_positions(variant, 300, 41) + zoo_positions(variant, 100, 41)
-        got = engine_answers(engine_binary, variant, [fen for fen, _ in cases])
-        for (fen, moves), line in zip(cases, got):
-            assert line.split() == moves, fen
-        children = run_batch(engine_binary, "children", variant, [fen for fen, _ in cases[::10]],
-                             blank_separated=True)
-        after = [line.split(" ", 1)[1] for block in children for line in block]
-        assert len(after) > 100
-        assert_same_verdicts(engine_binary, variant, after)   # a move may end the game: then Python refuses too
+        _assert_accepted_with_their_children(engine_binary, variant, cases, every=10, least=100)
 
 
 OPTIMA_ALPHABET = "0123456789/ *-:,=wbeqquUAaRrVvPpNnGgDdWwIiEeCcKkHh\u00b2\u00e9"
@@ -202,14 +209,7 @@ def test_M15_U14_D18_edited_fens_are_refused_by_both_engines_or_by_neither(engin
 def test_M15_U14_D18_the_fens_of_random_games_and_of_every_move_are_accepted(engine_binary):  # noqa: F811
     for variant in NON_OPTIMA:
         cases = playout_positions(variant, 150, 43)
-        got = engine_answers(engine_binary, variant, [fen for fen, _ in cases])
-        for (fen, moves), line in zip(cases, got):
-            assert line.split() == moves, fen
-        children = run_batch(engine_binary, "children", variant, [fen for fen, _ in cases[::15]],
-                             blank_separated=True)
-        after = [line.split(" ", 1)[1] for block in children for line in block]
-        assert len(after) > 50
-        assert_same_verdicts(engine_binary, variant, after)
+        _assert_accepted_with_their_children(engine_binary, variant, cases, every=15, least=50)
 
 
 def test_M15_uci_reports_a_refused_fen_and_keeps_the_position(engine_binary):  # noqa: F811

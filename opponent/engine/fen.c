@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include "engine.h"
+#include "optima.h"   /* fen_error */
 
 static int type_letter(char ch) {
     for (int i = 1; i <= V.ntypes; i++) if (V.t[i].letter == tolower((unsigned char)ch)) return i;
@@ -26,8 +27,8 @@ static int sibling_for_rows(int rows) {
     return select_variant(name);
 }
 
-/* err: the message, printable ASCII only (a FEN may hold any bytes) */
-static void fen_error(char *err, int errlen, const char *fmt, ...) {
+/* err: the message, printable ASCII only (a FEN may hold any bytes); Optima's reader uses it too */
+void fen_error(char *err, int errlen, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, (size_t)errlen, fmt, ap);

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <stdio.h>
 #include <ctype.h>
-#include <stdarg.h>
 #include "optima.h"
 
 int OP_N = 10;
@@ -959,14 +958,6 @@ static void token_of(int code, int lower, char *out) {
     out[k] = 0;
 }
 
-/* err: the message, printable ASCII only (a FEN may hold any bytes) */
-static void fen_error(char *err, int errlen, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, (size_t)errlen, fmt, ap);
-    va_end(ap);
-    for (char *c = err; *c; c++) if ((unsigned char)*c < 32 || (unsigned char)*c > 126) *c = '?';
-}
 #define FAIL(...) do { fen_error(err, errlen, __VA_ARGS__); return 0; } while (0)
 
 /* Two-letter tokens with an optional '*' (engine/optima/fen.py's _tokens): codes

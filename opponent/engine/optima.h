@@ -55,6 +55,8 @@ typedef struct { uint8_t shp, gna; uint64_t arm; } OOptions;   /* arm: bit per t
 
 extern int OP_N;                   /* 10 or 9: the board of the last FEN read */
 
+/* fen.c: a FEN error message into err, printable ASCII only */
+void fen_error(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int op_is_variant(const char *name);
 void op_select(int n, const OOptions *o);
 int op_parse_fen(const char *fen, OPos *p, char *err, int errlen);

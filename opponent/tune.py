@@ -2,7 +2,7 @@
 
     python -m opponent.tune [--variants maxima,ultima,withdrawer-chess]
                             [--games 500] [--depth 3] [--seed 1] [--jobs N]
-                            [--max-plies 300] [--ridge auto|R]
+                            [--max-plies 300] [--ridge auto|R] [--plies FIRST:END]
                             [--save DIR | --load DIR] [--write]
 
 For each variant the engine (``opponent/engine/maxima-engine selfplay``)
@@ -59,7 +59,7 @@ FOLDS = 4
 
 def selfplay(variant: str, games: int, depth: int, seed: int, max_plies: int,
              save: Path | None = None, load: Path | None = None):
-    """(letters, build values, samples, game lines): samples are (game index, diffs, result, eval, frozen);
+    """(letters, build values, samples, game lines): samples are (game index, diffs, result, eval, frozen, ply);
     eval and frozen are None in output without those columns. ``load``: read the selfplay output
     of VARIANT.txt in that folder instead of playing; ``save``: write it there."""
     if load is not None:
@@ -89,7 +89,7 @@ def parse_selfplay(lines: list[str]):
             nums = [int(x) for x in words[3:]]
             diffs = tuple(nums[:n])
             ev, frozen = (nums[n], tuple(nums[n + 1:2 * n + 1])) if len(nums) == 2 * n + 1 else (None, None)
-            pending.append((game, diffs, float(words[1]), ev, frozen))
+            pending.append((game, diffs, float(words[1]), ev, frozen, int(words[2])))
         elif words[0] == "game":
             samples += pending   # a game cut short (an interrupted run) has no game line: dropped
             pending = []
@@ -230,18 +230,22 @@ def choose_ridge(fold_rows: list[Counter], prior: list[float], scale: float, k: 
     return min(scores, key=scores.get), scores
 
 
-def tune(variant: str, played, ridge: float | None = None, material_only: bool = False) -> dict:
+def tune(variant: str, played, ridge: float | None = None, material_only: bool = False,
+         plies: tuple[int, int] | None = None) -> dict:
     """Fit ``played`` (selfplay()'s answer); ``ridge`` None: chosen by cross-validation;
-    ``material_only``: ignore the evaluation columns (the method before 24 Nov 2026)."""
+    ``material_only``: ignore the evaluation columns (the method before 24 Nov 2026);
+    ``plies`` (first, end): only the positions of plies first <= ply < end."""
     letters, values, samples, game_lines = played
+    if plies is not None:
+        samples = [s for s in samples if plies[0] <= s[5] < plies[1]]
     if material_only:
-        samples = [(g, d, y, None, None) for g, d, y, _e, _f in samples]
+        samples = [(g, d, y, None, None, ply) for g, d, y, _e, _f, ply in samples]
     n = len(values)
     # the columns that vary (not the King) are fitted; the others keep the build's value
-    varies = [any(diffs[i] for _g, diffs, _y, _e, _f in samples) for i in range(n)]
+    varies = [any(s[1][i] for s in samples) for i in range(n)]
     cols = [i for i in range(n) if varies[i]]
     rows = []
-    for game, diffs, y, ev, frozen in samples:
+    for game, diffs, y, ev, frozen, _ply in samples:
         x = [d - (frozen[i] / 2 if frozen else 0) for i, d in enumerate(diffs)]
         rest = (ev - sum(v * xi for v, xi in zip(values, x))) if ev is not None else 0.0
         rows.append((game, tuple(x[i] for i in cols), rest, y))
@@ -305,6 +309,17 @@ def _ridge_arg(text: str) -> float | None:
     return value
 
 
+def _plies_arg(text: str) -> tuple[int, int]:
+    first, sep, end = text.partition(":")
+    try:
+        span = (int(first or 0), int(end) if end else 10 ** 9)
+    except ValueError:
+        span = None
+    if not sep or span is None or span[0] < 0 or span[1] <= span[0]:
+        raise argparse.ArgumentTypeError(f"--plies: expected FIRST:END plies (such as 0:120), got {text!r}")
+    return span
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variants", default=",".join(FAMILIES))
@@ -314,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-plies", type=int, default=300)
     ap.add_argument("--ridge", type=_ridge_arg, default=None,
                     help="pull towards the build's values: auto (cross-validated, default) or a number")
+    ap.add_argument("--plies", metavar="FIRST:END", type=_plies_arg,
+                    help="fit only the positions of these plies (0:120: the opening and middle game)")
     ap.add_argument("--material-only", action="store_true",
                     help="fit the material difference alone, without the rest of the evaluation")
     ap.add_argument("--jobs", type=int, default=1, help="variants played at once (default 1)")
@@ -333,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         played = list(pool.map(lambda v: selfplay(v, args.games, args.depth, args.seed, args.max_plies,
                                                           args.save, args.load), variants))
     for variant, games in zip(variants, played):
-        t = tune(variant, games, args.ridge, args.material_only)
+        t = tune(variant, games, args.ridge, args.material_only, args.plies)
         tuned.append(t)
         print(f"{variant}: {t['games']} games (White's scores {t['results']}), {t['positions']} quiet positions, "
               f"K = {t['scale']:.5f}/cp, ridge {t['ridge']:g}"

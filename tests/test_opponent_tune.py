@@ -126,3 +126,21 @@ def test_write_values_keeps_other_games(tmp_path, monkeypatch):
     entries = [(m.group(1), m.group(2), int(m.group(3))) for m in tune.ENTRY.finditer(text)]
     assert entries == [("ultima", "p", 111), ("maxima", "g", 500), ("maxima", "p", 90)]
     assert "python -m opponent.tune" in text and text.rstrip().endswith("};")
+
+
+def test_plies_window_fits_only_its_positions():
+    """--plies FIRST:END: the positions outside the window do not move the fit (a second type worth
+    as much as the first in the early plies, four times as much in the late ones)."""
+    rng = random.Random(11)
+    samples, games = [], []
+    for game in range(1500):
+        for ply, value in ((20, 100), (150, 400)):
+            d = (rng.randint(-2, 2), rng.randint(-2, 2))
+            p = 1 / (1 + math.exp(-0.004 * (100 * d[0] + value * d[1])))
+            samples.append((game * 2 + (ply > 100), (0,) + d, 1.0 if rng.random() < p else 0.0,
+                            100 * d[0] + 100 * d[1], (0, 0, 0), ply))
+        games += ["game 1 200 end", "game 0 200 end"]
+    played = (["k", "a", "b"], [0, 100, 100], samples, games)
+    early = tune.tune("test", played, ridge=0.0, plies=(0, 100))["fitted"]
+    late = tune.tune("test", played, ridge=0.0, plies=(100, 10 ** 9))["fitted"]
+    assert 0.75 < early[2] / early[1] < 1.33 and 3 < late[2] / late[1] < 5.5, (early, late)

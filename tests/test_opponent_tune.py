@@ -117,15 +117,18 @@ def test_values_h_overrides_the_hand_set_values(engine_binary):  # noqa: F811
 
 
 def test_write_values_keeps_other_games(tmp_path, monkeypatch):
-    """--write replaces the tuned games' entries and keeps the others."""
+    """--write replaces the tuned games' entries and keeps the others, with their notes."""
     target = tmp_path / "values.h"
-    target.write_text('static x[] = {\n    {"ultima", \'p\', 111},\n    {"maxima", \'g\', 1},\n    {0, 0, 0},\n};\n')
+    target.write_text('static x[] = {\n    /* ultima: how it was made */\n    {"ultima", \'p\', 111},\n'
+                      '    /* maxima: old */\n    {"maxima", \'g\', 1},\n    {0, 0, 0},\n};\n')
     monkeypatch.setattr(tune, "VALUES_H", target)
     tune.write_values([{"variant": "maxima", "letters": ["k", "g", "p"], "fitted": [0, 500, 90]}], "python -m opponent.tune")
     text = target.read_text()
     entries = [(m.group(1), m.group(2), int(m.group(3))) for m in tune.ENTRY.finditer(text)]
     assert entries == [("ultima", "p", 111), ("maxima", "g", 500), ("maxima", "p", 90)]
     assert "python -m opponent.tune" in text and text.rstrip().endswith("};")
+    assert "/* ultima: how it was made */" in text and "/* maxima: python -m opponent.tune */" in text
+    assert "old" not in text
 
 
 def test_plies_window_fits_only_its_positions():

@@ -350,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--load", metavar="DIR", type=Path,
                     help="fit the selfplay output saved in DIR (by --save, or maxima-engine selfplay > DIR/VARIANT.txt)")
     ap.add_argument("--write", action="store_true", help="write opponent/engine/values.h")
+    ap.add_argument("--also-10x8", action="store_true",
+                    help="write each Deckle game's values for its 10x8 board too (VARIANT-10x8)")
     ap.add_argument("--write-to", metavar="PATH", type=Path,
                     help="write the values into PATH instead (a copy of values.h, for a check build)")
     args = ap.parse_args(argv)
@@ -377,6 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.write or args.write_to:
         command = "python -m opponent.tune " + " ".join(a for a in (argv if argv is not None else sys.argv[1:]))
         target = args.write_to or VALUES_H
+        if args.also_10x8:
+            tuned += [dict(t, variant=t["variant"] + "-10x8") for t in tuned if t["variant"].endswith("-chess")]
         write_values(tuned, command.strip(), target)
         print(f"wrote {target}")
     return 0

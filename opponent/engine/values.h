@@ -19,5 +19,12 @@ static const struct { const char *variant; char letter; int value; } TUNED_VALUE
     {"ultima", 'l', 482},
     {"ultima", 'h', 416},
     {"ultima", 'i', 785},
+    /* immobilizer-chess: maxima-engine selfplay immobilizer-chess 400 4 11 300 > D/immobilizer-chess.txt; python -m opponent.tune --variants immobilizer-chess --load D --write */
+    {"immobilizer-chess", 'q', 1019},
+    {"immobilizer-chess", 'r', 508},
+    {"immobilizer-chess", 'b', 247},
+    {"immobilizer-chess", 'n', 227},
+    {"immobilizer-chess", 'p', 18},
+    {"immobilizer-chess", 'i', 813},
     {0, 0, 0},
 };

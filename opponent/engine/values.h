@@ -19,12 +19,19 @@ static const struct { const char *variant; char letter; int value; } TUNED_VALUE
     {"ultima", 'l', 482},
     {"ultima", 'h', 416},
     {"ultima", 'i', 785},
-    /* immobilizer-chess: maxima-engine selfplay immobilizer-chess 400 4 11 300 > D/immobilizer-chess.txt; python -m opponent.tune --variants immobilizer-chess --load D --write */
+    /* immobilizer-chess: maxima-engine selfplay immobilizer-chess 400 4 11 300 > D/immobilizer-chess.txt; python -m opponent.tune --variants immobilizer-chess --load D --also-10x8 --write */
     {"immobilizer-chess", 'q', 1019},
     {"immobilizer-chess", 'r', 508},
     {"immobilizer-chess", 'b', 247},
     {"immobilizer-chess", 'n', 227},
     {"immobilizer-chess", 'p', 18},
     {"immobilizer-chess", 'i', 813},
+    /* immobilizer-chess-10x8: maxima-engine selfplay immobilizer-chess 400 4 11 300 > D/immobilizer-chess.txt; python -m opponent.tune --variants immobilizer-chess --load D --also-10x8 --write */
+    {"immobilizer-chess-10x8", 'q', 1019},
+    {"immobilizer-chess-10x8", 'r', 508},
+    {"immobilizer-chess-10x8", 'b', 247},
+    {"immobilizer-chess-10x8", 'n', 227},
+    {"immobilizer-chess-10x8", 'p', 18},
+    {"immobilizer-chess-10x8", 'i', 813},
     {0, 0, 0},
 };

@@ -33,5 +33,12 @@ static const struct { const char *variant; char letter; int value; } TUNED_VALUE
     {"immobilizer-chess-10x8", 'n', 227},
     {"immobilizer-chess-10x8", 'p', 18},
     {"immobilizer-chess-10x8", 'i', 813},
+    /* mimotaur-chess: maxima-engine selfplay mimotaur-chess 250 4 11 300 > D/mimotaur-chess.txt; python -m opponent.tune --variants mimotaur-chess --load D --write */
+    {"mimotaur-chess", 'q', 937},
+    {"mimotaur-chess", 'r', 542},
+    {"mimotaur-chess", 'b', 298},
+    {"mimotaur-chess", 'n', 309},
+    {"mimotaur-chess", 'p', 128},
+    {"mimotaur-chess", 'm', 486},
     {0, 0, 0},
 };

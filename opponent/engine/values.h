@@ -40,5 +40,12 @@ static const struct { const char *variant; char letter; int value; } TUNED_VALUE
     {"mimotaur-chess", 'n', 309},
     {"mimotaur-chess", 'p', 128},
     {"mimotaur-chess", 'm', 486},
+    /* long-leaper-chess: maxima-engine selfplay long-leaper-chess 400 4 11 300 > D/long-leaper-chess.txt; python -m opponent.tune --variants long-leaper-chess --load D --plies 0:120 --write */
+    {"long-leaper-chess", 'q', 948},
+    {"long-leaper-chess", 'r', 560},
+    {"long-leaper-chess", 'b', 253},
+    {"long-leaper-chess", 'n', 214},
+    {"long-leaper-chess", 'p', 84},
+    {"long-leaper-chess", 'l', 614},
     {0, 0, 0},
 };

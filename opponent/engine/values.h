@@ -47,5 +47,12 @@ static const struct { const char *variant; char letter; int value; } TUNED_VALUE
     {"long-leaper-chess", 'n', 214},
     {"long-leaper-chess", 'p', 84},
     {"long-leaper-chess", 'l', 614},
+    /* advancer-chess: maxima-engine selfplay advancer-chess 250 4 11 300 > D/advancer-chess.txt; python -m opponent.tune --variants advancer-chess --load D --plies 0:120 --write */
+    {"advancer-chess", 'q', 1092},
+    {"advancer-chess", 'r', 574},
+    {"advancer-chess", 'b', 303},
+    {"advancer-chess", 'n', 204},
+    {"advancer-chess", 'p', 77},
+    {"advancer-chess", 'a', 800},
     {0, 0, 0},
 };

@@ -54,5 +54,12 @@ static const struct { const char *variant; char letter; int value; } TUNED_VALUE
     {"advancer-chess", 'n', 204},
     {"advancer-chess", 'p', 77},
     {"advancer-chess", 'a', 800},
+    /* pushme-pullyu-chess: maxima-engine selfplay pushme-pullyu-chess 250 4 11 300 > D/pushme-pullyu-chess.txt; python -m opponent.tune --variants pushme-pullyu-chess --load D --plies 0:120 --write */
+    {"pushme-pullyu-chess", 'q', 1329},
+    {"pushme-pullyu-chess", 'r', 472},
+    {"pushme-pullyu-chess", 'b', 258},
+    {"pushme-pullyu-chess", 'n', 209},
+    {"pushme-pullyu-chess", 'p', 56},
+    {"pushme-pullyu-chess", 'u', 1045},
     {0, 0, 0},
 };

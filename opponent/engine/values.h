@@ -40,26 +40,47 @@ static const struct { const char *variant; char letter; int value; } TUNED_VALUE
     {"mimotaur-chess", 'n', 309},
     {"mimotaur-chess", 'p', 128},
     {"mimotaur-chess", 'm', 486},
-    /* long-leaper-chess: maxima-engine selfplay long-leaper-chess 400 4 11 300 > D/long-leaper-chess.txt; python -m opponent.tune --variants long-leaper-chess --load D --plies 0:120 --write */
+    /* long-leaper-chess: maxima-engine selfplay long-leaper-chess 400 4 11 300 > D/long-leaper-chess.txt; python -m opponent.tune --variants long-leaper-chess --load D --plies 0:120 --also-10x8 --write */
     {"long-leaper-chess", 'q', 948},
     {"long-leaper-chess", 'r', 560},
     {"long-leaper-chess", 'b', 253},
     {"long-leaper-chess", 'n', 214},
     {"long-leaper-chess", 'p', 84},
     {"long-leaper-chess", 'l', 614},
-    /* advancer-chess: maxima-engine selfplay advancer-chess 250 4 11 300 > D/advancer-chess.txt; python -m opponent.tune --variants advancer-chess --load D --plies 0:120 --write */
+    /* long-leaper-chess-10x8: maxima-engine selfplay long-leaper-chess 400 4 11 300 > D/long-leaper-chess.txt; python -m opponent.tune --variants long-leaper-chess --load D --plies 0:120 --also-10x8 --write */
+    {"long-leaper-chess-10x8", 'q', 948},
+    {"long-leaper-chess-10x8", 'r', 560},
+    {"long-leaper-chess-10x8", 'b', 253},
+    {"long-leaper-chess-10x8", 'n', 214},
+    {"long-leaper-chess-10x8", 'p', 84},
+    {"long-leaper-chess-10x8", 'l', 614},
+    /* advancer-chess: maxima-engine selfplay advancer-chess 250 4 11 300 > D/advancer-chess.txt; python -m opponent.tune --variants advancer-chess --load D --plies 0:120 --also-10x8 --write */
     {"advancer-chess", 'q', 1092},
     {"advancer-chess", 'r', 574},
     {"advancer-chess", 'b', 303},
     {"advancer-chess", 'n', 204},
     {"advancer-chess", 'p', 77},
     {"advancer-chess", 'a', 800},
-    /* pushme-pullyu-chess: maxima-engine selfplay pushme-pullyu-chess 250 4 11 300 > D/pushme-pullyu-chess.txt; python -m opponent.tune --variants pushme-pullyu-chess --load D --plies 0:120 --write */
+    /* advancer-chess-10x8: maxima-engine selfplay advancer-chess 250 4 11 300 > D/advancer-chess.txt; python -m opponent.tune --variants advancer-chess --load D --plies 0:120 --also-10x8 --write */
+    {"advancer-chess-10x8", 'q', 1092},
+    {"advancer-chess-10x8", 'r', 574},
+    {"advancer-chess-10x8", 'b', 303},
+    {"advancer-chess-10x8", 'n', 204},
+    {"advancer-chess-10x8", 'p', 77},
+    {"advancer-chess-10x8", 'a', 800},
+    /* pushme-pullyu-chess: maxima-engine selfplay pushme-pullyu-chess 250 4 11 300 > D/pushme-pullyu-chess.txt; python -m opponent.tune --variants pushme-pullyu-chess --load D --plies 0:120 --also-10x8 --write */
     {"pushme-pullyu-chess", 'q', 1329},
     {"pushme-pullyu-chess", 'r', 472},
     {"pushme-pullyu-chess", 'b', 258},
     {"pushme-pullyu-chess", 'n', 209},
     {"pushme-pullyu-chess", 'p', 56},
     {"pushme-pullyu-chess", 'u', 1045},
+    /* pushme-pullyu-chess-10x8: maxima-engine selfplay pushme-pullyu-chess 250 4 11 300 > D/pushme-pullyu-chess.txt; python -m opponent.tune --variants pushme-pullyu-chess --load D --plies 0:120 --also-10x8 --write */
+    {"pushme-pullyu-chess-10x8", 'q', 1329},
+    {"pushme-pullyu-chess-10x8", 'r', 472},
+    {"pushme-pullyu-chess-10x8", 'b', 258},
+    {"pushme-pullyu-chess-10x8", 'n', 209},
+    {"pushme-pullyu-chess-10x8", 'p', 56},
+    {"pushme-pullyu-chess-10x8", 'u', 1045},
     {0, 0, 0},
 };

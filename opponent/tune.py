@@ -1,23 +1,36 @@
 """Material values of the compiled engine fitted to self-play results.
 
     python -m opponent.tune [--variants maxima,ultima,withdrawer-chess]
-                            [--games 500] [--depth 3] [--seed 1] [--jobs N] [--write]
+                            [--games 500] [--depth 3] [--seed 1] [--jobs N]
+                            [--max-plies 300] [--ridge auto|R] [--plies FIRST:END]
+                            [--save DIR | --load DIR] [--write]
 
 For each variant the engine (``opponent/engine/maxima-engine selfplay``)
 plays GAMES games against itself at a fixed DEPTH from the start after 4-8
 seeded random plies, and prints each quiet position (side to move not in
 check, the chosen move captures nothing) with the count of each piece type
-(White's minus Black's) and the game's result. Texel-style, the values are
-fitted by logistic regression of the result on the material difference:
+(White's minus Black's), the engine's static evaluation, the immobilized
+pieces of each type (White's minus Black's) and the game's result.
 
-    P(White scores) = sigmoid(b + sum_t w_t * d_t)
+Texel-style, the values are fitted inside the engine's whole evaluation. With
+x_t = d_t - f_t / 2 (evaluate() counts an immobilized piece at half its value)
+the evaluation is ``E = rest + sum_t v_t * x_t`` for the build's values v_t,
+where ``rest`` (mobility, squares, King safety, palace) does not depend on
+them, and the model is
 
-(draws are a target of 1/2; Newton's method on the cross-entropy, with a
-small ridge pulling each w_t towards the build's own value times the scale K
-that fits the build's values best). The fitted values are w_t / K, so they
-are centipawns on the scale of the values they replace. The positions of
-one game in five are held out: the script prints the cross-entropy of the
-build's values and of the fitted ones on them.
+    P(White scores) = sigmoid(b + K * rest + sum_t w_t * x_t)
+
+where K is the scale that fits the build's whole evaluation best
+(``sigmoid(b + K * E)``) and stays fixed; draws are a target of 1/2. The w_t
+are found by Newton's method on the cross-entropy plus a ridge
+``R * sum_t ((w_t - K * v_t) / (100 K))^2`` pulling them towards the build's
+values. With ``--ridge auto`` (the default) R is chosen by 4-fold
+cross-validation over the training games from a grid, so that a game whose
+results say little keeps values close to the hand-set ones. The fitted
+values are w_t / K centipawns. The positions of one game in five are held
+out: the script prints the cross-entropy of the build's values and of the
+fitted ones on them. Selfplay output without the evaluation columns (Optima)
+is fitted on material alone (rest = 0).
 
 With ``--write`` the values go into ``opponent/engine/values.h`` (entries of
 the other variants already there are kept), which ``variants.c`` applies over
@@ -39,24 +52,47 @@ ENGINE_DIR = Path(__file__).resolve().parent / "engine"
 BINARY = ENGINE_DIR / "maxima-engine"
 VALUES_H = ENGINE_DIR / "values.h"
 FAMILIES = ("maxima", "ultima", "withdrawer-chess")
-RIDGE = 0.0001      # pull towards the build's values, per unit of (w - K*value) / (K*100), squared
+RIDGE = 0.0001      # the fixed ridge of fit() when none is given
+RIDGE_GRID = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 1.0)   # --ridge auto chooses among these
+FOLDS = 4
 
 
-def selfplay(variant: str, games: int, depth: int, seed: int, max_plies: int):
-    """(letters, build values, samples, game lines): samples are (game index, diffs, result)."""
-    out = subprocess.run([str(BINARY), "selfplay", variant, str(games), str(depth), str(seed), str(max_plies)],
-                         capture_output=True, text=True, check=True).stdout.splitlines()
+def selfplay(variant: str, games: int, depth: int, seed: int, max_plies: int,
+             save: Path | None = None, load: Path | None = None):
+    """(letters, build values, samples, game lines): samples are (game index, diffs, result, eval, frozen, ply);
+    eval and frozen are None in output without those columns. ``load``: read the selfplay output
+    of VARIANT.txt in that folder instead of playing; ``save``: write it there."""
+    if load is not None:
+        return parse_selfplay((load / f"{variant}.txt").read_text().splitlines())
+    text = subprocess.run([str(BINARY), "selfplay", variant, str(games), str(depth), str(seed), str(max_plies)],
+                          capture_output=True, text=True, check=True).stdout
+    if save is not None:
+        save.mkdir(parents=True, exist_ok=True)
+        (save / f"{variant}.txt").write_text(text)
+    return parse_selfplay(text.splitlines())
+
+
+def parse_selfplay(lines: list[str]):
     letters, values = [], []
-    for item in out[0].split()[1:]:
+    for item in lines[0].split()[1:]:
         letter, _, value = item.partition(":")
         letters.append(letter)
         values.append(int(value))
+    n = len(letters)
     samples, game_lines, game = [], [], 0
-    for line in out[1:]:
+    pending = []
+    for line in lines[1:]:
         words = line.split()
+        if not words:
+            continue
         if words[0] == "pos":
-            samples.append((game, tuple(int(x) for x in words[3:]), float(words[1])))
+            nums = [int(x) for x in words[3:]]
+            diffs = tuple(nums[:n])
+            ev, frozen = (nums[n], tuple(nums[n + 1:2 * n + 1])) if len(nums) == 2 * n + 1 else (None, None)
+            pending.append((game, diffs, float(words[1]), ev, frozen, int(words[2])))
         elif words[0] == "game":
+            samples += pending   # a game cut short (an interrupted run) has no game line: dropped
+            pending = []
             game_lines.append(line)
             game += 1
     return letters, values, samples, game_lines
@@ -69,11 +105,20 @@ def _sigmoid(z: float) -> float:
     return e / (1.0 + e)
 
 
-def _loss(rows: Counter, w: list[float]) -> float:
-    """Mean cross-entropy; w[0] is the intercept."""
+def _rows(rows):
+    """Counter keys are (x, y) (material only) or (x, rest, y)."""
+    for key, count in rows.items():
+        if len(key) == 2:
+            yield key[0], 0.0, key[1], count
+        else:
+            yield key[0], key[1], key[2], count
+
+
+def _loss(rows: Counter, w: list[float], k: float = 0.0) -> float:
+    """Mean cross-entropy; w[0] is the intercept, k the weight of rest."""
     total = n = 0.0
-    for (x, y), count in rows.items():
-        p = min(max(_sigmoid(w[0] + sum(wi * xi for wi, xi in zip(w[1:], x))), 1e-12), 1 - 1e-12)
+    for x, rest, y, count in _rows(rows):
+        p = min(max(_sigmoid(w[0] + k * rest + sum(wi * xi for wi, xi in zip(w[1:], x))), 1e-12), 1 - 1e-12)
         total -= count * (y * math.log(p) + (1 - y) * math.log(1 - p))
         n += count
     return total / n
@@ -96,113 +141,195 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return x
 
 
-def fit(rows: Counter, prior: list[float], scale: float, iterations: int = 25) -> list[float]:
-    """Newton's method on mean cross-entropy + RIDGE * sum(((w - prior) / scale)^2); returns [b, w...]."""
+def fit(rows: Counter, prior: list[float], scale: float, iterations: int = 25, ridge: float = RIDGE,
+        k: float = 0.0, start: list[float] | None = None) -> list[float]:
+    """Newton's method on mean cross-entropy of sigmoid(b + k * rest + w.x)
+    + ridge * sum(((w - prior) / scale)^2); returns [b, w...]."""
     d = len(prior) + 1
-    w = [0.0] + prior[:]
+    w = start[:] if start else [0.0] + prior[:]
+    data = [((1.0,) + tuple(float(v) for v in x), k * rest, y, count) for x, rest, y, count in _rows(rows)]
+    sparse = [([(i, xi) for i, xi in enumerate(xs) if xi], off, y, count) for xs, off, y, count in data]
     n = sum(rows.values())
+
+    def objective(w: list[float]) -> float:
+        total = 0.0
+        for nz, off, y, count in sparse:
+            p = min(max(_sigmoid(off + sum(w[i] * xi for i, xi in nz)), 1e-15), 1 - 1e-15)
+            total -= count * (y * math.log(p) + (1 - y) * math.log(1 - p))
+        return total / n + ridge * sum(((w[i] - prior[i - 1]) / scale) ** 2 for i in range(1, d))
+
+    current = objective(w)
     for _ in range(iterations):
         grad = [0.0] * d
         hess = [[0.0] * d for _ in range(d)]
-        for (x, y), count in rows.items():
-            xs = (1,) + x
-            p = _sigmoid(sum(wi * xi for wi, xi in zip(w, xs)))
+        for nz, off, y, count in sparse:
+            p = _sigmoid(off + sum(w[i] * xi for i, xi in nz))
             g, h = count * (p - y) / n, count * p * (1 - p) / n
-            for i in range(d):
-                if xs[i]:
-                    grad[i] += g * xs[i]
-                    hi = h * xs[i]
-                    for j in range(d):
-                        if xs[j]:
-                            hess[i][j] += hi * xs[j]
+            for i, xi in nz:
+                grad[i] += g * xi
+                hi = h * xi
+                row = hess[i]
+                for j, xj in nz:
+                    row[j] += hi * xj
         for i in range(1, d):
-            grad[i] += 2 * RIDGE * (w[i] - prior[i - 1]) / scale ** 2
-            hess[i][i] += 2 * RIDGE / scale ** 2
-        hess[0][0] += 1e-9
+            grad[i] += 2 * ridge * (w[i] - prior[i - 1]) / scale ** 2
+            hess[i][i] += 2 * ridge / scale ** 2
+        for i in range(d):
+            hess[i][i] += 1e-9
         step = _solve(hess, grad)
-        w = [wi - si for wi, si in zip(w, step)]
-        if max(abs(s) for s in step) < 1e-7:
+        t = 1.0   # damped: halve the step until the objective does not rise
+        while True:
+            trial = [wi - t * si for wi, si in zip(w, step)]
+            value = objective(trial)
+            if value <= current + 1e-12 or t < 1e-3:
+                break
+            t /= 2
+        w, current = trial, value
+        if max(abs(t * s) for s in step) < 1e-7:
             break
     return w
 
 
 def best_scale(rows: Counter, values: list[int]) -> tuple[float, float]:
-    """The K (and intercept) for which sigmoid(b + K * material) fits best (golden-section on K)."""
-    def loss_k(k: float) -> tuple[float, float]:
-        w = fit_intercept(rows, [k * v for v in values])
-        return _loss(rows, [w] + [k * v for v in values]), w
-    lo, hi = 1e-5, 0.05
-    g = (math.sqrt(5) - 1) / 2
-    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    for _ in range(40):
-        if loss_k(a)[0] < loss_k(b)[0]:
-            hi = b
-        else:
-            lo = a
-        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    k = (lo + hi) / 2
-    return k, loss_k(k)[1]
+    """The K and intercept b for which sigmoid(b + K * (rest + values.x)) fits best (Newton on b, K)."""
+    evals = Counter()
+    for x, rest, y, count in _rows(rows):
+        evals[((rest + sum(v * xi for v, xi in zip(values, x)),), y)] += count
+    b, k = fit(evals, [0.001], 1.0, ridge=0.0, start=[0.0, 0.001])
+    return k, b
 
 
-def fit_intercept(rows: Counter, w: list[float]) -> float:
-    b = 0.0
-    for _ in range(30):
-        g = h = n = 0.0
-        for (x, y), count in rows.items():
-            p = _sigmoid(b + sum(wi * xi for wi, xi in zip(w, x)))
-            g += count * (p - y)
-            h += count * p * (1 - p)
-            n += count
-        if h <= 0:
-            break
-        b -= g / h
-    return b
-
-
-def tune(variant: str, played) -> dict:
-    letters, values, samples, game_lines = played
+def _split(samples, folds: int = FOLDS):
+    """Training rows, held-out rows (one game in five) and the training rows by cross-validation fold."""
     train, test = Counter(), Counter()
-    for game, x, y in samples:
-        (test if game % 5 == 4 else train)[(x, y)] += 1
-    k, b0 = best_scale(train, values)
-    prior = [k * v for v in values]
-    w = fit(train, prior, k * 100)
-    fitted = [round(wi / k) for wi in w[1:]]
-    # a column that never varies (the King) keeps the build's value
-    varies = [any(x[i] for (x, _y) in train) for i in range(len(values))]
-    fitted = [f if v else old for f, v, old in zip(fitted, varies, values)]
+    fold_rows = [Counter() for _ in range(folds)]
+    for game, x, rest, y in samples:
+        key = (x, rest, y)
+        if game % 5 == 4:
+            test[key] += 1
+        else:
+            train[key] += 1
+            fold_rows[(game // 5) % folds][key] += 1
+    return train, test, fold_rows
+
+
+def choose_ridge(fold_rows: list[Counter], prior: list[float], scale: float, k: float,
+                 grid=RIDGE_GRID) -> tuple[float, dict]:
+    """The ridge of ``grid`` with the least mean cross-entropy on the left-out fold."""
+    scores = {}
+    for ridge in grid:
+        total = 0.0
+        for i, held in enumerate(fold_rows):
+            rest = Counter()
+            for j, rows in enumerate(fold_rows):
+                if j != i:
+                    rest.update(rows)
+            w = fit(rest, prior, scale, ridge=ridge, k=k, iterations=12)
+            total += _loss(held, w, k)
+        scores[ridge] = total / len(fold_rows)
+    return min(scores, key=scores.get), scores
+
+
+def tune(variant: str, played, ridge: float | None = None, material_only: bool = False,
+         plies: tuple[int, int] | None = None) -> dict:
+    """Fit ``played`` (selfplay()'s answer); ``ridge`` None: chosen by cross-validation;
+    ``material_only``: ignore the evaluation columns (the method before 24 Nov 2026);
+    ``plies`` (first, end): only the positions of plies first <= ply < end."""
+    letters, values, samples, game_lines = played
+    if plies is not None:
+        samples = [s for s in samples if plies[0] <= s[5] < plies[1]]
+    if material_only:
+        samples = [(g, d, y, None, None, ply) for g, d, y, _e, _f, ply in samples]
+    n = len(values)
+    # the columns that vary (not the King) are fitted; the others keep the build's value
+    varies = [any(s[1][i] for s in samples) for i in range(n)]
+    cols = [i for i in range(n) if varies[i]]
+    rows = []
+    for game, diffs, y, ev, frozen, _ply in samples:
+        x = [d - (frozen[i] / 2 if frozen else 0) for i, d in enumerate(diffs)]
+        rest = (ev - sum(v * xi for v, xi in zip(values, x))) if ev is not None else 0.0
+        rows.append((game, tuple(x[i] for i in cols), rest, y))
+    train, test, fold_rows = _split(rows)
+    build = [values[i] for i in cols]
+    k, b0 = best_scale(train, build)
+    prior = [k * v for v in build]
+    scores = {}
+    if ridge is None:
+        ridge, scores = choose_ridge(fold_rows, prior, k * 100, k)
+    w = fit(train, prior, k * 100, ridge=ridge, k=k)
+    fitted = list(values)
+    for i, wi in zip(cols, w[1:]):
+        fitted[i] = round(wi / k)
     results = Counter(line.split()[1] for line in game_lines)
     return {
         "variant": variant, "letters": letters, "build": values, "fitted": fitted, "scale": k,
+        "ridge": ridge, "ridge_scores": scores, "whole_eval": any(s[3] is not None for s in samples),
         "games": len(game_lines), "results": dict(results), "positions": len(samples),
-        "test_loss_build": _loss(test, [b0] + prior) if test else float("nan"),
-        "test_loss_fitted": _loss(test, w) if test else float("nan"),
-        "train_loss_build": _loss(train, [b0] + prior), "train_loss_fitted": _loss(train, w),
+        "test_loss_build": _loss(test, [b0] + prior, k) if test else float("nan"),
+        "test_loss_fitted": _loss(test, w, k) if test else float("nan"),
+        "train_loss_build": _loss(train, [b0] + prior, k), "train_loss_fitted": _loss(train, w, k),
     }
 
 
 ENTRY = re.compile(r'\{"([^"]+)", \'(.)\', (-?\d+)\},')
+NOTE = re.compile(r'^    /\* ([a-z0-9-]+): (.*) \*/$', re.M)
 
 
-def write_values(tuned: list[dict], command: str) -> None:
-    kept = []
+def write_values(tuned: list[dict], command: str, path: Path | None = None) -> None:
+    """Write the fitted values of ``tuned`` into ``path`` (default values.h), keeping its other games
+    (and the note saying how each game's values were made)."""
+    path = path or VALUES_H
+    kept, notes = [], {}
     names = {t["variant"] for t in tuned}
-    if VALUES_H.exists():
-        for m in ENTRY.finditer(VALUES_H.read_text()):
+    if path.exists():
+        text = path.read_text()
+        for m in ENTRY.finditer(text):
             if m.group(1) not in names:
                 kept.append((m.group(1), m.group(2), int(m.group(3))))
+        notes = {m.group(1): m.group(2) for m in NOTE.finditer(text) if m.group(1) not in names}
+    for t in tuned:
+        notes[t["variant"]] = command
     entries = kept + [(t["variant"], letter, value) for t in tuned
                       for letter, value in zip(t["letters"], t["fitted"]) if letter != "k"]
     lines = [
         "/* Material values fitted to self-play results (centipawns), overriding the",
-        " * hand-set values of variants.c for these games. Generated by opponent/tune.py:",
-        f" *   {command}",
-        " * Do not edit by hand; rerun the script. */",
+        " * hand-set values of variants.c for these games, each kept because it won its",
+        " * check match against the hand-set values (docs/opponent-engine.md, \"Tuned",
+        " * material values\"). Written by opponent/tune.py (--write); do not edit by hand. */",
         "static const struct { const char *variant; char letter; int value; } TUNED_VALUES[] = {",
     ]
-    lines += [f'    {{"{v}", \'{letter}\', {value}}},' for v, letter, value in entries]
+    seen = set()
+    for v, letter, value in entries:
+        if v not in seen:
+            seen.add(v)
+            if v in notes:
+                lines.append(f"    /* {v}: {notes[v]} */")
+        lines.append(f'    {{"{v}", \'{letter}\', {value}}},')
     lines += ["    {0, 0, 0},", "};", ""]
-    VALUES_H.write_text("\n".join(lines))
+    path.write_text("\n".join(lines))
+
+
+def _ridge_arg(text: str) -> float | None:
+    if text == "auto":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--ridge: expected auto or a number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"--ridge: expected auto or a number >= 0, got {text!r}")
+    return value
+
+
+def _plies_arg(text: str) -> tuple[int, int]:
+    first, sep, end = text.partition(":")
+    try:
+        span = (int(first or 0), int(end) if end else 10 ** 9)
+    except ValueError:
+        span = None
+    if not sep or span is None or span[0] < 0 or span[1] <= span[0]:
+        raise argparse.ArgumentTypeError(f"--plies: expected FIRST:END plies (such as 0:120), got {text!r}")
+    return span
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -212,30 +339,50 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-plies", type=int, default=300)
+    ap.add_argument("--ridge", type=_ridge_arg, default=None,
+                    help="pull towards the build's values: auto (cross-validated, default) or a number")
+    ap.add_argument("--plies", metavar="FIRST:END", type=_plies_arg,
+                    help="fit only the positions of these plies (0:120: the opening and middle game)")
+    ap.add_argument("--material-only", action="store_true",
+                    help="fit the material difference alone, without the rest of the evaluation")
     ap.add_argument("--jobs", type=int, default=1, help="variants played at once (default 1)")
+    ap.add_argument("--save", metavar="DIR", type=Path, help="keep each variant's selfplay output as DIR/VARIANT.txt")
+    ap.add_argument("--load", metavar="DIR", type=Path,
+                    help="fit the selfplay output saved in DIR (by --save, or maxima-engine selfplay > DIR/VARIANT.txt)")
     ap.add_argument("--write", action="store_true", help="write opponent/engine/values.h")
+    ap.add_argument("--also-10x8", action="store_true",
+                    help="write each Deckle game's values for its 10x8 board too (VARIANT-10x8)")
+    ap.add_argument("--write-to", metavar="PATH", type=Path,
+                    help="write the values into PATH instead (a copy of values.h, for a check build)")
     args = ap.parse_args(argv)
-    if not BINARY.exists():
+    if not BINARY.exists() and args.load is None:
         print(f"tune: {BINARY} not built (make -C opponent/engine)", file=sys.stderr)
         return 2
     tuned = []
     variants = args.variants.split(",")
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:   # the games of each variant in its own process
-        played = list(pool.map(lambda v: selfplay(v, args.games, args.depth, args.seed, args.max_plies), variants))
+        played = list(pool.map(lambda v: selfplay(v, args.games, args.depth, args.seed, args.max_plies,
+                                                          args.save, args.load), variants))
     for variant, games in zip(variants, played):
-        t = tune(variant, games)
+        t = tune(variant, games, args.ridge, args.material_only, args.plies)
         tuned.append(t)
         print(f"{variant}: {t['games']} games (White's scores {t['results']}), {t['positions']} quiet positions, "
-              f"K = {t['scale']:.5f}/cp")
+              f"K = {t['scale']:.5f}/cp, ridge {t['ridge']:g}"
+              + ("" if t["whole_eval"] else " (material only)"))
+        if t["ridge_scores"]:
+            print("  cross-validation: " + ", ".join(f"{r:g}: {s:.5f}" for r, s in t["ridge_scores"].items()))
         print("  type:   " + " ".join(f"{letter:>5}" for letter in t["letters"]))
         print("  build:  " + " ".join(f"{v:>5}" for v in t["build"]))
         print("  fitted: " + " ".join(f"{v:>5}" for v in t["fitted"]))
         print(f"  cross-entropy, held-out games: build {t['test_loss_build']:.4f}, fitted {t['test_loss_fitted']:.4f}"
               f" (training: {t['train_loss_build']:.4f}, {t['train_loss_fitted']:.4f})", flush=True)
-    if args.write:
+    if args.write or args.write_to:
         command = "python -m opponent.tune " + " ".join(a for a in (argv if argv is not None else sys.argv[1:]))
-        write_values(tuned, command.strip())
-        print(f"wrote {VALUES_H}")
+        target = args.write_to or VALUES_H
+        if args.also_10x8:
+            tuned += [dict(t, variant=t["variant"] + "-10x8") for t in tuned if t["variant"].endswith("-chess")]
+        write_values(tuned, command.strip(), target)
+        print(f"wrote {target}")
     return 0
 
 

@@ -7,11 +7,15 @@
  * generator seeded with SEED, and prints
  *
  *   types LETTER:VALUE...                (the piece types in column order, with this build's values)
- *   pos RESULT PLY D1 D2 ...             (one line per quiet position)
+ *   pos RESULT PLY D1 .. Dn EVAL F1 .. Fn  (one line per quiet position)
  *   game RESULT PLIES REASON             (one line per game)
  *
  * RESULT is White's score (1, 0.5, 0); Di is White's count of type i minus
- * Black's. A position is sampled when the side to move is not in check and
+ * Black's; EVAL is the engine's static evaluation of the position for White
+ * (centipawns, without the tempo bonus) and Fi White's immobilized pieces of
+ * type i minus Black's (evaluate() counts an immobilized piece at half its
+ * value), so that opponent/tune.py can fit the values inside the whole
+ * evaluation. A position is sampled when the side to move is not in check and
  * the move the search chooses captures nothing (a quiet position, as in
  * Texel tuning). A game reaching MAXPLIES (default 300) counts as a draw; in
  * Deckle's games the third repetition of a position is a draw (D16). */
@@ -39,7 +43,7 @@ int selfplay_main(int argc, char **argv) {
     for (int t = 1; t <= V.ntypes; t++) printf(" %c:%d", V.t[t].letter, V.t[t].value);
     printf("\n");
     static uint64_t hist[1024];
-    static int samples[1024][MAXTYPES];
+    static int samples[1024][MAXTYPES], frozen[1024][MAXTYPES], evals[1024];
     static int sample_ply[1024];
     for (int g = 0; g < games; g++) {
         Pos p; char err[200];
@@ -71,10 +75,16 @@ int selfplay_main(int argc, char **argv) {
                 if (!found) break;
                 if (!m.ncap && m.kind != K_PROMOTE && !in_check(&p) && ns < 1024) {
                     memset(samples[ns], 0, sizeof samples[ns]);
+                    memset(frozen[ns], 0, sizeof frozen[ns]);
+                    uint64_t fz[2][2];
+                    frozen_mask(&p, 1, fz[1]); frozen_mask(&p, -1, fz[0]);
                     for (int s = 0; s < V.g.size; s++) {
                         int v = p.b[s];
-                        if (v) samples[ns][v > 0 ? v : -v] += v > 0 ? 1 : -1;
+                        if (!v) continue;
+                        samples[ns][v > 0 ? v : -v] += v > 0 ? 1 : -1;
+                        if ((fz[v > 0][s >> 6] >> (s & 63)) & 1) frozen[ns][v > 0 ? v : -v] += v > 0 ? 1 : -1;
                     }
+                    evals[ns] = (evaluate(&p) - 10) * p.side;   /* finish_eval: side to move's view + tempo */
                     sample_ply[ns++] = ply;
                 }
             }
@@ -85,6 +95,8 @@ int selfplay_main(int argc, char **argv) {
         for (int i = 0; i < ns; i++) {
             printf("pos %g %d", result, sample_ply[i]);
             for (int t = 1; t <= V.ntypes; t++) printf(" %d", samples[i][t]);
+            printf(" %d", evals[i]);
+            for (int t = 1; t <= V.ntypes; t++) printf(" %d", frozen[i][t]);
             printf("\n");
         }
         printf("game %g %d %s\n", result, ply, reason);

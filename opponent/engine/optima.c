@@ -315,32 +315,35 @@ void op_select(int n, const OOptions *o) {
 int op_is_variant(const char *name) { return !strcmp(name, "optima") || !strcmp(name, "optima-9x9"); }
 
 /* ------------------------------------------------------------ O10 */
+/* the units of colour c that the immobilizer on q freezes, added to f */
+static void freeze_around(const int8_t *b, int q, int c, OBB *f) {
+    int im = A_immob[abs(b[q])];
+    if (im == IM_KNIGHT || im == IM_ADJ) {
+        int set = im == IM_KNIGHT ? LV_N : LV_K;
+        for (int i = 0; i < nleaps[set][q]; i++) {
+            int r = leaps[set][q][i], v = b[r] * c;
+            if (v > 0 && !A_resolute[v]) bb_set(f, r);
+        }
+    } else {
+        int mask = im == IM_FORTH ? ORTH : im == IM_FDIAG ? DIAG : ALLD;
+        for (int d = 0; d < 8; d++) {
+            if (!(mask >> d & 1)) continue;
+            for (int k = 0; k < raylen[q][d]; k++) {
+                int r = rays[q][d][k], v = b[r] * c;
+                if (v) { if (v > 0 && !A_resolute[v]) bb_set(f, r); break; }
+            }
+        }
+    }
+}
+
 /* both colours' frozen units in one pass over the immobilizers */
 void op_frozen(const OPos *p, OBB fz[2]) {
-    const int8_t *b = p->b;
     memset(fz, 0, 2 * sizeof *fz);
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = p->immob.w[w]; bits; bits &= bits - 1) {
             int q = w * 64 + __builtin_ctzll(bits);
-            int c = b[q] > 0 ? -1 : 1;          /* the colour it freezes */
-            OBB *f = &fz[c > 0];
-            int im = A_immob[abs(b[q])];
-            if (im == IM_KNIGHT || im == IM_ADJ) {
-                int set = im == IM_KNIGHT ? LV_N : LV_K;
-                for (int i = 0; i < nleaps[set][q]; i++) {
-                    int r = leaps[set][q][i], v = b[r] * c;
-                    if (v > 0 && !A_resolute[v]) bb_set(f, r);
-                }
-            } else {
-                int mask = im == IM_FORTH ? ORTH : im == IM_FDIAG ? DIAG : ALLD;
-                for (int d = 0; d < 8; d++) {
-                    if (!(mask >> d & 1)) continue;
-                    for (int k = 0; k < raylen[q][d]; k++) {
-                        int r = rays[q][d][k], v = b[r] * c;
-                        if (v) { if (v > 0 && !A_resolute[v]) bb_set(f, r); break; }
-                    }
-                }
-            }
+            int c = p->b[q] > 0 ? -1 : 1;          /* the colour it freezes */
+            freeze_around(p->b, q, c, &fz[c > 0]);
         }
 }
 
@@ -1310,24 +1313,8 @@ const char *op_start_fen(const char *variant) { return start_fen(variant); }
  * their from-scratch definitions, for a position and every position after one of its legal moves */
 static void frozen_ref(const int8_t *b, int c, OBB *fz) {   /* O10 for colour c, square by square */
     memset(fz, 0, sizeof *fz);
-    for (int q = 0; q < SIZE; q++) {
-        int v = b[q] * c;
-        if (v >= 0 || A_immob[-v] == IM_NO) continue;
-        int im = A_immob[-v];
-        if (im == IM_KNIGHT || im == IM_ADJ) {
-            int set = im == IM_KNIGHT ? LV_N : LV_K;
-            for (int i = 0; i < nleaps[set][q]; i++) { int r = leaps[set][q][i], w = b[r] * c; if (w > 0 && !A_resolute[w]) bb_set(fz, r); }
-        } else {
-            int mask = im == IM_FORTH ? ORTH : im == IM_FDIAG ? DIAG : ALLD;
-            for (int d = 0; d < 8; d++) {
-                if (!(mask >> d & 1)) continue;
-                for (int k = 0; k < raylen[q][d]; k++) {
-                    int r = rays[q][d][k], w = b[r] * c;
-                    if (w) { if (w > 0 && !A_resolute[w]) bb_set(fz, r); break; }
-                }
-            }
-        }
-    }
+    for (int q = 0; q < SIZE; q++)
+        if (b[q] * c < 0 && A_immob[abs(b[q])] != IM_NO) freeze_around(b, q, c, fz);
 }
 static int same_bb(OBB a, OBB b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
 static const char *check_one(const OPos *p) {

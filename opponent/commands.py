@@ -52,6 +52,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a game this long is a draw (default 300)")
     p.add_argument("--seed", metavar="N", type=_int("--seed", 0, 2**31 - 1), default=0,
                    help="seed of the openings and of the baseline players (default 0)")
+    p.add_argument("--fen", metavar="FEN", default="start",
+                   help="start every game from this position (e.g. an Optima start of other forces, "
+                        "from maxima-board new-optima); the random openings follow it (default: the game's start)")
     p.add_argument("--records", metavar="PATH", help="write the games as PGN-style records to PATH")
     p.add_argument("--quiet", action="store_true", help="print only the summary line")
     p.set_defaults(func=_match)
@@ -102,6 +105,10 @@ def _match(args: argparse.Namespace) -> int:
 
     a, b = parse_spec(args.a), parse_spec(args.b)
     variant = variants.get(args.variant).name
+    try:
+        Position(args.fen, variant)
+    except ValueError as exc:
+        raise ValueError(f"--fen: {exc}") from None
     limits = Limits(depth=args.depth) if args.depth else Limits(movetime=args.movetime or 100)
     records: list[str] | None = [] if args.records else None
     if args.records:
@@ -113,7 +120,7 @@ def _match(args: argparse.Namespace) -> int:
             print(f"game {n}: {colours}: {game.result} ({game.reason}, {len(game.moves)} plies)", flush=True)
 
     result = run_match(a, b, args.games, variant, limits, seed=args.seed, max_plies=args.max_plies,
-                       on_game=show, records=records)
+                       on_game=show, records=records, start_fen=args.fen)
     print(result.summary())
     if records is not None:
         with open(args.records, "w", encoding="utf-8") as f:

@@ -56,16 +56,18 @@ def elo_interval(scores: list[float]) -> tuple[float, float, float]:
     return elo(mean), elo(mean - Z95 * se), elo(mean + Z95 * se)
 
 
-def openings(variant: str, count: int, plies: int = OPENING_PLIES, seed: int = 0) -> list[list[str]]:
-    """``count`` distinct random legal sequences of ``plies`` plies from the
-    start position of ``variant`` (fewer if the game has fewer)."""
+def openings(variant: str, count: int, plies: int = OPENING_PLIES, seed: int = 0,
+             start_fen: str = "start") -> list[list[str]]:
+    """``count`` distinct random legal sequences of ``plies`` plies from
+    ``start_fen`` (default: the start position of ``variant``; fewer if the
+    game has fewer)."""
     rng = random.Random(seed)
     seen: set[tuple[str, ...]] = set()
     out: list[list[str]] = []
     tries = 0
     while len(out) < count and tries < count * 50:
         tries += 1
-        p = Position("start", variant)
+        p = Position(start_fen, variant)
         line = []
         for _ in range(plies):
             moves = p.legal_moves
@@ -135,15 +137,16 @@ def own_limits(spec: EngineSpec, limits: Limits) -> Limits:
 
 
 def play_game(white: Supervisor, black: Supervisor, variant: str, opening: list[str],
-              limits: Limits | tuple[Limits, Limits], max_plies: int = MAX_PLIES) -> tuple[Position, str, str]:
-    """Play one game (``limits``: one for both, or White's and Black's);
-    (final position, result, reason)."""
+              limits: Limits | tuple[Limits, Limits], max_plies: int = MAX_PLIES,
+              start_fen: str = "start") -> tuple[Position, str, str]:
+    """Play one game from ``start_fen`` and ``opening`` (``limits``: one for
+    both, or White's and Black's); (final position, result, reason)."""
     if isinstance(limits, Limits):
         limits = (limits, limits)
-    position = Position("start", variant)
+    position = Position(start_fen, variant)
+    start = position.fen()
     for move in opening:
         position.push(move)
-    start = variants.get(variant).start_fen
     for side in (white, black):
         side.new_game()
     moves = list(opening)
@@ -168,12 +171,15 @@ def play_game(white: Supervisor, black: Supervisor, variant: str, opening: list[
 def run_match(a: str | EngineSpec, b: str | EngineSpec, games: int, variant: str = "maxima",
               limits: Limits = Limits(movetime=100), *, seed: int = 0, max_plies: int = MAX_PLIES,
               plies: int = OPENING_PLIES, on_game: Callable[[int, Game], None] | None = None,
-              records: list[str] | None = None) -> MatchResult:
-    """Play ``games`` games (rounded up to even) of A against B."""
+              records: list[str] | None = None, start_fen: str = "start") -> MatchResult:
+    """Play ``games`` games (rounded up to even) of A against B, from random
+    openings of ``plies`` plies after ``start_fen`` (default: the game's start;
+    a bad FEN raises FenError before any engine starts)."""
     spec_a = parse_spec(a) if isinstance(a, str) else a
     spec_b = parse_spec(b) if isinstance(b, str) else b
     variant = variants.get(variant).name
-    pairs = openings(variant, (games + 1) // 2, plies, seed)
+    start_fen = Position(start_fen, variant).fen()
+    pairs = openings(variant, (games + 1) // 2, plies, seed, start_fen)
     if not pairs:
         raise ValueError(f"no opening of {plies} plies in {variant}")
     engine_a = Supervisor(spec_a, variant, seed=seed)
@@ -185,7 +191,8 @@ def run_match(a: str | EngineSpec, b: str | EngineSpec, games: int, variant: str
             for a_white in (True, False):
                 white, black = (engine_a, engine_b) if a_white else (engine_b, engine_a)
                 lw, lb = (limits_a, limits_b) if a_white else (limits_b, limits_a)
-                position, result, reason = play_game(white, black, variant, opening, (lw, lb), max_plies)
+                position, result, reason = play_game(white, black, variant, opening, (lw, lb), max_plies,
+                                                     start_fen)
                 a_color = 1 if a_white else -1
                 if result == "1-0":
                     score = 1.0 if a_white else 0.0

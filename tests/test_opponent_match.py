@@ -98,6 +98,40 @@ def test_match_command_prints_games_summary_and_writes_records(tmp_path):
         record.replay()
 
 
+def test_O4_match_from_a_given_start_plays_every_game_from_it(tmp_path):
+    """--fen: every game starts from the given position (here an Optima start of random forces, O4),
+    its random openings follow it, and the records carry it as their FEN tag and replay."""
+    made = _cli("new-optima", "--forces", "random", "--seed", "5", "--board", "9x9")
+    assert made.returncode == 0, made.stderr
+    start = made.stdout.strip()
+    assert start != Position("start", "optima-9x9").fen()
+    records = tmp_path / "games.pgn"
+    out = _cli("match", "greedy", "random", "--games", "2", "--variant", "optima-9x9", "--fen", start,
+               "--max-plies", "30", "--records", str(records), "--quiet")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("greedy vs random (optima-9x9, 2 games): ")
+    texts = records.read_text().split("\n\n[")
+    assert len(texts) == 2
+    firsts = set()
+    for n, text in enumerate(texts):
+        record = GameRecord.from_text(text if n == 0 else "[" + text)
+        assert record.tags["FEN"] == start
+        firsts.add(record.moves[0])
+        assert Position(start, "optima-9x9").is_legal(Position(start, "optima-9x9").parse_move(record.moves[0]))
+        record.replay()
+    assert len(firsts) == 1   # one opening, played with both colours
+
+
+def test_openings_follow_the_given_start():
+    start = "4k3/8/8/8/8/8/8/4K3 w 0"
+    p = Position(start, "ultima")
+    for line in openings("ultima", 5, 2, seed=3, start_fen=p.fen()):
+        q = p.copy()
+        for move in line:
+            q.push(move)   # raises if a move is not legal there
+        assert len(line) == 2
+
+
 def test_best_command_prints_a_legal_move_and_a_score():
     out = _cli("best", "start", "--variant", "ultima", "--engine", "minimax2", "--depth", "2")
     assert out.returncode == 0, out.stderr
@@ -111,6 +145,8 @@ def test_best_command_prints_a_legal_move_and_a_score():
     (["best", "start", "--engine", "/no/such/engine"], "no such file"),
     (["match", "random", "greedy", "--games", "1"], "--games must be a whole number from 2"),
     (["match", "random", "greedy", "--variant", "chess"], "chess"),
+    (["match", "random", "greedy", "--fen", "nonsense"], "--fen: FEN needs 3 fields"),
+    (["match", "random", "greedy", "--variant", "optima", "--fen", "10/10 w - - 0"], "--fen: "),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words):
     out = _cli(*args)

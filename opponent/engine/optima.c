@@ -452,7 +452,7 @@ static void emit(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *conv
         }
         if (t == x->s && !(p->roc && x->cap1 >= 0)) return;
         {
-            int8_t all[4]; int n = 0;
+            int8_t all[4] = {0}; int n = 0;
             if (x->cap1 >= 0) all[n++] = (int8_t)x->cap1;
             for (int i = 0; i < ncap; i++) all[n++] = caps[i];
             add_move(x, t, all, n, NULL, 0, 0);

@@ -57,6 +57,17 @@ def assert_children_match(binary: Path, variant: str, fens: list[str]) -> None:
         assert got == want, fen
 
 
+
+def move_list_mismatches(cases: list[tuple[str, list[str]]], lines: list[str]) -> list[tuple]:
+    """(fen, moves only Python has, moves only the engine has), at most five each, for every
+    (fen, Python's sorted moves) case whose engine line (its ``moves`` mode) differs."""
+    bad = []
+    for (fen, want), line in zip(cases, lines):
+        got = line.split()
+        if got != want:
+            bad.append((fen, sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5]))
+    return bad
+
 import pytest  # noqa: E402
 
 

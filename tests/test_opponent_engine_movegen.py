@@ -11,7 +11,7 @@ import pytest
 from engine import Position, variants
 
 from .opponent_positions import playout_positions
-from .opponent_engine import assert_children_match, engine_binary, run_batch  # noqa: F401 (fixture)
+from .opponent_engine import assert_children_match, engine_binary, move_list_mismatches, run_batch  # noqa: F401 (fixture)
 
 NAMES = variants.names()
 
@@ -34,15 +34,6 @@ def positions():
     return get
 
 
-def _mismatches(variant, pos, lines):
-    bad = []
-    for (fen, want), line in zip(pos, lines):
-        got = line.split()
-        if got != want:
-            bad.append((fen, sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5]))
-    return bad
-
-
 @pytest.mark.parametrize("variant", NAMES)
 def test_legal_move_lists_equal_python_engine(engine_binary, positions, variant):
     """M11/M12, U11, D5-D7, D14: the sorted canonical legal moves agree on 2,000 positions per game."""
@@ -51,7 +42,7 @@ def test_legal_move_lists_equal_python_engine(engine_binary, positions, variant)
     assert len(pos) == PER_GAME
     lines = run_batch(engine_binary, "moves", variant, [f for f, _ in pos])
     assert len(lines) == len(pos)
-    bad = _mismatches(variant, pos, lines)
+    bad = move_list_mismatches(pos, lines)
     assert not bad, f"{len(bad)} positions differ, first: {bad[:3]}"
 
 
@@ -96,5 +87,5 @@ def test_legal_move_lists_equal_python_engine_big_sweep(engine_binary, variant):
     _skip_optima(variant)
     pos = playout_positions(variant, 10000, seed=2, plies=200)
     lines = run_batch(engine_binary, "moves", variant, [f for f, _ in pos])
-    bad = _mismatches(variant, pos, lines)
+    bad = move_list_mismatches(pos, lines)
     assert not bad, f"{len(bad)} positions differ, first: {bad[:3]}"

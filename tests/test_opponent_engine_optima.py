@@ -13,7 +13,7 @@ import pytest
 
 from engine import Position, variants
 
-from .opponent_engine import Uci, assert_children_match, engine_binary, run_batch  # noqa: F401 (fixture)
+from .opponent_engine import Uci, assert_children_match, engine_binary, move_list_mismatches, run_batch  # noqa: F401 (fixture)
 from .opponent_optima_positions import game_positions, zoo_positions
 
 VARIANTS = ("optima", "optima-9x9")
@@ -32,15 +32,6 @@ def positions():
     return get
 
 
-def _mismatches(pos, lines):
-    bad = []
-    for (fen, want), line in zip(pos, lines):
-        got = line.split()
-        if got != want:
-            bad.append((fen, sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5]))
-    return bad
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_O5_O6_legal_move_lists_equal_python_engine(engine_binary, positions, variant):
     """O5, O6, O9-O12, O14: the sorted canonical legal moves agree on 2,500 positions per board
@@ -55,7 +46,7 @@ def test_O5_O6_legal_move_lists_equal_python_engine(engine_binary, positions, va
     assert len(tokens) == 56
     lines = run_batch(engine_binary, "moves", variant, [f for f, _ in pos])
     assert len(lines) == len(pos)
-    bad = _mismatches(pos, lines)
+    bad = move_list_mismatches(pos, lines)
     assert not bad, f"{len(bad)} positions differ, first: {bad[:3]}"
 
 
@@ -146,5 +137,5 @@ def test_legal_move_lists_equal_python_engine_big_sweep(engine_binary, variant):
     """10,000 more positions per board from other seeds and longer games."""
     pos = game_positions(variant, 6000, seed=2, plies=150) + zoo_positions(variant, 4000, seed=2)
     lines = run_batch(engine_binary, "moves", variant, [f for f, _ in pos])
-    bad = _mismatches(pos, lines)
+    bad = move_list_mismatches(pos, lines)
     assert not bad, f"{len(bad)} positions differ, first: {bad[:3]}"

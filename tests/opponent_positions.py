@@ -38,3 +38,31 @@ def playout_positions(variant: str, count: int, seed: int, plies: int = 80) -> l
                 break
             p.push(_pick(rng, p, moves))
     return out
+
+
+def won(p: Position, mover: int) -> bool:
+    """The game is over and ``mover`` won it."""
+    o = p.outcome()
+    return o is not None and o.winner == mover
+
+
+def forced_win(p: Position, n: int) -> bool:
+    """Whether the side to move wins by force within ``n`` of its moves (brute force over the Python
+    engine's moves and outcomes: mates, palace invasions, O13's royal captures)."""
+    mover = p.turn
+    for m in p.legal_moves:
+        p.push(m)
+        ok = won(p, mover) or (n > 1 and p.outcome() is None and
+                                all(wins_after(p, r, n - 1) for r in p.legal_moves))
+        p.pop()
+        if ok:
+            return True
+    return False
+
+
+def wins_after(p: Position, reply, n: int) -> bool:
+    """After ``reply``, the side to move then wins by force within ``n`` of its moves."""
+    p.push(reply)
+    ok = forced_win(p, n)
+    p.pop()
+    return ok

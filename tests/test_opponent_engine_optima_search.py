@@ -11,6 +11,7 @@ from engine import Position
 
 from .opponent_engine import Uci, engine_binary  # noqa: F401 (fixture)
 from .opponent_optima_positions import game_positions, zoo_positions
+from .opponent_positions import forced_win, wins_after
 
 
 @pytest.fixture(scope="module")
@@ -126,30 +127,6 @@ def test_match_command_plays_optima(engine_binary):
     assert lines[-1].startswith("builtin:level=3 vs random (optima, 2 games): ")
 
 
-def _won(p: Position, mover: int) -> bool:
-    o = p.outcome()
-    return o is not None and o.winner == mover
-
-
-def _forced_win(p: Position, n: int) -> bool:
-    """Whether the side to move wins by force within ``n`` of its moves (brute force, O13)."""
-    mover = p.turn
-    for m in p.legal_moves:
-        p.push(m)
-        ok = _won(p, mover) or (n > 1 and p.outcome() is None and all(_wins_after(p, r, n - 1) for r in p.legal_moves))
-        p.pop()
-        if ok:
-            return True
-    return False
-
-
-def _wins_after(p: Position, reply, n: int) -> bool:
-    p.push(reply)
-    ok = _forced_win(p, n)
-    p.pop()
-    return ok
-
-
 # 9x9 positions found by a seeded random search and checked by brute force below:
 # White wins in 2 (royal captured or no moves, O13) and not in 1.
 MATES_IN_2 = [
@@ -163,10 +140,10 @@ MATES_IN_2 = [
 def test_O13_finds_a_win_in_2(uci, fen):
     """O13: the engine plays a move after which every reply loses in 1, and reports mate 2."""
     p = Position(fen, "optima-9x9")
-    assert _forced_win(p, 2) and not _forced_win(p, 1), "the position is not what it claims"
+    assert forced_win(p, 2) and not forced_win(p, 1), "the position is not what it claims"
     uci.send("setoption name UCI_Variant value optima-9x9")
     uci.send("ucinewgame")
     best, info = uci.bestmove(f"position fen {fen}", "go depth 5")
     p.push(best)
-    assert p.outcome() is None and all(_wins_after(p, r, 1) for r in p.legal_moves), best
+    assert p.outcome() is None and all(wins_after(p, r, 1) for r in p.legal_moves), best
     assert "score mate 2" in [line for line in info if " score " in line][-1]

@@ -8,32 +8,7 @@ import pytest
 from engine import Position, variants
 
 from .opponent_engine import Uci, engine_binary  # noqa: F401 (fixture)
-from .opponent_positions import playout_positions
-
-
-def _won(p: Position, mover: int) -> bool:
-    o = p.outcome()
-    return o is not None and o.winner == mover
-
-
-def forced_win(p: Position, n: int) -> bool:
-    """Whether the side to move wins by force within ``n`` of its moves (brute force)."""
-    mover = p.turn
-    for m in p.legal_moves:
-        p.push(m)
-        ok = _won(p, mover) or (n > 1 and p.outcome() is None and
-                                all(_after(p, r, n - 1) for r in p.legal_moves))
-        p.pop()
-        if ok:
-            return True
-    return False
-
-
-def _after(p: Position, reply, n: int) -> bool:
-    p.push(reply)
-    ok = forced_win(p, n)
-    p.pop()
-    return ok
+from .opponent_positions import forced_win, playout_positions, wins_after, won
 
 
 @pytest.fixture(scope="module")
@@ -85,16 +60,16 @@ def test_finds_mate(uci, rule, variant, fen, n, palace):
     mover = p.turn
     p.push(best)
     if n == 1:
-        assert _won(p, mover), best
+        assert won(p, mover), best
     else:
-        assert p.outcome() is None and all(_after(p, r, n - 1) for r in p.legal_moves), best
+        assert p.outcome() is None and all(wins_after(p, r, n - 1) for r in p.legal_moves), best
     if palace:
         for reply in p.legal_moves[:3] if n > 1 else []:
             q = p.copy()
             q.push(reply)
             second, _ = uci.bestmove(f"position fen {q.fen()}", "go depth 4")
             q.push(second)
-            assert _won(q, mover), (reply, second)
+            assert won(q, mover), (reply, second)
             assert q.outcome().reason == "palace invaded" or q.check_info().palace, "won by the palace (M12)"
         if n == 1:
             assert p.is_check() and p.check_info().palace, "the win is the palace invasion (M12)"

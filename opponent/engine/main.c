@@ -63,17 +63,16 @@ static int batch(int argc, char **argv) {
     return 0;
 }
 
-#include <time.h>
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
+#include "clocks.h"
 
 static int bench(int argc, char **argv) {
     if (argc < 4 || !select_variant(argv[2])) { usage(); return 2; }
     Pos p; char err[200];
     const char *fen = argc > 4 ? argv[4] : V.start_fen;
     if (!parse_fen(fen, &p, err, sizeof err)) { fprintf(stderr, "maxima-engine: %s\n", err); return 2; }
-    double t0 = now(), c0 = (double)clock() / CLOCKS_PER_SEC;
+    double t0 = wall_seconds(), c0 = cpu_seconds();
     uint64_t n = perft(&p, atoi(argv[3]));
-    double dt = now() - t0, dc = (double)clock() / CLOCKS_PER_SEC - c0;
+    double dt = wall_seconds() - t0, dc = cpu_seconds() - c0;
     printf("perft %s depth %s: %llu leaves, %.3f s CPU (%.3f s wall), %.0f leaves/s CPU\n", argv[2], argv[3],
            (unsigned long long)n, dc, dt, n / (dc > 0 ? dc : 1e-9));
     return 0;
@@ -88,9 +87,9 @@ static int search_bench(int argc, char **argv) {
     gp.depth = atoi(argv[3]); gp.level = 10;
     Move best; int found;
     search_init(64);
-    double t0 = now(), c0 = (double)clock() / CLOCKS_PER_SEC;
+    double t0 = wall_seconds(), c0 = cpu_seconds();
     search_go(&p, NULL, 0, &gp, &best, &found);
-    double dt = now() - t0, dc = (double)clock() / CLOCKS_PER_SEC - c0;
+    double dt = wall_seconds() - t0, dc = cpu_seconds() - c0;
     long long n = search_nodes();
     char mv[64] = "(none)";
     if (found) move_str(&best, mv);

@@ -1299,8 +1299,7 @@ int op_parse_move(OPos *p, const char *text, OMove *out) {
 
 /* ------------------------------------------------------------ command-line modes */
 static int cmpstr(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
-#include <time.h>
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
+#include "clocks.h"
 
 static const char *start_fen(const char *variant) {
     return !strcmp(variant, "optima-9x9")
@@ -1360,10 +1359,10 @@ int op_main(int argc, char **argv) {
         OPos p; char err[200];
         const char *fen = argc > 4 ? argv[4] : start_fen(variant);
         if (!op_parse_fen(fen, &p, err, sizeof err)) { fprintf(stderr, "maxima-engine: %s\n", err); return 2; }
-        double t0 = now(), c0 = (double)clock() / CLOCKS_PER_SEC;
+        double t0 = wall_seconds(), c0 = cpu_seconds();
         if (!strcmp(mode, "bench")) {
             uint64_t n = op_perft(&p, atoi(argv[3]));
-            double dt = now() - t0, dc = (double)clock() / CLOCKS_PER_SEC - c0;
+            double dt = wall_seconds() - t0, dc = cpu_seconds() - c0;
             printf("perft %s depth %s: %llu leaves, %.3f s CPU (%.3f s wall), %.0f leaves/s CPU\n", variant, argv[3],
                    (unsigned long long)n, dc, dt, n / (dc > 0 ? dc : 1e-9));
         } else {
@@ -1371,7 +1370,7 @@ int op_main(int argc, char **argv) {
             gp.depth = atoi(argv[3]); gp.level = 10;
             OMove best; int found;
             op_search_go(&p, NULL, 0, &gp, &best, &found, 1);
-            double dt = now() - t0, dc = (double)clock() / CLOCKS_PER_SEC - c0;
+            double dt = wall_seconds() - t0, dc = cpu_seconds() - c0;
             long long n = op_search_nodes();
             char mv[128] = "(none)";
             if (found) op_move_str(&best, mv);

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef SC_COPY
 #define SC_COPY(q, p) (*(q) = *(p))
@@ -70,11 +71,16 @@ enum { TT_NONE, TT_EXACT, TT_LOWER, TT_UPPER };
 static TTEntry *tt;
 static size_t tt_size;
 static void tt_alloc(size_t bytes) {   /* the largest power of two of entries that fits */
+    /* at most half the machine's memory: the pages are touched below, so a Hash
+     * larger than a small Pi's memory would get the engine killed, not refused */
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0 && (uint64_t)bytes > (uint64_t)pages * (uint64_t)page / 2)
+        bytes = (size_t)((uint64_t)pages * (uint64_t)page / 2);
     size_t n = 1;
     while (n * 2 * sizeof(TTEntry) <= bytes) n *= 2;
     free(tt);
-    tt = malloc(n * sizeof(TTEntry));
-    tt_size = n;
+    while (!(tt = malloc(n * sizeof(TTEntry))) && n > 1024) n /= 2;
+    tt_size = tt ? n : 0;
     /* touched now, so the pages are mapped before the first search (not in its time) */
     if (tt) memset(tt, 0, n * sizeof(TTEntry));
 }

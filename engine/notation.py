@@ -224,6 +224,16 @@ def _other_game(ch: str, variant: Variant) -> str | None:
     return None
 
 
+def check_fen_characters(fen: str) -> None:
+    """The compiled engine splits a FEN's fields on ASCII spaces only (tabs and
+    line ends tolerated), so a no-break or other Unicode space is named here
+    instead of being split on."""
+    for i, ch in enumerate(fen):
+        if ch.isspace() and ch not in " \t\n\r\v\f":
+            raise FenError(f"FEN has the Unicode space U+{ord(ch):04X} at position {i + 1}: "
+                           f"separate its fields with plain spaces")
+
+
 def parse_fen(fen: str, variant: Variant) -> FenData:
     """Board, side to move and counters of a FEN; checks syntax only
     (M14, U13/U14, D3/D18 except the position checks). ``FenError`` names what
@@ -231,6 +241,7 @@ def parse_fen(fen: str, variant: Variant) -> FenData:
     same game on that board (D1)."""
     if not isinstance(fen, str):
         raise FenError("FEN must be text")
+    check_fen_characters(fen)
     if variant.family == "deckle":
         return _parse_deckle(fen, variant)
     parts = fen.split()

@@ -185,3 +185,18 @@ def test_M15_any_number_of_other_pieces_is_allowed():
 def test_M15_one_own_piece_in_the_own_palace_is_allowed():
     assert pos({"e1": "K", "e9": "k", "d0": "D", "e10": "q"}).fen()
     assert pos({"e1": "K", "e9": "k", "d0": "D", "e0": "p"}).fen()
+
+
+@pytest.mark.parametrize("variant", ["maxima", "ultima", "withdrawer-chess", "optima"])
+@pytest.mark.parametrize("space", ["\u00a0", "\u2003", "\u3000"])
+def test_M14_U13_D3_O15_a_unicode_space_between_fields_is_named_not_split_on(variant, space):
+    """The compiled engine reads the same FEN bytes and splits on ASCII spaces
+    only, so the Python parser names a Unicode space instead of accepting it."""
+    from engine import variants
+    v = variants.get(variant)
+    fen = v.start_fen.replace(" ", space, 1)
+    with pytest.raises(FenError) as err:
+        Position(fen, variant)
+    where = fen.index(space) + 1
+    assert f"U+{ord(space):04X} at position {where}" in str(err.value)
+    Position(v.start_fen, variant)   # the same FEN with its ASCII space is read

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..notation import FenError, _count
+from ..notation import FenError, _count, check_fen_characters
 from ..variants.base import BLACK, WHITE, Variant
 from ..variants.optima import BY_TOKEN, OPTIMA, OPTIMA_9X9
 from .placement import KINDS, Reserve, royals_first_sides, set_size, side_at, token_key
@@ -166,6 +166,7 @@ def parse(text: str, validate: bool = True, variant: Variant | None = None) -> O
     when its board has that size: a game of the family with other unit data)."""
     if not isinstance(text, str):
         raise FenError("FEN must be text")
+    check_fen_characters(text)
     parts = text.split(" ")
     if len(parts) != 5 or not all(parts):
         raise FenError(f"Optima FEN needs 5 fields separated by single spaces ({FIELDS}), "

@@ -73,6 +73,8 @@ typedef struct {
     int stalemate_mover_wins, bare_king, fifty, repetition, insufficient;
     int npromo; int promo[6];
     int king, pawn, rook, swapper;       /* type indices (0 = none) */
+    int pawn_end;                 /* the Pawn's value with no other piece but Kings left (values.h 'P'); 0: one value all game */
+    int phase_pieces;             /* the pieces other than Pawns and Kings at the start (the game phase's scale) */
     int nfreezers;
     uint8_t freezer[MAXTYPES], freezes_freezer[MAXTYPES], neutralizer[MAXTYPES], never_frozen[MAXTYPES];
     uint8_t step_victim[MAXTYPES];

@@ -53,10 +53,12 @@ static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count 
 static int8_t ev_ray3[MAXSQ][8][3];     /* the first three squares of each ray, padded with the square itself (occupied) */
 static int16_t ev_sq[2][MAXTYPES][MAXSQ]; /* [colour index][type][square]: Pawn advancement and palace pressure */
 static int ev_val[MAXTYPES];
+static int ev_pawn_delta;               /* the Pawn's endgame value minus its value (0: no phase term) */
 static const VariantDef *ev_def;
 static void eval_prepare(void) {
     const Geo *g = &V.g;
     for (int t = 0; t < MAXTYPES; t++) ev_val[t] = t <= V.ntypes ? V.t[t].value : 0;
+    ev_pawn_delta = V.pawn && V.pawn_end && V.phase_pieces ? V.pawn_end - V.t[V.pawn].value : 0;
     for (int s = 0; s < g->size; s++)
         for (int d = 0; d < 8; d++)
             for (int j = 0; j < 3; j++) ev_ray3[s][d][j] = j < g->raylen[s][d] ? g->rays[s][d][j] : (int8_t)s;
@@ -107,6 +109,23 @@ static int finish_eval(const Pos *p, int score) {
         out += (int)((z >> 40) % (uint64_t)(2 * level_noise + 1)) - level_noise;
     }
     return out + 10;  /* tempo */
+}
+
+/* The game phase's Pawn term (games with an endgame Pawn value in values.h):
+ * with n pieces other than Pawns and Kings on the board and N at the start,
+ * each Pawn is worth its value + (endgame value - value) * (N - n) / N, a
+ * frozen Pawn half of that (opponent/tune.py fits the same term). */
+static int pawn_phase(const Pos *p, const uint64_t fz[2][2]) {
+    int n = 0, pawns2 = 0;   /* pieces; White's Pawns minus Black's, two for a mobile one, one for a frozen one */
+    for (int ci = 0; ci < 2; ci++)
+        for (int w = 0; w < 2; w++)
+            for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
+                int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] < 0 ? -p->b[s] : p->b[s];
+                if (t == V.pawn) pawns2 += (ci ? 1 : -1) * (2 - (int)((fz[ci][w] >> (s & 63)) & 1));
+                else n += t != V.king;
+            }
+    int late = V.phase_pieces - (n < V.phase_pieces ? n : V.phase_pieces);
+    return ev_pawn_delta * late * pawns2 / (2 * V.phase_pieces);
 }
 
 int evaluate(const Pos *p) {
@@ -171,6 +190,7 @@ int evaluate(const Pos *p) {
         score -= c * 20 * near_enemies;
         if (FROZEN(k, c)) score -= c * 60;
     }
+    if (ev_pawn_delta) score += pawn_phase(p, (const uint64_t (*)[2])fz);
     ev_cache[slot].key = p->hash; ev_cache[slot].score = score;
     return finish_eval(p, score);
 }

@@ -250,11 +250,12 @@ def choose_ridge(fold_rows: list[Counter], prior: list[float], scale: float, k: 
 
 
 def tune(variant: str, played, ridge: float | None = None, material_only: bool = False,
-         plies: tuple[int, int] | None = None, pawn_phase: bool = False) -> dict:
+         plies: tuple[int, int] | None = None, pawn_phase: bool = False, pawn_end_only: bool = False) -> dict:
     """Fit ``played`` (selfplay()'s answer); ``ridge`` None: chosen by cross-validation;
     ``material_only``: ignore the evaluation columns (the method before 24 Nov 2026);
     ``plies`` (first, end): only the positions of plies first <= ply < end;
-    ``pawn_phase``: fit the Pawn's endgame value too (the phase column, see the module's docstring)."""
+    ``pawn_phase``: fit the Pawn's endgame value too (the phase column, see the module's docstring);
+    ``pawn_end_only``: with it, fit the endgame Pawn value alone (the other values stay the build's)."""
     letters, values, samples, game_lines = played[:4]
     phase = played[4] if len(played) > 4 else None
     samples = [s if len(s) > 6 else tuple(s) + (None,) for s in samples]
@@ -269,11 +270,12 @@ def tune(variant: str, played, ridge: float | None = None, material_only: bool =
     delta_build = phase[1] - values[pawn] if pawn_phase else 0
     # the columns that vary (not the King) are fitted; the others keep the build's value
     varies = [any(s[1][i] for s in samples) for i in range(n)]
-    cols = [i for i in range(n) if varies[i]]
+    cols = [i for i in range(n) if varies[i] and not (pawn_phase and pawn_end_only)]
     rows = []
     for game, diffs, y, ev, frozen, _ply, pieces in samples:
         x = [d - (frozen[i] / 2 if frozen else 0) for i, d in enumerate(diffs)]
-        rest = (ev - sum(v * xi for v, xi in zip(values, x))) if ev is not None else 0.0
+        fixed = sum(v * xi for i, (v, xi) in enumerate(zip(values, x)) if i not in cols)   # the build's, kept
+        rest = (ev - sum(v * xi for v, xi in zip(values, x)) if ev is not None else 0.0) + fixed
         features = tuple(x[i] for i in cols)
         if pawn_phase:   # the build's phase term leaves rest; its weight is fitted
             late = endgame_share(pieces, phase[0]) * x[pawn]
@@ -389,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit the material difference alone, without the rest of the evaluation")
     ap.add_argument("--pawn-phase", action="store_true",
                     help="fit a second Pawn value for the endgame (Deckle's games; written as P)")
+    ap.add_argument("--pawn-end-only", action="store_true",
+                    help="fit the endgame Pawn value alone; the other values stay the build's (implies --pawn-phase)")
     ap.add_argument("--jobs", type=int, default=1, help="variants played at once (default 1)")
     ap.add_argument("--save", metavar="DIR", type=Path, help="keep each variant's selfplay output as DIR/VARIANT.txt")
     ap.add_argument("--load", metavar="DIR", type=Path,
@@ -408,7 +412,8 @@ def main(argv: list[str] | None = None) -> int:
         played = list(pool.map(lambda v: selfplay(v, args.games, args.depth, args.seed, args.max_plies,
                                                           args.save, args.load), variants))
     for variant, games in zip(variants, played):
-        t = tune(variant, games, args.ridge, args.material_only, args.plies, args.pawn_phase)
+        t = tune(variant, games, args.ridge, args.material_only, args.plies, args.pawn_phase or args.pawn_end_only,
+                 args.pawn_end_only)
         tuned.append(t)
         print(f"{variant}: {t['games']} games (White's scores {t['results']}), {t['positions']} quiet positions, "
               f"K = {t['scale']:.5f}/cp, ridge {t['ridge']:g}"

@@ -264,3 +264,12 @@ def test_engine_tapers_the_pawn_by_the_pieces_left(engine_binary, tmp_path):  # 
     others = ["rnsbqkbsnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNSBQKBSNR w KQkq - 0 1 -",
               "4k5/2s7/10/10/p9/10/10/P9/4S5/4K5 w - - 0 1 -"]
     assert _evals(built, "swapper-chess", others) == _evals(engine_binary, "swapper-chess", others)
+
+
+def test_pawn_end_only_keeps_the_other_values():
+    """--pawn-end-only: the endgame Pawn value is fitted, every other value stays the build's."""
+    played = _phase_samples(5000, 13, mid=100, end=400)
+    only = tune.tune("test", played, ridge=0.0, pawn_phase=True, pawn_end_only=True)
+    assert only["fitted"] == [0, 300, 100]
+    assert only["pawn_end"] > 250, only["pawn_end"]
+    assert only["test_loss_fitted"] < only["test_loss_build"]

@@ -38,7 +38,10 @@ Pawns and Kings on the board and N at the start, evaluate() counts a Pawn
 ``v_p + (v_end - v_p) * e`` with ``e = (N - min(n, N)) / N``, so the model has
 one more column, ``e * x_p``, whose weight is ``K * (v_end - v_p)`` (its prior
 the build's difference, 0 when the build has no endgame value). It is
-written to values.h under the letter ``P``.
+written to values.h under the letter ``P``. With ``--pawn-run`` a Pawn gains
+``A * e * (a / m)^2`` (a: ranks advanced past its start rank, m: those to the
+last rank before promotion): the column ``e * run2 / 2048`` of selfplay's
+last number, written as ``A``. ``--phase-only`` fits these alone.
 
 With ``--write`` the values go into ``opponent/engine/values.h`` (entries of
 the other variants already there are kept), which ``variants.c`` applies over
@@ -68,9 +71,10 @@ FOLDS = 4
 def selfplay(variant: str, games: int, depth: int, seed: int, max_plies: int,
              save: Path | None = None, load: Path | None = None):
     """(letters, build values, samples, game lines, phase): samples are (game index, diffs, result, eval, frozen,
-    ply, pieces); eval and frozen are None in output without those columns, pieces (the pieces other than Pawns
-    and Kings on the board) None without the phase column; phase is (N, the build's endgame Pawn value) from
-    the ``phase`` line, None without it. ``load``: read the selfplay output
+    ply, pieces, run2); eval and frozen are None in output without those columns, pieces (the pieces other than
+    Pawns and Kings on the board) and run2 (the Pawns' advance shares squared, 0..1024 each, doubled, White's
+    minus Black's) None without the phase columns; phase is (N, the build's endgame Pawn value, the build's
+    runner bonus) from the ``phase`` line, None without it. ``load``: read the selfplay output
     of VARIANT.txt in that folder instead of playing; ``save``: write it there."""
     if load is not None:
         return parse_selfplay((load / f"{variant}.txt").read_text().splitlines())
@@ -96,13 +100,14 @@ def parse_selfplay(lines: list[str]):
         if not words:
             continue
         if words[0] == "phase":
-            phase = (int(words[1]), int(words[2]))
+            phase = (int(words[1]), int(words[2]), int(words[3]) if len(words) > 3 else 0)
         elif words[0] == "pos":
             nums = [int(x) for x in words[3:]]
             diffs = tuple(nums[:n])
             ev, frozen = (nums[n], tuple(nums[n + 1:2 * n + 1])) if len(nums) >= 2 * n + 1 else (None, None)
-            pieces = nums[2 * n + 1] if len(nums) == 2 * n + 2 else None
-            pending.append((game, diffs, float(words[1]), ev, frozen, int(words[2]), pieces))
+            pieces = nums[2 * n + 1] if len(nums) >= 2 * n + 2 else None
+            run2 = nums[2 * n + 2] if len(nums) == 2 * n + 3 else None
+            pending.append((game, diffs, float(words[1]), ev, frozen, int(words[2]), pieces, run2))
         elif words[0] == "game":
             samples += pending   # a game cut short (an interrupted run) has no game line: dropped
             pending = []
@@ -250,40 +255,46 @@ def choose_ridge(fold_rows: list[Counter], prior: list[float], scale: float, k: 
 
 
 def tune(variant: str, played, ridge: float | None = None, material_only: bool = False,
-         plies: tuple[int, int] | None = None, pawn_phase: bool = False, pawn_end_only: bool = False) -> dict:
+         plies: tuple[int, int] | None = None, pawn_phase: bool = False, pawn_run: bool = False,
+         phase_only: bool = False) -> dict:
     """Fit ``played`` (selfplay()'s answer); ``ridge`` None: chosen by cross-validation;
     ``material_only``: ignore the evaluation columns (the method before 24 Nov 2026);
     ``plies`` (first, end): only the positions of plies first <= ply < end;
-    ``pawn_phase``: fit the Pawn's endgame value too (the phase column, see the module's docstring);
-    ``pawn_end_only``: with it, fit the endgame Pawn value alone (the other values stay the build's)."""
+    ``pawn_phase``: fit the Pawn's endgame value too, ``pawn_run``: the endgame bonus of a Pawn one step from
+    promotion (the phase columns, see the module's docstring); ``phase_only``: fit those alone (the other
+    values stay the build's)."""
     letters, values, samples, game_lines = played[:4]
     phase = played[4] if len(played) > 4 else None
-    samples = [s if len(s) > 6 else tuple(s) + (None,) for s in samples]
+    samples = [tuple(s) + (None,) * (8 - len(s)) for s in samples]
     if plies is not None:
         samples = [s for s in samples if plies[0] <= s[5] < plies[1]]
     if material_only:
-        samples = [(g, d, y, None, None, ply, pieces) for g, d, y, _e, _f, ply, pieces in samples]
+        samples = [(g, d, y, None, None, ply, pieces, run2) for g, d, y, _e, _f, ply, pieces, run2 in samples]
     n = len(values)
     pawn = letters.index("p") if "p" in letters else None
-    if pawn_phase and (phase is None or pawn is None or any(s[6] is None for s in samples)):
-        raise ValueError(f"{variant}: --pawn-phase needs selfplay output with the game phase (Deckle's games)")
+    if (pawn_phase or pawn_run) and (phase is None or pawn is None or any(s[6] is None for s in samples)
+                                     or (pawn_run and any(s[7] is None for s in samples))):
+        raise ValueError(f"{variant}: --pawn-phase/--pawn-run need selfplay output with the game phase (Deckle's games)")
     delta_build = phase[1] - values[pawn] if pawn_phase else 0
+    run_build = phase[2] if pawn_run else 0
     # the columns that vary (not the King) are fitted; the others keep the build's value
     varies = [any(s[1][i] for s in samples) for i in range(n)]
-    cols = [i for i in range(n) if varies[i] and not (pawn_phase and pawn_end_only)]
+    cols = [i for i in range(n) if varies[i] and not (phase_only and (pawn_phase or pawn_run))]
     rows = []
-    for game, diffs, y, ev, frozen, _ply, pieces in samples:
+    for game, diffs, y, ev, frozen, _ply, pieces, run2 in samples:
         x = [d - (frozen[i] / 2 if frozen else 0) for i, d in enumerate(diffs)]
         fixed = sum(v * xi for i, (v, xi) in enumerate(zip(values, x)) if i not in cols)   # the build's, kept
         rest = (ev - sum(v * xi for v, xi in zip(values, x)) if ev is not None else 0.0) + fixed
         features = tuple(x[i] for i in cols)
-        if pawn_phase:   # the build's phase term leaves rest; its weight is fitted
-            late = endgame_share(pieces, phase[0]) * x[pawn]
-            features += (late,)
-            rest -= delta_build * late if ev is not None else 0.0
+        if pawn_phase or pawn_run:   # the build's phase terms leave rest; their weights are fitted
+            e = endgame_share(pieces, phase[0])
+            terms = ((e * x[pawn], delta_build),) if pawn_phase else ()
+            terms += ((e * run2 / 2048, run_build),) if pawn_run else ()
+            features += tuple(z for z, _ in terms)
+            rest -= sum(z * v for z, v in terms) if ev is not None else 0.0
         rows.append((game, features, rest, y))
     train, test, fold_rows = _split(rows)
-    build = [values[i] for i in cols] + ([delta_build] if pawn_phase else [])
+    build = [values[i] for i in cols] + ([delta_build] if pawn_phase else []) + ([run_build] if pawn_run else [])
     k, b0 = best_scale(train, build)
     prior = [k * v for v in build]
     scores = {}
@@ -293,14 +304,17 @@ def tune(variant: str, played, ridge: float | None = None, material_only: bool =
     fitted = list(values)
     for i, wi in zip(cols, w[1:]):
         fitted[i] = round(wi / k)
-    pawn_end = pawn_end_build = None
+    pawn_end = pawn_end_build = run = None
     if pawn_phase:
         pawn_end_build = values[pawn] + delta_build
         pawn_w = w[1 + cols.index(pawn)] if pawn in cols else k * values[pawn]
-        pawn_end = round((pawn_w + w[-1]) / k)
+        pawn_end = round((pawn_w + w[1 + len(cols)]) / k)
+    if pawn_run:
+        run = round(w[-1] / k)
     results = Counter(line.split()[1] for line in game_lines)
     return {
         "pawn_end": pawn_end, "pawn_end_build": pawn_end_build, "phase_pieces": phase[0] if phase else None,
+        "pawn_run": run, "pawn_run_build": run_build if pawn_run else None,
         "variant": variant, "letters": letters, "build": values, "fitted": fitted, "scale": k,
         "ridge": ridge, "ridge_scores": scores, "whole_eval": any(s[3] is not None for s in samples),
         "games": len(game_lines), "results": dict(results), "positions": len(samples),
@@ -311,6 +325,7 @@ def tune(variant: str, played, ridge: float | None = None, material_only: bool =
 
 
 PAWN_END_LETTER = "P"   # values.h: the Pawn's endgame value (variants.c)
+PAWN_RUN_LETTER = "A"   # values.h: the endgame bonus of a Pawn one step from promotion
 ENTRY = re.compile(r'\{"([^"]+)", \'(.)\', (-?\d+)\},')
 NOTE = re.compile(r'^    /\* ([a-z0-9-]+): (.*) \*/$', re.M)
 
@@ -334,12 +349,15 @@ def write_values(tuned: list[dict], command: str, path: Path | None = None) -> N
         entries += [(t["variant"], letter, value) for letter, value in zip(t["letters"], t["fitted"]) if letter != "k"]
         if t.get("pawn_end") is not None:
             entries.append((t["variant"], PAWN_END_LETTER, t["pawn_end"]))
+        if t.get("pawn_run") is not None:
+            entries.append((t["variant"], PAWN_RUN_LETTER, t["pawn_run"]))
     lines = [
         "/* Material values fitted to self-play results (centipawns), overriding the",
         " * hand-set values of variants.c for these games, each kept because it won its",
         " * check match against the hand-set values (docs/opponent-engine.md, \"Tuned",
-        " * material values\"). The letter P is the Pawn's endgame value (search.c, pawn_phase;",
-        " * tune.py --pawn-phase). Written by opponent/tune.py (--write); do not edit by hand. */",
+        " * material values\"). The letter P is the Pawn's endgame value, A the endgame bonus of a",
+        " * Pawn one step from promotion (search.c, pawn_phase; tune.py --pawn-phase, --pawn-run).",
+        " * Written by opponent/tune.py (--write); do not edit by hand. */",
         "static const struct { const char *variant; char letter; int value; } TUNED_VALUES[] = {",
     ]
     seen = set()
@@ -391,8 +409,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit the material difference alone, without the rest of the evaluation")
     ap.add_argument("--pawn-phase", action="store_true",
                     help="fit a second Pawn value for the endgame (Deckle's games; written as P)")
-    ap.add_argument("--pawn-end-only", action="store_true",
-                    help="fit the endgame Pawn value alone; the other values stay the build's (implies --pawn-phase)")
+    ap.add_argument("--pawn-run", action="store_true",
+                    help="fit the endgame bonus of a Pawn one step from promotion (Deckle's games; written as A)")
+    ap.add_argument("--phase-only", action="store_true",
+                    help="with --pawn-phase/--pawn-run: fit those alone; the other values stay the build's")
     ap.add_argument("--jobs", type=int, default=1, help="variants played at once (default 1)")
     ap.add_argument("--save", metavar="DIR", type=Path, help="keep each variant's selfplay output as DIR/VARIANT.txt")
     ap.add_argument("--load", metavar="DIR", type=Path,
@@ -412,8 +432,8 @@ def main(argv: list[str] | None = None) -> int:
         played = list(pool.map(lambda v: selfplay(v, args.games, args.depth, args.seed, args.max_plies,
                                                           args.save, args.load), variants))
     for variant, games in zip(variants, played):
-        t = tune(variant, games, args.ridge, args.material_only, args.plies, args.pawn_phase or args.pawn_end_only,
-                 args.pawn_end_only)
+        t = tune(variant, games, args.ridge, args.material_only, args.plies, args.pawn_phase, args.pawn_run,
+                 args.phase_only)
         tuned.append(t)
         print(f"{variant}: {t['games']} games (White's scores {t['results']}), {t['positions']} quiet positions, "
               f"K = {t['scale']:.5f}/cp, ridge {t['ridge']:g}"
@@ -426,6 +446,8 @@ def main(argv: list[str] | None = None) -> int:
         if t["pawn_end"] is not None:
             print(f"  endgame Pawn (no piece but Kings and Pawns; {t['phase_pieces']} at the start):"
                   f" build {t['pawn_end_build']}, fitted {t['pawn_end']}")
+        if t["pawn_run"] is not None:
+            print(f"  endgame bonus of a Pawn one step from promotion: build {t['pawn_run_build']}, fitted {t['pawn_run']}")
         print(f"  cross-entropy, held-out games: build {t['test_loss_build']:.4f}, fitted {t['test_loss_fitted']:.4f}"
               f" (training: {t['train_loss_build']:.4f}, {t['train_loss_fitted']:.4f})", flush=True)
     if args.write or args.write_to:

@@ -19,11 +19,14 @@
  * the move the search chooses captures nothing (a quiet position, as in
  * Texel tuning). In games with a Pawn that promotes (Deckle's) a line
  *
- *   phase N PAWN_END                     (N pieces other than Pawns and Kings at the start; the build's endgame Pawn value)
+ *   phase N PAWN_END PAWN_RUN            (N pieces other than Pawns and Kings at the start;
+ *                                         the build's endgame Pawn value and runner bonus)
  *
  * follows the types line, and each pos line ends with the number of those
- * pieces on the board (both colours): evaluate()'s game phase (search.c,
- * pawn_phase; opponent/tune.py --pawn-phase). A game reaching MAXPLIES (default 300) counts as a draw; in
+ * pieces on the board (both colours), evaluate()'s game phase, and White's
+ * sum of the Pawns' advance shares squared (0..1024 each, doubled, a frozen
+ * Pawn's not) minus Black's (search.c, pawn_phase; opponent/tune.py
+ * --pawn-phase, --pawn-run). A game reaching MAXPLIES (default 300) counts as a draw; in
  * Deckle's games the third repetition of a position is a draw (D16). */
 #include <stdlib.h>
 #include <string.h>
@@ -48,10 +51,10 @@ int selfplay_main(int argc, char **argv) {
     printf("types");
     for (int t = 1; t <= V.ntypes; t++) printf(" %c:%d", V.t[t].letter, V.t[t].value);
     printf("\n");
-    if (V.pawn) printf("phase %d %d\n", V.phase_pieces, V.pawn_end ? V.pawn_end : V.t[V.pawn].value);
+    if (V.pawn) printf("phase %d %d %d\n", V.phase_pieces, V.pawn_end ? V.pawn_end : V.t[V.pawn].value, V.pawn_run);
     static uint64_t hist[1024];
     static int samples[1024][MAXTYPES], frozen[1024][MAXTYPES], evals[1024];
-    static int sample_ply[1024], pieces[1024];
+    static int sample_ply[1024], pieces[1024], runs[1024];
     for (int g = 0; g < games; g++) {
         Pos p; char err[200];
         if (!parse_fen(V.start_fen, &p, err, sizeof err)) { fprintf(stderr, "maxima-engine: %s\n", err); return 2; }
@@ -83,17 +86,17 @@ int selfplay_main(int argc, char **argv) {
                 if (!m.ncap && m.kind != K_PROMOTE && !in_check(&p) && ns < 1024) {
                     memset(samples[ns], 0, sizeof samples[ns]);
                     memset(frozen[ns], 0, sizeof frozen[ns]);
-                    pieces[ns] = 0;
                     uint64_t fz[2][2];
                     frozen_mask(&p, 1, fz[1]); frozen_mask(&p, -1, fz[0]);
                     for (int s = 0; s < V.g.size; s++) {
                         int v = p.b[s];
                         if (!v) continue;
                         samples[ns][v > 0 ? v : -v] += v > 0 ? 1 : -1;
-                        pieces[ns] += (v > 0 ? v : -v) != V.pawn && (v > 0 ? v : -v) != V.king;
                         if ((fz[v > 0][s >> 6] >> (s & 63)) & 1) frozen[ns][v > 0 ? v : -v] += v > 0 ? 1 : -1;
                     }
                     evals[ns] = (evaluate(&p) - 10) * p.side;   /* finish_eval: side to move's view + tempo */
+                    int pawns2;
+                    pawn_phase_counts(&p, (const uint64_t (*)[2])fz, &pieces[ns], &pawns2, &runs[ns]);
                     sample_ply[ns++] = ply;
                 }
             }
@@ -106,7 +109,7 @@ int selfplay_main(int argc, char **argv) {
             for (int t = 1; t <= V.ntypes; t++) printf(" %d", samples[i][t]);
             printf(" %d", evals[i]);
             for (int t = 1; t <= V.ntypes; t++) printf(" %d", frozen[i][t]);
-            if (V.pawn) printf(" %d", pieces[i]);
+            if (V.pawn) printf(" %d %d", pieces[i], runs[i]);
             printf("\n");
         }
         printf("game %g %d %s\n", result, ply, reason);

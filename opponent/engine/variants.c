@@ -3,6 +3,7 @@
 #include "engine.h"
 #include "values.h"
 #define PAWN_END_LETTER 'P'   /* a values.h entry of this letter: the Pawn's endgame value (search.c, pawn_phase) */
+#define PAWN_RUN_LETTER 'A'   /* and of this one: the endgame bonus of a Pawn one step from promotion */
 
 Variant V;
 const int OPP[8] = {DS, DW, DN, DE, DSW, DNW, DNE, DSE};
@@ -202,6 +203,7 @@ int select_variant(const char *name) {
             int t = type_of(TUNED_VALUES[i].letter);
             if (t) V.t[t].value = TUNED_VALUES[i].value;
             else if (TUNED_VALUES[i].letter == PAWN_END_LETTER) V.pawn_end = TUNED_VALUES[i].value;
+            else if (TUNED_VALUES[i].letter == PAWN_RUN_LETTER) V.pawn_run = TUNED_VALUES[i].value;
         }
     for (const char *c = V.start_fen; *c && *c != ' '; c++)   /* the game phase's scale: search.c, pawn_phase */
         if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))

@@ -3,7 +3,8 @@
     python -m opponent.tune [--variants maxima,ultima,withdrawer-chess]
                             [--games 500] [--depth 3] [--seed 1] [--jobs N]
                             [--max-plies 300] [--ridge auto|R] [--plies FIRST:END]
-                            [--pawn-phase] [--save DIR | --load DIR] [--write]
+                            [--pawn-phase] [--pawn-run] [--phase-only]
+                            [--save DIR | --load DIR] [--write]
 
 For each variant the engine (``opponent/engine/maxima-engine selfplay``)
 plays GAMES games against itself at a fixed DEPTH from the start after 4-8
@@ -423,6 +424,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write-to", metavar="PATH", type=Path,
                     help="write the values into PATH instead (a copy of values.h, for a check build)")
     args = ap.parse_args(argv)
+    if args.phase_only and not (args.pawn_phase or args.pawn_run):
+        ap.error("--phase-only: give --pawn-phase and/or --pawn-run (the terms to fit)")
     if not BINARY.exists() and args.load is None:
         print(f"tune: {BINARY} not built (make -C opponent/engine)", file=sys.stderr)
         return 2

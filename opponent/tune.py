@@ -3,6 +3,7 @@
     python -m opponent.tune [--variants maxima,ultima,withdrawer-chess]
                             [--games 500] [--depth 3] [--seed 1] [--jobs N]
                             [--max-plies 300] [--ridge auto|R] [--plies FIRST:END]
+                            [--pawn-phase] [--pawn-run] [--phase-only]
                             [--save DIR | --load DIR] [--write]
 
 For each variant the engine (``opponent/engine/maxima-engine selfplay``)
@@ -32,6 +33,17 @@ out: the script prints the cross-entropy of the build's values and of the
 fitted ones on them. Selfplay output without the evaluation columns (Optima)
 is fitted on material alone (rest = 0).
 
+With ``--pawn-phase`` (Deckle's games, whose selfplay output carries the game
+phase) the Pawn gets a second value, for the endgame: with n pieces other than
+Pawns and Kings on the board and N at the start, evaluate() counts a Pawn
+``v_p + (v_end - v_p) * e`` with ``e = (N - min(n, N)) / N``, so the model has
+one more column, ``e * x_p``, whose weight is ``K * (v_end - v_p)`` (its prior
+the build's difference, 0 when the build has no endgame value). It is
+written to values.h under the letter ``P``. With ``--pawn-run`` a Pawn gains
+``A * e * (a / m)^2`` (a: ranks advanced past its start rank, m: those to the
+last rank before promotion): the column ``e * run2 / 2048`` of selfplay's
+last number, written as ``A``. ``--phase-only`` fits these alone.
+
 With ``--write`` the values go into ``opponent/engine/values.h`` (entries of
 the other variants already there are kept), which ``variants.c`` applies over
 its hand-set values; rebuild with ``make -C opponent/engine``. Plain Python,
@@ -59,8 +71,11 @@ FOLDS = 4
 
 def selfplay(variant: str, games: int, depth: int, seed: int, max_plies: int,
              save: Path | None = None, load: Path | None = None):
-    """(letters, build values, samples, game lines): samples are (game index, diffs, result, eval, frozen, ply);
-    eval and frozen are None in output without those columns. ``load``: read the selfplay output
+    """(letters, build values, samples, game lines, phase): samples are (game index, diffs, result, eval, frozen,
+    ply, pieces, run2); eval and frozen are None in output without those columns, pieces (the pieces other than
+    Pawns and Kings on the board) and run2 (the Pawns' advance shares squared, 0..1024 each, doubled, White's
+    minus Black's) None without the phase columns; phase is (N, the build's endgame Pawn value, the build's
+    runner bonus) from the ``phase`` line, None without it. ``load``: read the selfplay output
     of VARIANT.txt in that folder instead of playing; ``save``: write it there."""
     if load is not None:
         return parse_selfplay((load / f"{variant}.txt").read_text().splitlines())
@@ -80,22 +95,32 @@ def parse_selfplay(lines: list[str]):
         values.append(int(value))
     n = len(letters)
     samples, game_lines, game = [], [], 0
-    pending = []
+    pending, phase = [], None
     for line in lines[1:]:
         words = line.split()
         if not words:
             continue
-        if words[0] == "pos":
+        if words[0] == "phase":
+            phase = (int(words[1]), int(words[2]), int(words[3]) if len(words) > 3 else 0)
+        elif words[0] == "pos":
             nums = [int(x) for x in words[3:]]
             diffs = tuple(nums[:n])
-            ev, frozen = (nums[n], tuple(nums[n + 1:2 * n + 1])) if len(nums) == 2 * n + 1 else (None, None)
-            pending.append((game, diffs, float(words[1]), ev, frozen, int(words[2])))
+            ev, frozen = (nums[n], tuple(nums[n + 1:2 * n + 1])) if len(nums) >= 2 * n + 1 else (None, None)
+            pieces = nums[2 * n + 1] if len(nums) >= 2 * n + 2 else None
+            run2 = nums[2 * n + 2] if len(nums) == 2 * n + 3 else None
+            pending.append((game, diffs, float(words[1]), ev, frozen, int(words[2]), pieces, run2))
         elif words[0] == "game":
             samples += pending   # a game cut short (an interrupted run) has no game line: dropped
             pending = []
             game_lines.append(line)
             game += 1
-    return letters, values, samples, game_lines
+    return letters, values, samples, game_lines, phase
+
+
+def endgame_share(pieces: int, start_pieces: int) -> float:
+    """e of the phase term: 0 with all the pieces other than Pawns and Kings on the board, 1 with none
+    (search.c, pawn_phase)."""
+    return (start_pieces - min(pieces, start_pieces)) / start_pieces
 
 
 def _sigmoid(z: float) -> float:
@@ -231,26 +256,46 @@ def choose_ridge(fold_rows: list[Counter], prior: list[float], scale: float, k: 
 
 
 def tune(variant: str, played, ridge: float | None = None, material_only: bool = False,
-         plies: tuple[int, int] | None = None) -> dict:
+         plies: tuple[int, int] | None = None, pawn_phase: bool = False, pawn_run: bool = False,
+         phase_only: bool = False) -> dict:
     """Fit ``played`` (selfplay()'s answer); ``ridge`` None: chosen by cross-validation;
     ``material_only``: ignore the evaluation columns (the method before 24 Nov 2026);
-    ``plies`` (first, end): only the positions of plies first <= ply < end."""
-    letters, values, samples, game_lines = played
+    ``plies`` (first, end): only the positions of plies first <= ply < end;
+    ``pawn_phase``: fit the Pawn's endgame value too, ``pawn_run``: the endgame bonus of a Pawn one step from
+    promotion (the phase columns, see the module's docstring); ``phase_only``: fit those alone (the other
+    values stay the build's)."""
+    letters, values, samples, game_lines = played[:4]
+    phase = played[4] if len(played) > 4 else None
+    samples = [tuple(s) + (None,) * (8 - len(s)) for s in samples]
     if plies is not None:
         samples = [s for s in samples if plies[0] <= s[5] < plies[1]]
     if material_only:
-        samples = [(g, d, y, None, None, ply) for g, d, y, _e, _f, ply in samples]
+        samples = [(g, d, y, None, None, ply, pieces, run2) for g, d, y, _e, _f, ply, pieces, run2 in samples]
     n = len(values)
+    pawn = letters.index("p") if "p" in letters else None
+    if (pawn_phase or pawn_run) and (phase is None or pawn is None or any(s[6] is None for s in samples)
+                                     or (pawn_run and any(s[7] is None for s in samples))):
+        raise ValueError(f"{variant}: --pawn-phase/--pawn-run need selfplay output with the game phase (Deckle's games)")
+    delta_build = phase[1] - values[pawn] if pawn_phase else 0
+    run_build = phase[2] if pawn_run else 0
     # the columns that vary (not the King) are fitted; the others keep the build's value
     varies = [any(s[1][i] for s in samples) for i in range(n)]
-    cols = [i for i in range(n) if varies[i]]
+    cols = [i for i in range(n) if varies[i] and not (phase_only and (pawn_phase or pawn_run))]
     rows = []
-    for game, diffs, y, ev, frozen, _ply in samples:
+    for game, diffs, y, ev, frozen, _ply, pieces, run2 in samples:
         x = [d - (frozen[i] / 2 if frozen else 0) for i, d in enumerate(diffs)]
-        rest = (ev - sum(v * xi for v, xi in zip(values, x))) if ev is not None else 0.0
-        rows.append((game, tuple(x[i] for i in cols), rest, y))
+        fixed = sum(v * xi for i, (v, xi) in enumerate(zip(values, x)) if i not in cols)   # the build's, kept
+        rest = (ev - sum(v * xi for v, xi in zip(values, x)) if ev is not None else 0.0) + fixed
+        features = tuple(x[i] for i in cols)
+        if pawn_phase or pawn_run:   # the build's phase terms leave rest; their weights are fitted
+            e = endgame_share(pieces, phase[0])
+            terms = ((e * x[pawn], delta_build),) if pawn_phase else ()
+            terms += ((e * run2 / 2048, run_build),) if pawn_run else ()
+            features += tuple(z for z, _ in terms)
+            rest -= sum(z * v for z, v in terms) if ev is not None else 0.0
+        rows.append((game, features, rest, y))
     train, test, fold_rows = _split(rows)
-    build = [values[i] for i in cols]
+    build = [values[i] for i in cols] + ([delta_build] if pawn_phase else []) + ([run_build] if pawn_run else [])
     k, b0 = best_scale(train, build)
     prior = [k * v for v in build]
     scores = {}
@@ -260,8 +305,17 @@ def tune(variant: str, played, ridge: float | None = None, material_only: bool =
     fitted = list(values)
     for i, wi in zip(cols, w[1:]):
         fitted[i] = round(wi / k)
+    pawn_end = pawn_end_build = run = None
+    if pawn_phase:
+        pawn_end_build = values[pawn] + delta_build
+        pawn_w = w[1 + cols.index(pawn)] if pawn in cols else k * values[pawn]
+        pawn_end = round((pawn_w + w[1 + len(cols)]) / k)
+    if pawn_run:
+        run = round(w[-1] / k)
     results = Counter(line.split()[1] for line in game_lines)
     return {
+        "pawn_end": pawn_end, "pawn_end_build": pawn_end_build, "phase_pieces": phase[0] if phase else None,
+        "pawn_run": run, "pawn_run_build": run_build if pawn_run else None,
         "variant": variant, "letters": letters, "build": values, "fitted": fitted, "scale": k,
         "ridge": ridge, "ridge_scores": scores, "whole_eval": any(s[3] is not None for s in samples),
         "games": len(game_lines), "results": dict(results), "positions": len(samples),
@@ -271,6 +325,8 @@ def tune(variant: str, played, ridge: float | None = None, material_only: bool =
     }
 
 
+PAWN_END_LETTER = "P"   # values.h: the Pawn's endgame value (variants.c)
+PAWN_RUN_LETTER = "A"   # values.h: the endgame bonus of a Pawn one step from promotion
 ENTRY = re.compile(r'\{"([^"]+)", \'(.)\', (-?\d+)\},')
 NOTE = re.compile(r'^    /\* ([a-z0-9-]+): (.*) \*/$', re.M)
 
@@ -289,13 +345,20 @@ def write_values(tuned: list[dict], command: str, path: Path | None = None) -> N
         notes = {m.group(1): m.group(2) for m in NOTE.finditer(text) if m.group(1) not in names}
     for t in tuned:
         notes[t["variant"]] = command
-    entries = kept + [(t["variant"], letter, value) for t in tuned
-                      for letter, value in zip(t["letters"], t["fitted"]) if letter != "k"]
+    entries = kept
+    for t in tuned:
+        entries += [(t["variant"], letter, value) for letter, value in zip(t["letters"], t["fitted"]) if letter != "k"]
+        if t.get("pawn_end") is not None:
+            entries.append((t["variant"], PAWN_END_LETTER, t["pawn_end"]))
+        if t.get("pawn_run") is not None:
+            entries.append((t["variant"], PAWN_RUN_LETTER, t["pawn_run"]))
     lines = [
         "/* Material values fitted to self-play results (centipawns), overriding the",
         " * hand-set values of variants.c for these games, each kept because it won its",
         " * check match against the hand-set values (docs/opponent-engine.md, \"Tuned",
-        " * material values\"). Written by opponent/tune.py (--write); do not edit by hand. */",
+        " * material values\"). The letter P is the Pawn's endgame value, A the endgame bonus of a",
+        " * Pawn one step from promotion (search.c, pawn_phase; tune.py --pawn-phase, --pawn-run).",
+        " * Written by opponent/tune.py (--write); do not edit by hand. */",
         "static const struct { const char *variant; char letter; int value; } TUNED_VALUES[] = {",
     ]
     seen = set()
@@ -345,6 +408,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit only the positions of these plies (0:120: the opening and middle game)")
     ap.add_argument("--material-only", action="store_true",
                     help="fit the material difference alone, without the rest of the evaluation")
+    ap.add_argument("--pawn-phase", action="store_true",
+                    help="fit a second Pawn value for the endgame (Deckle's games; written as P)")
+    ap.add_argument("--pawn-run", action="store_true",
+                    help="fit the endgame bonus of a Pawn one step from promotion (Deckle's games; written as A)")
+    ap.add_argument("--phase-only", action="store_true",
+                    help="with --pawn-phase/--pawn-run: fit those alone; the other values stay the build's")
     ap.add_argument("--jobs", type=int, default=1, help="variants played at once (default 1)")
     ap.add_argument("--save", metavar="DIR", type=Path, help="keep each variant's selfplay output as DIR/VARIANT.txt")
     ap.add_argument("--load", metavar="DIR", type=Path,
@@ -355,6 +424,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write-to", metavar="PATH", type=Path,
                     help="write the values into PATH instead (a copy of values.h, for a check build)")
     args = ap.parse_args(argv)
+    if args.phase_only and not (args.pawn_phase or args.pawn_run):
+        ap.error("--phase-only: give --pawn-phase and/or --pawn-run (the terms to fit)")
     if not BINARY.exists() and args.load is None:
         print(f"tune: {BINARY} not built (make -C opponent/engine)", file=sys.stderr)
         return 2
@@ -364,7 +435,8 @@ def main(argv: list[str] | None = None) -> int:
         played = list(pool.map(lambda v: selfplay(v, args.games, args.depth, args.seed, args.max_plies,
                                                           args.save, args.load), variants))
     for variant, games in zip(variants, played):
-        t = tune(variant, games, args.ridge, args.material_only, args.plies)
+        t = tune(variant, games, args.ridge, args.material_only, args.plies, args.pawn_phase, args.pawn_run,
+                 args.phase_only)
         tuned.append(t)
         print(f"{variant}: {t['games']} games (White's scores {t['results']}), {t['positions']} quiet positions, "
               f"K = {t['scale']:.5f}/cp, ridge {t['ridge']:g}"
@@ -374,6 +446,11 @@ def main(argv: list[str] | None = None) -> int:
         print("  type:   " + " ".join(f"{letter:>5}" for letter in t["letters"]))
         print("  build:  " + " ".join(f"{v:>5}" for v in t["build"]))
         print("  fitted: " + " ".join(f"{v:>5}" for v in t["fitted"]))
+        if t["pawn_end"] is not None:
+            print(f"  endgame Pawn (no piece but Kings and Pawns; {t['phase_pieces']} at the start):"
+                  f" build {t['pawn_end_build']}, fitted {t['pawn_end']}")
+        if t["pawn_run"] is not None:
+            print(f"  endgame bonus of a Pawn one step from promotion: build {t['pawn_run_build']}, fitted {t['pawn_run']}")
         print(f"  cross-entropy, held-out games: build {t['test_loss_build']:.4f}, fitted {t['test_loss_fitted']:.4f}"
               f" (training: {t['train_loss_build']:.4f}, {t['train_loss_fitted']:.4f})", flush=True)
     if args.write or args.write_to:

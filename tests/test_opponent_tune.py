@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import math
 import random
+import shutil
 import subprocess
 from collections import Counter
+
+import pytest
 
 from opponent import tune
 
@@ -100,8 +103,29 @@ def test_selfplay_prints_positions_and_results(engine_binary):  # noqa: F811
         assert diffs[0] == 0                            # the Kings never differ
         assert all(abs(d) <= 8 for d in diffs) and all(abs(f) <= 8 for f in frozen)
     assert seen > 0 and len(evals) > 1
-    letters2, values, samples, _ = tune.parse_selfplay(out)
+    letters2, values, samples, _, phase = tune.parse_selfplay(out)
     assert letters2 == letters and len(samples) == seen and all(s[3] is not None for s in samples)
+    assert phase is None and all(s[6] is None and s[7] is None for s in samples)   # Ultima's Pawns do not promote
+
+
+def test_selfplay_of_a_deckle_game_carries_the_game_phase(engine_binary):  # noqa: F811
+    """Deckle's games: a ``phase N PAWN_END`` line (N = the 18 pieces other than Pawns and Kings of the
+    start) and, ending each position, the number of those pieces on the board (both colours)."""
+    out = subprocess.run([str(engine_binary), "selfplay", "swapper-chess", "2", "2", "3", "200"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout.splitlines()
+    letters, values, samples, games, phase = tune.parse_selfplay(out)
+    assert out[1].split()[0] == "phase" and phase[0] == 18 and phase[1] >= 1
+    assert len(games) == 2 and samples
+    others = [i for i, letter in enumerate(letters) if letter not in "kp"]
+    pawn = letters.index("p")
+    for _game, diffs, _y, _ev, frozen, ply, pieces, run2 in samples:
+        difference = sum(diffs[i] for i in others)              # White's pieces minus Black's
+        assert abs(difference) <= pieces <= 18 + 16 and (pieces - difference) % 2 == 0, (ply, pieces, diffs)
+        assert abs(run2) <= 2 * 1024 * 10                       # at most ten Pawns a side, each share <= 1
+        if diffs[pawn] == frozen[pawn] == 0 and ply < 12:
+            assert abs(run2) < 2 * 1024 * 2                     # the opening's Pawns have hardly advanced
+    assert samples[0][6] >= 16 and min(s[6] for s in samples) < samples[0][6]   # pieces come off
+    assert max(abs(s[7]) for s in samples) > 0
 
 
 def test_values_h_overrides_the_hand_set_values(engine_binary):  # noqa: F811
@@ -109,8 +133,10 @@ def test_values_h_overrides_the_hand_set_values(engine_binary):  # noqa: F811
     entries = [(m.group(1), m.group(2), int(m.group(3))) for m in tune.ENTRY.finditer(tune.VALUES_H.read_text())]
     for variant in sorted({v for v, _, _ in entries}):
         out = subprocess.run([str(engine_binary), "selfplay", variant, "0", "1", "1"],
-                             capture_output=True, text=True, timeout=60, check=True).stdout.split()
-        used = {item.split(":")[0]: int(item.split(":")[1]) for item in out[1:]}
+                             capture_output=True, text=True, timeout=60, check=True).stdout.splitlines()
+        used = {item.split(":")[0]: int(item.split(":")[1]) for item in out[0].split()[1:]}
+        if len(out) > 1 and out[1].startswith("phase "):
+            used[tune.PAWN_END_LETTER] = int(out[1].split()[2])
         for v, letter, value in entries:
             if v == variant:
                 assert used[letter] == value, (variant, letter)
@@ -147,3 +173,141 @@ def test_plies_window_fits_only_its_positions():
     early = tune.tune("test", played, ridge=0.0, plies=(0, 100))["fitted"]
     late = tune.tune("test", played, ridge=0.0, plies=(100, 10 ** 9))["fitted"]
     assert 0.75 < early[2] / early[1] < 1.33 and 3 < late[2] / late[1] < 5.5, (early, late)
+
+
+def _phase_samples(n_games: int, seed: int, mid: int, end: int, k: float = 0.004):
+    """Positions whose results follow a Pawn worth ``mid`` with all 18 pieces on the board and ``end``
+    with none, tapered by the pieces left (the engine's phase term); a Knight worth 300 throughout."""
+    rng = random.Random(seed)
+    samples, games = [], []
+    for game in range(n_games):
+        for _ in range(4):
+            pieces = rng.randint(0, 18)
+            e = (18 - pieces) / 18
+            d = (0, rng.randint(-1, 1), rng.randint(-3, 3))        # King, Knight, Pawn
+            true = 300 * d[1] + (mid + (end - mid) * e) * d[2]
+            p = 1 / (1 + math.exp(-k * true))
+            samples.append((game, d, 1.0 if rng.random() < p else 0.0, 300 * d[1] + 100 * d[2], (0, 0, 0),
+                            40, pieces))
+        games.append("game 1 100 end")
+    return (["k", "n", "p"], [0, 300, 100], samples, games, (18, 100))
+
+
+def test_pawn_phase_fit_recovers_an_endgame_pawn_value():
+    """--pawn-phase: with results made by a Pawn of 100 with all the pieces on and 400 with none (a Knight
+    of 300), the fit finds both (relative to the Knight: the scale K is the build's); the one-value fit
+    cannot (it lands in between)."""
+    played = _phase_samples(5000, 13, mid=100, end=400)
+    phased = tune.tune("test", played, ridge=0.0, pawn_phase=True)
+    knight = phased["fitted"][1]
+    assert abs(phased["fitted"][2] / knight - 1 / 3) < 0.08 and abs(phased["pawn_end"] / knight - 4 / 3) < 0.2, phased
+    assert phased["pawn_end_build"] == 100
+    single = tune.tune("test", played, ridge=0.0)
+    assert single["pawn_end"] is None and 0.5 < single["fitted"][2] / single["fitted"][1] < 1.1, single["fitted"]
+    assert phased["test_loss_fitted"] < single["test_loss_fitted"]
+
+
+def test_pawn_phase_fit_keeps_one_value_where_the_results_have_one():
+    """--pawn-phase on results made by one Pawn value: the endgame value stays near it."""
+    played = _phase_samples(5000, 17, mid=150, end=150)
+    phased = tune.tune("test", played, ridge=0.0, pawn_phase=True)
+    assert abs(phased["pawn_end"] - phased["fitted"][2]) < 60, phased
+
+
+def test_pawn_phase_needs_the_phase_columns():
+    """--pawn-phase on output without the game phase (Ultima, Maxima) is an error, not a silent fit."""
+    played = _phase_samples(10, 1, 100, 100)
+    no_phase = played[:4]
+    with pytest.raises(ValueError, match="game phase"):
+        tune.tune("test", no_phase, ridge=0.0, pawn_phase=True)
+    with pytest.raises(ValueError, match="game phase"):       # the samples have no runner column
+        tune.tune("test", played, ridge=0.0, pawn_run=True)
+
+
+def test_write_values_writes_the_endgame_pawn_value(tmp_path):
+    """The endgame Pawn value goes into values.h under its letter; a later fit without it drops it."""
+    target = tmp_path / "values.h"
+    tuned = {"variant": "swapper-chess", "letters": ["k", "p", "s"], "fitted": [0, 90, 400], "pawn_end": 380}
+    tune.write_values([tuned], "cmd", target)
+    entries = [(m.group(1), m.group(2), int(m.group(3))) for m in tune.ENTRY.finditer(target.read_text())]
+    assert entries == [("swapper-chess", "p", 90), ("swapper-chess", "s", 400), ("swapper-chess", "P", 380)]
+    tune.write_values([dict(tuned, pawn_end=None)], "cmd", target)
+    assert "'P'" not in target.read_text()
+
+
+WITHDRAWER_START = "rnwbqkbwnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNWBQKBWNR w KQkq - 0 1"
+
+
+def _evals(binary, variant: str, fens: list[str]) -> list[int]:
+    out = subprocess.run([str(binary), "eval", variant], input="\n".join(fens) + "\n",
+                         capture_output=True, text=True, timeout=60, check=True).stdout.split()
+    return [int(x) for x in out]
+
+
+def test_engine_tapers_the_pawn_by_the_pieces_left(engine_binary, tmp_path):  # noqa: F811
+    """A build whose values.h gives Withdrawer Chess an endgame Pawn of 420 (Pawn 100) and an endgame runner
+    bonus of 700: a Pawn away from every piece's reach adds 100 with all the pieces on the board, 420 with
+    none but the Kings, halfway with 9 of the 18, plus 6 a rank advanced (the D7 Pawn's advancement), plus
+    700 * e * (ranks past its start / 7)^2 (e: the endgame share); games without the entries evaluate as
+    before."""
+    if shutil.which("make") is None:
+        pytest.skip("make not installed")
+    copy = tmp_path / "engine"
+    shutil.copytree(tune.ENGINE_DIR, copy, ignore=shutil.ignore_patterns("maxima-engine", "*.pgo"))
+    letters = ["k", "q", "r", "b", "n", "p", "w"]
+    tune.write_values([{"variant": "withdrawer-chess", "letters": letters,
+                        "fitted": [0, 950, 500, 330, 300, 100, 450], "pawn_end": 420, "pawn_run": 700}],
+                      "test", copy / "values.h")
+    subprocess.run(["make", "-s", "-C", str(copy), "PGO=0", "CFLAGS=-O1 -std=c11 -D_DEFAULT_SOURCE"],
+                   check=True, capture_output=True, timeout=600)
+    built = copy / "maxima-engine"
+    kings = "4k5/10/10/10/10/10/10/10/10/4K5 w - - 0 1"
+    pairs = [   # (with the Pawn, without it, the Pawn's worth)
+        (WITHDRAWER_START, WITHDRAWER_START.replace("/PPPPPPPPPP/", "/1PPPPPPPPP/"), 100 + 6),          # a2
+        ("4k5/10/10/10/10/10/10/P9/10/4K5 w - - 0 1", kings, 420 + 12 + 700 / 49),                      # a3
+        ("4k5/P9/10/10/10/10/10/10/10/4K5 w - - 0 1", kings, 420 + 48 + 700),                            # a9
+        ("rnwbqk4/10/10/10/10/7P2/10/10/10/RNWB1K4 w - - 0 1",                                            # h5
+         "rnwbqk4/10/10/10/10/10/10/10/10/RNWB1K4 w - - 0 1", 100 + (420 - 100) / 2 + 24 + 700 / 2 * 9 / 49),
+    ]
+    got = _evals(built, "withdrawer-chess", [fen for pair in pairs for fen in pair[:2]])
+    worths = [got[2 * i] - got[2 * i + 1] for i in range(len(pairs))]
+    assert all(abs(w - want) <= 1.5 for w, (_, _, want) in zip(worths, pairs)), worths   # integer arithmetic
+    black = "4k5/10/p9/10/10/10/10/10/10/4K5 b - - 0 1"            # a Black Pawn on a8: mirrored
+    assert _evals(built, "withdrawer-chess", [black])[0] - got[3] == -worths[1]
+    others = ["rnsbqkbsnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNSBQKBSNR w KQkq - 0 1 -",
+              "4k5/2s7/10/10/p9/10/10/P9/4S5/4K5 w - - 0 1 -"]
+    assert _evals(built, "swapper-chess", others) == _evals(engine_binary, "swapper-chess", others)
+
+
+def test_phase_only_keeps_the_other_values():
+    """--phase-only: the endgame Pawn value is fitted, every other value stays the build's."""
+    played = _phase_samples(5000, 13, mid=100, end=400)
+    only = tune.tune("test", played, ridge=0.0, pawn_phase=True, phase_only=True)
+    assert only["fitted"] == [0, 300, 100]
+    assert only["pawn_end"] > 250, only["pawn_end"]
+    assert only["test_loss_fitted"] < only["test_loss_build"]
+
+
+def test_pawn_run_fit_recovers_an_endgame_runner_bonus():
+    """--pawn-run: results made by Pawns gaining 600 * e * share (share: the advance share squared, e: the
+    endgame share) give back a bonus near 600 relative to the Knight, with --phase-only the other values kept;
+    values.h gets it under A."""
+    rng = random.Random(21)
+    samples, games = [], []
+    for game in range(5000):
+        for _ in range(4):
+            pieces = rng.randint(0, 18)
+            e = (18 - pieces) / 18
+            d = (0, rng.randint(-1, 1), rng.randint(-2, 2))
+            run2 = rng.randint(-2048, 2048)                     # White's shares minus Black's, doubled, x1024
+            true = 300 * d[1] + 100 * d[2] + 600 * e * run2 / 2048
+            p = 1 / (1 + math.exp(-0.004 * true))
+            samples.append((game, d, 1.0 if rng.random() < p else 0.0, 300 * d[1] + 100 * d[2], (0, 0, 0), 40,
+                            pieces, run2))
+        games.append("game 1 100 end")
+    played = (["k", "n", "p"], [0, 300, 100], samples, games, (18, 100, 0))
+    t = tune.tune("test", played, ridge=0.0, pawn_run=True)
+    assert t["pawn_end"] is None and t["pawn_run_build"] == 0
+    assert abs(t["pawn_run"] / t["fitted"][1] - 2) < 0.4, (t["pawn_run"], t["fitted"])
+    only = tune.tune("test", played, ridge=0.0, pawn_run=True, phase_only=True)
+    assert only["fitted"] == [0, 300, 100] and only["pawn_run"] > 300

@@ -73,6 +73,9 @@ typedef struct {
     int stalemate_mover_wins, bare_king, fifty, repetition, insufficient;
     int npromo; int promo[6];
     int king, pawn, rook, swapper;       /* type indices (0 = none) */
+    int pawn_end;                 /* the Pawn's value with no other piece but Kings left (values.h 'P'); 0: one value all game */
+    int pawn_run;                 /* the bonus then of a Pawn one step from promotion (values.h 'A'; search.c, pawn_phase) */
+    int phase_pieces;             /* the pieces other than Pawns and Kings at the start (the game phase's scale) */
     int nfreezers;
     uint8_t freezer[MAXTYPES], freezes_freezer[MAXTYPES], neutralizer[MAXTYPES], never_frozen[MAXTYPES];
     uint8_t step_victim[MAXTYPES];
@@ -184,6 +187,7 @@ void search_init(int hash_mb);
 void search_clear(void);
 void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found);
 int evaluate(const Pos *p);
+void pawn_phase_counts(const Pos *p, const uint64_t fz[2][2], int *pieces, int *pawns2, int *run2);
 long long search_nodes(void);
 extern volatile int stop_flag;
 extern int search_silent;

@@ -11,6 +11,7 @@ static void usage(void) {
                     "       maxima-engine perft VARIANT DEPTH     (FENs on stdin, one count per line)\n"
                     "       maxima-engine moves VARIANT           (FENs on stdin, sorted legal moves per line)\n"
                     "       maxima-engine children VARIANT        (FENs on stdin, 'move fen' after each legal move, blank line after each)\n"
+                    "       maxima-engine eval VARIANT            (FENs on stdin, the static evaluation for White per line)\n"
                     "       maxima-engine bench VARIANT DEPTH [FEN]   (perft speed)\n"
                     "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n"
                     "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES]  (games for opponent/tune.py)\n"
@@ -47,6 +48,8 @@ static int batch(int argc, char **argv) {
             sort_move_strings(&l, strs, &n);
             for (int i = 0; i < n; i++) printf("%s%s", i ? " " : "", strs[i]);
             printf("\n");
+        } else if (!strcmp(mode, "eval")) {
+            printf("%d\n", (evaluate(&p) - 10) * p.side);   /* White's view, without the tempo */
         } else if (!strcmp(mode, "children")) {
             MoveList l; char ms[64], fen[512];
             legal_moves(&p, &l);
@@ -106,7 +109,8 @@ int main(int argc, char **argv) {
         || !strcmp(argv[1], "children") || !strcmp(argv[1], "bench") || !strcmp(argv[1], "search")
         || !strcmp(argv[1], "values") || !strcmp(argv[1], "check")))
         return op_main(argc, argv);    /* Optima has its own position and generator (optima.c) */
-    if (argc >= 2 && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves") || !strcmp(argv[1], "children")))
+    if (argc >= 2 && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves") || !strcmp(argv[1], "children")
+                      || !strcmp(argv[1], "eval")))
         return batch(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "bench")) return bench(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "search")) return search_bench(argc, argv);

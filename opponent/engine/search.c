@@ -53,10 +53,20 @@ static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count 
 static int8_t ev_ray3[MAXSQ][8][3];     /* the first three squares of each ray, padded with the square itself (occupied) */
 static int16_t ev_sq[2][MAXTYPES][MAXSQ]; /* [colour index][type][square]: Pawn advancement and palace pressure */
 static int ev_val[MAXTYPES];
+static int ev_pawn_delta;               /* the Pawn's endgame value minus its value (0: no phase term) */
+static int ev_pawn_run;                 /* the endgame bonus of a Pawn one step from promotion (0: none) */
+static int16_t ev_run[2][MAXSQ];        /* [colour index][square]: a Pawn's advance share squared, 0..1024 */
 static const VariantDef *ev_def;
 static void eval_prepare(void) {
     const Geo *g = &V.g;
     for (int t = 0; t < MAXTYPES; t++) ev_val[t] = t <= V.ntypes ? V.t[t].value : 0;
+    ev_pawn_delta = V.pawn && V.pawn_end && V.phase_pieces ? V.pawn_end - V.t[V.pawn].value : 0;
+    ev_pawn_run = V.pawn && V.phase_pieces ? V.pawn_run : 0;
+    for (int ci = 0; ci < 2; ci++)
+        for (int s = 0; s < g->size; s++) {   /* ranks past the start rank, over those to the last before promotion */
+            int r = g->rank_of[s] - g->min_rank, nr = g->max_rank - g->min_rank, a = (ci ? r : nr - r) - 1;
+            ev_run[ci][s] = (int16_t)(a > 0 && nr > 2 ? 1024 * a * a / ((nr - 2) * (nr - 2)) : 0);
+        }
     for (int s = 0; s < g->size; s++)
         for (int d = 0; d < 8; d++)
             for (int j = 0; j < 3; j++) ev_ray3[s][d][j] = j < g->raylen[s][d] ? g->rays[s][d][j] : (int8_t)s;
@@ -107,6 +117,34 @@ static int finish_eval(const Pos *p, int score) {
         out += (int)((z >> 40) % (uint64_t)(2 * level_noise + 1)) - level_noise;
     }
     return out + 10;  /* tempo */
+}
+
+/* The game phase's Pawn terms (games with an endgame Pawn value, P, or an
+ * endgame runner bonus, A, in values.h): with n pieces other than Pawns and
+ * Kings on the board and N at the start, the endgame share is e = (N - n) / N;
+ * each Pawn is worth its value + (P - value) * e + A * e * (a / m)^2, where a
+ * is the ranks it has advanced past its start rank and m those to the last
+ * rank before promotion; a frozen Pawn half of the terms. The counts are
+ * White's minus Black's; selfplay.c prints them for opponent/tune.py. */
+void pawn_phase_counts(const Pos *p, const uint64_t fz[2][2], int *pieces, int *pawns2, int *run2) {
+    int n = 0, pw = 0, run = 0;   /* a mobile Pawn counts two, a frozen one one */
+    for (int ci = 0; ci < 2; ci++)
+        for (int w = 0; w < 2; w++)
+            for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
+                int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] < 0 ? -p->b[s] : p->b[s];
+                if (t == V.pawn) {
+                    int k = (ci ? 1 : -1) * (2 - (int)((fz[ci][w] >> (s & 63)) & 1));
+                    pw += k; run += k * ev_run[ci][s];
+                } else n += t != V.king;
+            }
+    *pieces = n; *pawns2 = pw; *run2 = run;
+}
+static int pawn_phase(const Pos *p, const uint64_t fz[2][2]) {
+    int n, pawns2, run2;
+    pawn_phase_counts(p, fz, &n, &pawns2, &run2);
+    int late = V.phase_pieces - (n < V.phase_pieces ? n : V.phase_pieces);
+    return ev_pawn_delta * late * pawns2 / (2 * V.phase_pieces)
+         + (int)((long long)ev_pawn_run * late * run2 / (2048LL * V.phase_pieces));
 }
 
 int evaluate(const Pos *p) {
@@ -171,6 +209,7 @@ int evaluate(const Pos *p) {
         score -= c * 20 * near_enemies;
         if (FROZEN(k, c)) score -= c * 60;
     }
+    if (ev_pawn_delta | ev_pawn_run) score += pawn_phase(p, (const uint64_t (*)[2])fz);
     ev_cache[slot].key = p->hash; ev_cache[slot].score = score;
     return finish_eval(p, score);
 }

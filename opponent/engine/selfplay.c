@@ -17,7 +17,16 @@
  * value), so that opponent/tune.py can fit the values inside the whole
  * evaluation. A position is sampled when the side to move is not in check and
  * the move the search chooses captures nothing (a quiet position, as in
- * Texel tuning). A game reaching MAXPLIES (default 300) counts as a draw; in
+ * Texel tuning). In games with a Pawn that promotes (Deckle's) a line
+ *
+ *   phase N PAWN_END PAWN_RUN            (N pieces other than Pawns and Kings at the start;
+ *                                         the build's endgame Pawn value and runner bonus)
+ *
+ * follows the types line, and each pos line ends with the number of those
+ * pieces on the board (both colours), evaluate()'s game phase, and White's
+ * sum of the Pawns' advance shares squared (0..1024 each, doubled, a frozen
+ * Pawn's not) minus Black's (search.c, pawn_phase; opponent/tune.py
+ * --pawn-phase, --pawn-run). A game reaching MAXPLIES (default 300) counts as a draw; in
  * Deckle's games the third repetition of a position is a draw (D16). */
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +51,10 @@ int selfplay_main(int argc, char **argv) {
     printf("types");
     for (int t = 1; t <= V.ntypes; t++) printf(" %c:%d", V.t[t].letter, V.t[t].value);
     printf("\n");
+    if (V.pawn) printf("phase %d %d %d\n", V.phase_pieces, V.pawn_end ? V.pawn_end : V.t[V.pawn].value, V.pawn_run);
     static uint64_t hist[1024];
     static int samples[1024][MAXTYPES], frozen[1024][MAXTYPES], evals[1024];
-    static int sample_ply[1024];
+    static int sample_ply[1024], pieces[1024], runs[1024];
     for (int g = 0; g < games; g++) {
         Pos p; char err[200];
         if (!parse_fen(V.start_fen, &p, err, sizeof err)) { fprintf(stderr, "maxima-engine: %s\n", err); return 2; }
@@ -85,6 +95,8 @@ int selfplay_main(int argc, char **argv) {
                         if ((fz[v > 0][s >> 6] >> (s & 63)) & 1) frozen[ns][v > 0 ? v : -v] += v > 0 ? 1 : -1;
                     }
                     evals[ns] = (evaluate(&p) - 10) * p.side;   /* finish_eval: side to move's view + tempo */
+                    int pawns2;
+                    pawn_phase_counts(&p, (const uint64_t (*)[2])fz, &pieces[ns], &pawns2, &runs[ns]);
                     sample_ply[ns++] = ply;
                 }
             }
@@ -97,6 +109,7 @@ int selfplay_main(int argc, char **argv) {
             for (int t = 1; t <= V.ntypes; t++) printf(" %d", samples[i][t]);
             printf(" %d", evals[i]);
             for (int t = 1; t <= V.ntypes; t++) printf(" %d", frozen[i][t]);
+            if (V.pawn) printf(" %d %d", pieces[i], runs[i]);
             printf("\n");
         }
         printf("game %g %d %s\n", result, ply, reason);

@@ -2,6 +2,8 @@
 #include <string.h>
 #include "engine.h"
 #include "values.h"
+#define PAWN_END_LETTER 'P'   /* a values.h entry of this letter: the Pawn's endgame value (search.c, pawn_phase) */
+#define PAWN_RUN_LETTER 'A'   /* and of this one: the endgame bonus of a Pawn one step from promotion */
 
 Variant V;
 const int OPP[8] = {DS, DW, DN, DE, DSW, DNW, DNE, DSE};
@@ -200,7 +202,12 @@ int select_variant(const char *name) {
         if (!strcmp(TUNED_VALUES[i].variant, name)) {
             int t = type_of(TUNED_VALUES[i].letter);
             if (t) V.t[t].value = TUNED_VALUES[i].value;
+            else if (TUNED_VALUES[i].letter == PAWN_END_LETTER) V.pawn_end = TUNED_VALUES[i].value;
+            else if (TUNED_VALUES[i].letter == PAWN_RUN_LETTER) V.pawn_run = TUNED_VALUES[i].value;
         }
+    for (const char *c = V.start_fen; *c && *c != ' '; c++)   /* the game phase's scale: search.c, pawn_phase */
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))
+            V.phase_pieces += *c != 'p' && *c != 'P' && *c != 'k' && *c != 'K' && *c != 'x';
     build_leaps();
     for (int i = 1; i <= V.ntypes; i++) {
         PType *t = &V.t[i];

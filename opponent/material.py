@@ -52,24 +52,27 @@ OPTIMA_TOKEN_VALUES: dict[str, int] = {
     "SP": 700, "SW": 600, "WI": 1015, "AG": 600, "SY": 650, "AM": 600, "CR": 600, "KE": 765, "VI": 650,
     "DI": 650, "EN": 550,
 }
+# The 9x9 board's own values where they differ (optima.c's VALUES_9X9).
+OPTIMA_9X9_TOKEN_VALUES: dict[str, int] = dict(OPTIMA_TOKEN_VALUES, **{})
 
 
-def _optima_values() -> dict[int, int]:
+def _optima_values(by_token: dict[str, int]) -> dict[int, int]:
     from engine.optima.units import ROYAL
     from engine.variants.optima import UNITS
     out = {}
     for unit in UNITS:
-        out[unit.code] = out[unit.code | ROYAL] = OPTIMA_TOKEN_VALUES[unit.token]
+        out[unit.code] = out[unit.code | ROYAL] = by_token[unit.token]
     return out
 
 
-OPTIMA_VALUES: dict[int, int] = _optima_values()
+OPTIMA_VALUES: dict[int, int] = _optima_values(OPTIMA_TOKEN_VALUES)
+OPTIMA_9X9_VALUES: dict[int, int] = _optima_values(OPTIMA_9X9_TOKEN_VALUES)
 
 
 def material(board: list[int], optima: bool = False) -> int:
     """White's material minus Black's (board values are ±code, + White);
-    ``optima``: the board is an Optima board (its codes are Optima's, O2)."""
-    values = OPTIMA_VALUES if optima else VALUES
+    ``optima``: the board is an Optima board (its codes are Optima's, O2; 81 squares: the 9x9 table)."""
+    values = (OPTIMA_9X9_VALUES if len(board) == 81 else OPTIMA_VALUES) if optima else VALUES
     total = 0
     for v in board:
         if v > 0:

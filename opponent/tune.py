@@ -3,7 +3,7 @@
     python -m opponent.tune [--variants maxima,ultima,withdrawer-chess]
                             [--games 500] [--depth 3] [--seed 1] [--jobs N]
                             [--max-plies 300] [--ridge auto|R] [--plies FIRST:END]
-                            [--save DIR | --load DIR] [--write]
+                            [--forces eq,u1,u2,random] [--save DIR | --load DIR] [--write]
 
 For each variant the engine (``opponent/engine/maxima-engine selfplay``)
 plays GAMES games against itself at a fixed DEPTH from the start after 4-8
@@ -29,8 +29,17 @@ cross-validation over the training games from a grid, so that a game whose
 results say little keeps values close to the hand-set ones. The fitted
 values are w_t / K centipawns. The positions of one game in five are held
 out: the script prints the cross-entropy of the build's values and of the
-fitted ones on them. Selfplay output without the evaluation columns (Optima)
-is fitted on material alone (rest = 0).
+fitted ones on them. Selfplay output without the evaluation columns (that of
+Optima before 24 Nov 2026) is fitted on material alone (rest = 0).
+
+Optima (``optima``, ``optima-9x9``): with ``--forces`` the games start from
+other forces than the default E10 / E9 set (O4), so that all 56 unit types
+can occur: game g starts from ``engine.optima.forces.start_fen(variant,
+KIND, seed=SEED * 1000000 + g)`` (what ``maxima-board new-optima --forces
+KIND --seed N`` prints), KIND taking the listed kinds in turn (u2, which
+9x9 does not have, is left out there); the FENs go to the engine on its
+standard input. Optima's values are in ``opponent/engine/optima.c`` (and
+``opponent/material.py``), not in values.h: ``--write`` does not take them.
 
 With ``--write`` the values go into ``opponent/engine/values.h`` (entries of
 the other variants already there are kept), which ``variants.c`` applies over
@@ -57,15 +66,33 @@ RIDGE_GRID = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 1.0)   # --ridge au
 FOLDS = 4
 
 
+OPTIMA = ("optima", "optima-9x9")
+
+
+def optima_starts(variant: str, forces: list[str], games: int, seed: int) -> list[str]:
+    """The start FEN of each of ``games`` Optima games: the kinds of ``forces`` in turn (u2 not on 9x9),
+    game g's forces drawn with the seed SEED * 1000000 + g."""
+    from engine.optima.forces import start_fen
+    kinds = [k for k in forces if not (k == "u2" and variant == "optima-9x9")]
+    if not kinds:
+        raise ValueError(f"--forces: no kind of forces {variant} has among {','.join(forces)}")
+    return [start_fen(variant, kinds[g % len(kinds)], seed=seed * 1_000_000 + g) for g in range(games)]
+
+
 def selfplay(variant: str, games: int, depth: int, seed: int, max_plies: int,
-             save: Path | None = None, load: Path | None = None):
+             save: Path | None = None, load: Path | None = None, forces: list[str] | None = None):
     """(letters, build values, samples, game lines): samples are (game index, diffs, result, eval, frozen, ply);
     eval and frozen are None in output without those columns. ``load``: read the selfplay output
-    of VARIANT.txt in that folder instead of playing; ``save``: write it there."""
+    of VARIANT.txt in that folder instead of playing; ``save``: write it there. ``forces``: an Optima
+    game's kinds of forces (optima_starts), sent to the engine as start FENs."""
     if load is not None:
         return parse_selfplay((load / f"{variant}.txt").read_text().splitlines())
-    text = subprocess.run([str(BINARY), "selfplay", variant, str(games), str(depth), str(seed), str(max_plies)],
-                          capture_output=True, text=True, check=True).stdout
+    args = [str(BINARY), "selfplay", variant, str(games), str(depth), str(seed), str(max_plies)]
+    stdin = None
+    if forces and variant in OPTIMA:
+        args.append("-")
+        stdin = "\n".join(optima_starts(variant, forces, games, seed)) + "\n"
+    text = subprocess.run(args, input=stdin, capture_output=True, text=True, check=True).stdout
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
         (save / f"{variant}.txt").write_text(text)
@@ -332,6 +359,15 @@ def _plies_arg(text: str) -> tuple[int, int]:
     return span
 
 
+def _forces_arg(text: str) -> list[str]:
+    from engine.optima.forces import KINDS
+    kinds = text.split(",")
+    if not text or any(k not in KINDS for k in kinds):
+        raise argparse.ArgumentTypeError(f"--forces: expected kinds among {','.join(KINDS)} separated by commas, "
+                                         f"got {text!r}")
+    return kinds
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variants", default=",".join(FAMILIES))
@@ -345,6 +381,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit only the positions of these plies (0:120: the opening and middle game)")
     ap.add_argument("--material-only", action="store_true",
                     help="fit the material difference alone, without the rest of the evaluation")
+    ap.add_argument("--forces", metavar="KINDS", type=_forces_arg,
+                    help="Optima: start from these kinds of forces in turn (eq,u1,u2,random; drawn from --seed)")
     ap.add_argument("--jobs", type=int, default=1, help="variants played at once (default 1)")
     ap.add_argument("--save", metavar="DIR", type=Path, help="keep each variant's selfplay output as DIR/VARIANT.txt")
     ap.add_argument("--load", metavar="DIR", type=Path,
@@ -360,9 +398,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     tuned = []
     variants = args.variants.split(",")
+    if args.forces and not any(v in OPTIMA for v in variants):
+        print("tune: --forces is for Optima (optima, optima-9x9)", file=sys.stderr)
+        return 2
+    if (args.write or args.write_to) and any(v in OPTIMA for v in variants):
+        print("tune: Optima's values live in opponent/engine/optima.c and opponent/material.py, "
+              "not values.h: --write does not take them", file=sys.stderr)
+        return 2
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:   # the games of each variant in its own process
         played = list(pool.map(lambda v: selfplay(v, args.games, args.depth, args.seed, args.max_plies,
-                                                          args.save, args.load), variants))
+                                                          args.save, args.load, args.forces), variants))
     for variant, games in zip(variants, played):
         t = tune(variant, games, args.ridge, args.material_only, args.plies)
         tuned.append(t)

@@ -147,3 +147,29 @@ def test_plies_window_fits_only_its_positions():
     early = tune.tune("test", played, ridge=0.0, plies=(0, 100))["fitted"]
     late = tune.tune("test", played, ridge=0.0, plies=(100, 10 ** 9))["fitted"]
     assert 0.75 < early[2] / early[1] < 1.33 and 3 < late[2] / late[1] < 5.5, (early, late)
+
+
+def test_optima_starts_take_the_kinds_in_turn_reproducibly():
+    """O4: --forces: game g of an Optima self-play starts from the g-th kind in turn, drawn from the
+    seed (the same FENs for the same seed, others for another); 9x9 leaves out u2, which it does not have."""
+    from engine.optima.forces import start_fen
+    fens = tune.optima_starts("optima", ["u1", "u2", "random"], 6, seed=3)
+    assert fens == tune.optima_starts("optima", ["u1", "u2", "random"], 6, seed=3)
+    assert fens != tune.optima_starts("optima", ["u1", "u2", "random"], 6, seed=4)
+    assert [f.split()[2].partition(":")[0] for f in fens] == ["u1", "u2", "-", "u1", "u2", "-"]
+    assert fens[4] == start_fen("optima", "u2", seed=3 * 1_000_000 + 4)
+    assert len(set(fens)) == 6
+    nine = tune.optima_starts("optima-9x9", ["u2", "eq"], 3, seed=3)
+    assert [f.split()[2].partition(":")[0] for f in nine] == ["eq"] * 3 and len(set(nine)) == 3
+
+
+def test_forces_option_is_checked(capsys):
+    """--forces takes only Optima's kinds, only for Optima; Optima's values are not written to values.h."""
+    import pytest
+    with pytest.raises(SystemExit) as e:
+        tune.main(["--variants", "optima", "--forces", "u3", "--load", "/nonexistent"])
+    assert e.value.code == 2 and "--forces" in capsys.readouterr().err
+    assert tune.main(["--variants", "ultima", "--forces", "u1", "--load", "/nonexistent"]) == 2
+    assert "for Optima" in capsys.readouterr().err
+    assert tune.main(["--variants", "optima", "--write-to", "/nonexistent/values.h", "--load", "/nonexistent"]) == 2
+    assert "optima.c" in capsys.readouterr().err

@@ -214,9 +214,25 @@ static void build_distinct(void) {
 static uint8_t A_shielded[128], A_resolute[128], A_armored[128], A_loyal[128], A_immob[128];
 static OOptions OPTS;
 static int geo_n;
+/* the 9x9 board's own values (optima-9x9), by token, where they differ from UNITS' (10x10) values */
+static const struct { const char *tok; int value; } VALUES_9X9[] = {
+    {0, 0},
+};
 int OP_VALUES[128];
+static int values_n;                     /* the board whose values OP_VALUES holds */
+void op_select_values(int n) {
+    if (values_n == n) return;
+    values_n = n;
+    for (int code = 0; code < 128; code++) {
+        OP_VALUES[code] = UNITS[code & OP_TYPE].value;
+        if (n == 9)
+            for (int i = 0; VALUES_9X9[i].tok; i++)
+                if ((code & OP_TYPE) >= 1 && (code & OP_TYPE) <= OP_NTYPES && !strcmp(VALUES_9X9[i].tok, UNITS[code & OP_TYPE].tok))
+                    OP_VALUES[code] = VALUES_9X9[i].value;
+    }
+}
 __attribute__((constructor)) static void init_values(void) {   /* before any position is read */
-    for (int code = 0; code < 128; code++) OP_VALUES[code] = UNITS[code & OP_TYPE].value;
+    op_select_values(10);
 }
 
 
@@ -300,6 +316,7 @@ static void init_zobrist(void) {
 void op_select(int n, const OOptions *o) {
     if (!zinit) { init_zobrist(); build_vecsets(); build_distinct(); }
     if (geo_n != n) build_geo(n);
+    op_select_values(n);
     OPTS = *o;
     for (int code = 0; code < 128; code++) {
         const Unit *u = &UNITS[code & OP_TYPE];
@@ -1351,7 +1368,8 @@ static const char *check_one(const OPos *p) {
 int op_main(int argc, char **argv) {
     const char *mode = argv[1], *variant = argv[2];
     if (!strcmp(mode, "values")) {   /* the material table, for opponent/material.py's test */
-        for (int t = 1; t <= OP_NTYPES; t++) printf("%s%s:%d", t > 1 ? " " : "", UNITS[t].tok, UNITS[t].value);
+        op_select_values(!strcmp(variant, "optima-9x9") ? 9 : 10);
+        for (int t = 1; t <= OP_NTYPES; t++) printf("%s%s:%d", t > 1 ? " " : "", UNITS[t].tok, op_value(t));
         printf("\n");
         return 0;
     }

@@ -103,6 +103,15 @@ static int evaluate_op(const OPos *p, int own_n, int own_royal, const OBB *fz, i
     return finish_eval(p, score);
 }
 
+/* the static evaluation for White, without the tempo bonus and the weak levels' noise (selfplay's EVAL) */
+int op_static_eval(const OPos *p) {
+    int keep = level_noise;
+    level_noise = 0;
+    int out = evaluate_op(p, -1, 0, NULL, -INF);
+    level_noise = keep;
+    return (out - 10) * p->side;
+}
+
 /* ------------------------------------------------------------ ordering */
 static int gain(const OPos *p, const OMove *m) {
     if (m->from == OP_PLACE) return 0;

@@ -52,8 +52,16 @@ OPTIMA_TOKEN_VALUES: dict[str, int] = {
     "SP": 700, "SW": 600, "WI": 1015, "AG": 600, "SY": 650, "AM": 600, "CR": 600, "KE": 765, "VI": 650,
     "DI": 650, "EN": 550,
 }
-# The 9x9 board's own values where they differ (optima.c's VALUES_9X9).
-OPTIMA_9X9_TOKEN_VALUES: dict[str, int] = dict(OPTIMA_TOKEN_VALUES, **{})
+# The 9x9 board's own table (optima.c's VALUES_9X9), fitted to 9x9 self-play from varied forces.
+OPTIMA_9X9_TOKEN_VALUES: dict[str, int] = {
+    "CE": 702, "HE": 654, "MA": 656, "MY": 557, "NO": 742, "PR": 666, "QU": 806, "BS": 462, "JU": 572,
+    "LE": 589, "PH": 469, "DA": 933, "DE": 501, "PA": 652, "GE": 725, "FA": 711, "KI": 484, "OW": 695,
+    "TO": 810, "PT": 525, "BT": 653, "PL": 587, "CV": 406, "BA": 578, "CH": 1113, "CY": 655, "GO": 917,
+    "ME": 812, "PN": 107, "GD": 239, "CM": 519, "MI": 578, "VR": 520, "RA": 561, "SC": 440, "CP": 541,
+    "CG": 494, "DR": 400, "CT": 700, "RE": 928, "IN": 604, "FR": 658, "SL": 562, "AR": 544, "LA": 499,
+    "SP": 570, "SW": 658, "WI": 1030, "AG": 631, "SY": 575, "AM": 611, "CR": 529, "KE": 774, "VI": 546,
+    "DI": 666, "EN": 690,
+}
 
 
 def _optima_values(by_token: dict[str, int]) -> dict[int, int]:

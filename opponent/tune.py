@@ -258,23 +258,26 @@ def choose_ridge(fold_rows: list[Counter], prior: list[float], scale: float, k: 
 
 
 def tune(variant: str, played, ridge: float | None = None, material_only: bool = False,
-         plies: tuple[int, int] | None = None) -> dict:
+         plies: tuple[int, int] | None = None, keep: frozenset[str] = frozenset()) -> dict:
     """Fit ``played`` (selfplay()'s answer); ``ridge`` None: chosen by cross-validation;
     ``material_only``: ignore the evaluation columns (the method before 24 Nov 2026);
-    ``plies`` (first, end): only the positions of plies first <= ply < end."""
+    ``plies`` (first, end): only the positions of plies first <= ply < end; ``keep``: the
+    types (letters or tokens) that keep the build's values, their material counted in ``rest``."""
     letters, values, samples, game_lines = played
     if plies is not None:
         samples = [s for s in samples if plies[0] <= s[5] < plies[1]]
     if material_only:
         samples = [(g, d, y, None, None, ply) for g, d, y, _e, _f, ply in samples]
     n = len(values)
-    # the columns that vary (not the King) are fitted; the others keep the build's value
+    # the columns that vary (not the King) are fitted, unless kept; the others keep the build's value
     varies = [any(s[1][i] for s in samples) for i in range(n)]
-    cols = [i for i in range(n) if varies[i]]
+    cols = [i for i in range(n) if varies[i] and letters[i] not in keep]
+    fixed = [i for i in range(n) if i not in set(cols)]
     rows = []
     for game, diffs, y, ev, frozen, _ply in samples:
         x = [d - (frozen[i] / 2 if frozen else 0) for i, d in enumerate(diffs)]
-        rest = (ev - sum(v * xi for v, xi in zip(values, x))) if ev is not None else 0.0
+        kept = sum(values[i] * x[i] for i in fixed)
+        rest = (ev - sum(values[i] * x[i] for i in cols)) if ev is not None else kept
         rows.append((game, tuple(x[i] for i in cols), rest, y))
     train, test, fold_rows = _split(rows)
     build = [values[i] for i in cols]
@@ -381,6 +384,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit only the positions of these plies (0:120: the opening and middle game)")
     ap.add_argument("--material-only", action="store_true",
                     help="fit the material difference alone, without the rest of the evaluation")
+    ap.add_argument("--keep", metavar="TYPES", default="",
+                    help="types (letters, or Optima's tokens) that keep the build's values, separated by commas")
     ap.add_argument("--forces", metavar="KINDS", type=_forces_arg,
                     help="Optima: start from these kinds of forces in turn (eq,u1,u2,random; drawn from --seed)")
     ap.add_argument("--jobs", type=int, default=1, help="variants played at once (default 1)")
@@ -409,7 +414,8 @@ def main(argv: list[str] | None = None) -> int:
         played = list(pool.map(lambda v: selfplay(v, args.games, args.depth, args.seed, args.max_plies,
                                                           args.save, args.load, args.forces), variants))
     for variant, games in zip(variants, played):
-        t = tune(variant, games, args.ridge, args.material_only, args.plies)
+        t = tune(variant, games, args.ridge, args.material_only, args.plies,
+                 frozenset(k for k in args.keep.split(",") if k))
         tuned.append(t)
         print(f"{variant}: {t['games']} games (White's scores {t['results']}), {t['positions']} quiet positions, "
               f"K = {t['scale']:.5f}/cp, ridge {t['ridge']:g}"

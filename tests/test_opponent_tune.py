@@ -173,3 +173,24 @@ def test_forces_option_is_checked(capsys):
     assert "for Optima" in capsys.readouterr().err
     assert tune.main(["--variants", "optima", "--write-to", "/nonexistent/values.h", "--load", "/nonexistent"]) == 2
     assert "optima.c" in capsys.readouterr().err
+
+
+def test_keep_holds_types_at_the_build_values_and_fits_the_others():
+    """--keep: a kept type's value stays the build's and its material counts in the rest of the
+    evaluation, so the other types are fitted around it (here to the values that made the results;
+    the rest of the evaluation, mostly other terms, fixes the scale K)."""
+    rng = random.Random(13)
+    true, build = [100, 300, 900], [100, 200, 600]   # the first type right in the build, the others wrong
+    samples, games = [], []
+    for game in range(6000):
+        d = tuple(rng.randint(-1, 1) for _ in true)
+        other = rng.randint(-1500, 1500)              # the evaluation's other terms
+        p = 1 / (1 + math.exp(-0.003 * (other + sum(v * x for v, x in zip(true, d)))))
+        samples.append((game, d, 1.0 if rng.random() < p else 0.0, other + sum(v * x for v, x in zip(build, d)),
+                        (0, 0, 0), 30))
+        games.append("game 1 100 end")
+    played = (["a", "b", "c"], build, samples, games)
+    free = tune.tune("test", played, ridge=0.0)["fitted"]
+    kept = tune.tune("test", played, ridge=0.0, keep=frozenset({"a"}))["fitted"]
+    assert kept[0] == 100 and free[0] != 100
+    assert abs(kept[1] - 300) < 60 and abs(kept[2] - 900) < 150, kept

@@ -39,8 +39,8 @@ static inline int same(const OMove *a, const OMove *b) {
 }
 
 /* ------------------------------------------------------------ evaluation */
-/* Material (optima.c's table, kept by op_play; the 12 types of the default set
- * fitted to self-play, the others set by hand), frozen units at half value
+/* Material (optima.c's table of the board, kept by op_play; fitted to
+ * self-play), frozen units at half value
  * (O10), mobility (legal moves of each side, 4 each), royal safety (a royal the
  * opponent could capture costs 250, each enemy unit next to a royal 15), from
  * the side to move's view. */

@@ -3,7 +3,8 @@
     python -m opponent.tune [--variants maxima,ultima,withdrawer-chess]
                             [--games 500] [--depth 3] [--seed 1] [--jobs N]
                             [--max-plies 300] [--ridge auto|R] [--plies FIRST:END]
-                            [--forces eq,u1,u2,random] [--save DIR | --load DIR] [--write]
+                            [--forces eq,u1,u2,random] [--keep TYPES]
+                            [--save DIR | --load DIR] [--write]
 
 For each variant the engine (``opponent/engine/maxima-engine selfplay``)
 plays GAMES games against itself at a fixed DEPTH from the start after 4-8
@@ -38,7 +39,10 @@ can occur: game g starts from ``engine.optima.forces.start_fen(variant,
 KIND, seed=SEED * 1000000 + g)`` (what ``maxima-board new-optima --forces
 KIND --seed N`` prints), KIND taking the listed kinds in turn (u2, which
 9x9 does not have, is left out there); the FENs go to the engine on its
-standard input. Optima's values are in ``opponent/engine/optima.c`` (and
+standard input. ``--keep AR,CE,...`` holds those types at the build's values
+(their material counted in ``rest``) and fits the others (Optima 10x10: the
+12 types fitted from E10 kept, the 44 others fitted from varied forces).
+Optima's values are in ``opponent/engine/optima.c`` (and
 ``opponent/material.py``), not in values.h: ``--write`` does not take them.
 
 With ``--write`` the values go into ``opponent/engine/values.h`` (entries of

@@ -39,37 +39,48 @@ VALUES: dict[int, int] = {
 }
 
 
-# Optima (O2): by unit token, the values of opponent/engine/optima.c (set by hand from each
-# unit's reach and powers; those of the 12 types of the default set fitted to self-play by
-# opponent/tune.py); a royal unit counts as its type. tests/test_opponent_engine_optima_values.py
-# keeps the two tables equal.
+# Optima (O2): by unit token, the values of opponent/engine/optima.c on 10x10 (the 12 types of the
+# default set fitted to self-play from E10, the other 44 to self-play from varied forces, by
+# opponent/tune.py; docs/opponent-engine.md, Optima); a royal unit counts as its type.
+# tests/test_opponent_engine_optima_values.py keeps the tables equal.
 OPTIMA_TOKEN_VALUES: dict[str, int] = {
-    "CE": 622, "HE": 650, "MA": 642, "MY": 600, "NO": 750, "PR": 650, "QU": 822, "BS": 450, "JU": 655,
-    "LE": 650, "PH": 600, "DA": 950, "DE": 600, "PA": 650, "GE": 850, "FA": 784, "KI": 600, "OW": 650,
-    "TO": 650, "PT": 550, "BT": 600, "PL": 550, "CV": 450, "BA": 700, "CH": 1039, "CY": 600, "GO": 650,
-    "ME": 750, "PN": 131, "GD": 185, "CM": 500, "MI": 500, "VR": 450, "RA": 500, "SC": 450, "CP": 450,
-    "CG": 450, "DR": 450, "CT": 600, "RE": 902, "IN": 550, "FR": 700, "SL": 600, "AR": 623, "LA": 600,
-    "SP": 700, "SW": 600, "WI": 1015, "AG": 600, "SY": 650, "AM": 600, "CR": 600, "KE": 765, "VI": 650,
-    "DI": 650, "EN": 550,
+    "CE": 622, "HE": 692, "MA": 642, "MY": 584, "NO": 825, "PR": 483, "QU": 822, "BS": 290, "JU": 655,
+    "LE": 855, "PH": 575, "DA": 914, "DE": 359, "PA": 501, "GE": 933, "FA": 784, "KI": 516, "OW": 573,
+    "TO": 786, "PT": 657, "BT": 743, "PL": 583, "CV": 467, "BA": 670, "CH": 1039, "CY": 672, "GO": 1221,
+    "ME": 992, "PN": 131, "GD": 185, "CM": 557, "MI": 513, "VR": 270, "RA": 588, "SC": 533, "CP": 697,
+    "CG": 363, "DR": 647, "CT": 593, "RE": 902, "IN": 717, "FR": 724, "SL": 439, "AR": 623, "LA": 530,
+    "SP": 451, "SW": 543, "WI": 1015, "AG": 508, "SY": 564, "AM": 477, "CR": 477, "KE": 765, "VI": 376,
+    "DI": 679, "EN": 612,
+}
+# The 9x9 board's own table (optima.c's VALUES_9X9), fitted to 9x9 self-play from varied forces.
+OPTIMA_9X9_TOKEN_VALUES: dict[str, int] = {
+    "CE": 702, "HE": 654, "MA": 656, "MY": 557, "NO": 742, "PR": 666, "QU": 806, "BS": 462, "JU": 572,
+    "LE": 589, "PH": 469, "DA": 933, "DE": 501, "PA": 652, "GE": 725, "FA": 711, "KI": 484, "OW": 695,
+    "TO": 810, "PT": 525, "BT": 653, "PL": 587, "CV": 406, "BA": 578, "CH": 1113, "CY": 655, "GO": 917,
+    "ME": 812, "PN": 107, "GD": 239, "CM": 519, "MI": 578, "VR": 520, "RA": 561, "SC": 440, "CP": 541,
+    "CG": 494, "DR": 400, "CT": 700, "RE": 928, "IN": 604, "FR": 658, "SL": 562, "AR": 544, "LA": 499,
+    "SP": 570, "SW": 658, "WI": 1030, "AG": 631, "SY": 575, "AM": 611, "CR": 529, "KE": 774, "VI": 546,
+    "DI": 666, "EN": 690,
 }
 
 
-def _optima_values() -> dict[int, int]:
+def _optima_values(by_token: dict[str, int]) -> dict[int, int]:
     from engine.optima.units import ROYAL
     from engine.variants.optima import UNITS
     out = {}
     for unit in UNITS:
-        out[unit.code] = out[unit.code | ROYAL] = OPTIMA_TOKEN_VALUES[unit.token]
+        out[unit.code] = out[unit.code | ROYAL] = by_token[unit.token]
     return out
 
 
-OPTIMA_VALUES: dict[int, int] = _optima_values()
+OPTIMA_VALUES: dict[int, int] = _optima_values(OPTIMA_TOKEN_VALUES)
+OPTIMA_9X9_VALUES: dict[int, int] = _optima_values(OPTIMA_9X9_TOKEN_VALUES)
 
 
 def material(board: list[int], optima: bool = False) -> int:
     """White's material minus Black's (board values are ±code, + White);
-    ``optima``: the board is an Optima board (its codes are Optima's, O2)."""
-    values = OPTIMA_VALUES if optima else VALUES
+    ``optima``: the board is an Optima board (its codes are Optima's, O2; 81 squares: the 9x9 table)."""
+    values = (OPTIMA_9X9_VALUES if len(board) == 81 else OPTIMA_VALUES) if optima else VALUES
     total = 0
     for v in board:
         if v > 0:

@@ -4,6 +4,7 @@
                             [--games 500] [--depth 3] [--seed 1] [--jobs N]
                             [--max-plies 300] [--ridge auto|R] [--plies FIRST:END]
                             [--pawn-phase] [--pawn-run] [--phase-only]
+                            [--forces eq,u1,u2,random] [--keep TYPES]
                             [--save DIR | --load DIR] [--write]
 
 For each variant the engine (``opponent/engine/maxima-engine selfplay``)
@@ -30,8 +31,20 @@ cross-validation over the training games from a grid, so that a game whose
 results say little keeps values close to the hand-set ones. The fitted
 values are w_t / K centipawns. The positions of one game in five are held
 out: the script prints the cross-entropy of the build's values and of the
-fitted ones on them. Selfplay output without the evaluation columns (Optima)
-is fitted on material alone (rest = 0).
+fitted ones on them. Selfplay output without the evaluation columns (that of
+Optima before 24 Nov 2026) is fitted on material alone (rest = 0).
+
+Optima (``optima``, ``optima-9x9``): with ``--forces`` the games start from
+other forces than the default E10 / E9 set (O4), so that all 56 unit types
+can occur: game g starts from ``engine.optima.forces.start_fen(variant,
+KIND, seed=SEED * 1000000 + g)`` (what ``maxima-board new-optima --forces
+KIND --seed N`` prints), KIND taking the listed kinds in turn (u2, which
+9x9 does not have, is left out there); the FENs go to the engine on its
+standard input. ``--keep AR,CE,...`` holds those types at the build's values
+(their material counted in ``rest``) and fits the others (Optima 10x10: the
+12 types fitted from E10 kept, the 44 others fitted from varied forces).
+Optima's values are in ``opponent/engine/optima.c`` (and
+``opponent/material.py``), not in values.h: ``--write`` does not take them.
 
 With ``--pawn-phase`` (Deckle's games, whose selfplay output carries the game
 phase) the Pawn gets a second value, for the endgame: with n pieces other than
@@ -69,18 +82,36 @@ RIDGE_GRID = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 1.0)   # --ridge au
 FOLDS = 4
 
 
+OPTIMA = ("optima", "optima-9x9")
+
+
+def optima_starts(variant: str, forces: list[str], games: int, seed: int) -> list[str]:
+    """The start FEN of each of ``games`` Optima games: the kinds of ``forces`` in turn (u2 not on 9x9),
+    game g's forces drawn with the seed SEED * 1000000 + g."""
+    from engine.optima.forces import start_fen
+    kinds = [k for k in forces if not (k == "u2" and variant == "optima-9x9")]
+    if not kinds:
+        raise ValueError(f"--forces: no kind of forces {variant} has among {','.join(forces)}")
+    return [start_fen(variant, kinds[g % len(kinds)], seed=seed * 1_000_000 + g) for g in range(games)]
+
+
 def selfplay(variant: str, games: int, depth: int, seed: int, max_plies: int,
-             save: Path | None = None, load: Path | None = None):
+             save: Path | None = None, load: Path | None = None, forces: list[str] | None = None):
     """(letters, build values, samples, game lines, phase): samples are (game index, diffs, result, eval, frozen,
     ply, pieces, run2); eval and frozen are None in output without those columns, pieces (the pieces other than
     Pawns and Kings on the board) and run2 (the Pawns' advance shares squared, 0..1024 each, doubled, White's
     minus Black's) None without the phase columns; phase is (N, the build's endgame Pawn value, the build's
     runner bonus) from the ``phase`` line, None without it. ``load``: read the selfplay output
-    of VARIANT.txt in that folder instead of playing; ``save``: write it there."""
+    of VARIANT.txt in that folder instead of playing; ``save``: write it there. ``forces``: an Optima
+    game's kinds of forces (optima_starts), sent to the engine as start FENs."""
     if load is not None:
         return parse_selfplay((load / f"{variant}.txt").read_text().splitlines())
-    text = subprocess.run([str(BINARY), "selfplay", variant, str(games), str(depth), str(seed), str(max_plies)],
-                          capture_output=True, text=True, check=True).stdout
+    args = [str(BINARY), "selfplay", variant, str(games), str(depth), str(seed), str(max_plies)]
+    stdin = None
+    if forces and variant in OPTIMA:
+        args.append("-")
+        stdin = "\n".join(optima_starts(variant, forces, games, seed)) + "\n"
+    text = subprocess.run(args, input=stdin, capture_output=True, text=True, check=True).stdout
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
         (save / f"{variant}.txt").write_text(text)
@@ -257,13 +288,14 @@ def choose_ridge(fold_rows: list[Counter], prior: list[float], scale: float, k: 
 
 def tune(variant: str, played, ridge: float | None = None, material_only: bool = False,
          plies: tuple[int, int] | None = None, pawn_phase: bool = False, pawn_run: bool = False,
-         phase_only: bool = False) -> dict:
+         phase_only: bool = False, keep: frozenset[str] = frozenset()) -> dict:
     """Fit ``played`` (selfplay()'s answer); ``ridge`` None: chosen by cross-validation;
     ``material_only``: ignore the evaluation columns (the method before 24 Nov 2026);
     ``plies`` (first, end): only the positions of plies first <= ply < end;
     ``pawn_phase``: fit the Pawn's endgame value too, ``pawn_run``: the endgame bonus of a Pawn one step from
     promotion (the phase columns, see the module's docstring); ``phase_only``: fit those alone (the other
-    values stay the build's)."""
+    values stay the build's); ``keep``: the types (letters or tokens) that keep the build's values, their
+    material counted in ``rest``."""
     letters, values, samples, game_lines = played[:4]
     phase = played[4] if len(played) > 4 else None
     samples = [tuple(s) + (None,) * (8 - len(s)) for s in samples]
@@ -278,14 +310,16 @@ def tune(variant: str, played, ridge: float | None = None, material_only: bool =
         raise ValueError(f"{variant}: --pawn-phase/--pawn-run need selfplay output with the game phase (Deckle's games)")
     delta_build = phase[1] - values[pawn] if pawn_phase else 0
     run_build = phase[2] if pawn_run else 0
-    # the columns that vary (not the King) are fitted; the others keep the build's value
+    # the columns that vary (not the King) are fitted, unless kept; the others keep the build's value
     varies = [any(s[1][i] for s in samples) for i in range(n)]
-    cols = [i for i in range(n) if varies[i] and not (phase_only and (pawn_phase or pawn_run))]
+    cols = [i for i in range(n) if varies[i] and letters[i] not in keep
+            and not (phase_only and (pawn_phase or pawn_run))]
+    fixed = [i for i in range(n) if i not in set(cols)]
     rows = []
     for game, diffs, y, ev, frozen, _ply, pieces, run2 in samples:
         x = [d - (frozen[i] / 2 if frozen else 0) for i, d in enumerate(diffs)]
-        fixed = sum(v * xi for i, (v, xi) in enumerate(zip(values, x)) if i not in cols)   # the build's, kept
-        rest = (ev - sum(v * xi for v, xi in zip(values, x)) if ev is not None else 0.0) + fixed
+        kept = sum(values[i] * x[i] for i in fixed)
+        rest = (ev - sum(values[i] * x[i] for i in cols)) if ev is not None else kept
         features = tuple(x[i] for i in cols)
         if pawn_phase or pawn_run:   # the build's phase terms leave rest; their weights are fitted
             e = endgame_share(pieces, phase[0])
@@ -395,6 +429,15 @@ def _plies_arg(text: str) -> tuple[int, int]:
     return span
 
 
+def _forces_arg(text: str) -> list[str]:
+    from engine.optima.forces import KINDS
+    kinds = text.split(",")
+    if not text or any(k not in KINDS for k in kinds):
+        raise argparse.ArgumentTypeError(f"--forces: expected kinds among {','.join(KINDS)} separated by commas, "
+                                         f"got {text!r}")
+    return kinds
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variants", default=",".join(FAMILIES))
@@ -414,6 +457,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit the endgame bonus of a Pawn one step from promotion (Deckle's games; written as A)")
     ap.add_argument("--phase-only", action="store_true",
                     help="with --pawn-phase/--pawn-run: fit those alone; the other values stay the build's")
+    ap.add_argument("--keep", metavar="TYPES", default="",
+                    help="types (letters, or Optima's tokens) that keep the build's values, separated by commas")
+    ap.add_argument("--forces", metavar="KINDS", type=_forces_arg,
+                    help="Optima: start from these kinds of forces in turn (eq,u1,u2,random; drawn from --seed)")
     ap.add_argument("--jobs", type=int, default=1, help="variants played at once (default 1)")
     ap.add_argument("--save", metavar="DIR", type=Path, help="keep each variant's selfplay output as DIR/VARIANT.txt")
     ap.add_argument("--load", metavar="DIR", type=Path,
@@ -431,12 +478,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     tuned = []
     variants = args.variants.split(",")
+    if args.forces and not any(v in OPTIMA for v in variants):
+        print("tune: --forces is for Optima (optima, optima-9x9)", file=sys.stderr)
+        return 2
+    if (args.write or args.write_to) and any(v in OPTIMA for v in variants):
+        print("tune: Optima's values live in opponent/engine/optima.c and opponent/material.py, "
+              "not values.h: --write does not take them", file=sys.stderr)
+        return 2
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:   # the games of each variant in its own process
         played = list(pool.map(lambda v: selfplay(v, args.games, args.depth, args.seed, args.max_plies,
-                                                          args.save, args.load), variants))
+                                                          args.save, args.load, args.forces), variants))
     for variant, games in zip(variants, played):
         t = tune(variant, games, args.ridge, args.material_only, args.plies, args.pawn_phase, args.pawn_run,
-                 args.phase_only)
+                 args.phase_only, frozenset(k for k in args.keep.split(",") if k))
         tuned.append(t)
         print(f"{variant}: {t['games']} games (White's scores {t['results']}), {t['positions']} quiet positions, "
               f"K = {t['scale']:.5f}/cp, ridge {t['ridge']:g}"

@@ -311,3 +311,50 @@ def test_pawn_run_fit_recovers_an_endgame_runner_bonus():
     assert abs(t["pawn_run"] / t["fitted"][1] - 2) < 0.4, (t["pawn_run"], t["fitted"])
     only = tune.tune("test", played, ridge=0.0, pawn_run=True, phase_only=True)
     assert only["fitted"] == [0, 300, 100] and only["pawn_run"] > 300
+
+
+def test_optima_starts_take_the_kinds_in_turn_reproducibly():
+    """O4: --forces: game g of an Optima self-play starts from the g-th kind in turn, drawn from the
+    seed (the same FENs for the same seed, others for another); 9x9 leaves out u2, which it does not have."""
+    from engine.optima.forces import start_fen
+    fens = tune.optima_starts("optima", ["u1", "u2", "random"], 6, seed=3)
+    assert fens == tune.optima_starts("optima", ["u1", "u2", "random"], 6, seed=3)
+    assert fens != tune.optima_starts("optima", ["u1", "u2", "random"], 6, seed=4)
+    assert [f.split()[2].partition(":")[0] for f in fens] == ["u1", "u2", "-", "u1", "u2", "-"]
+    assert fens[4] == start_fen("optima", "u2", seed=3 * 1_000_000 + 4)
+    assert len(set(fens)) == 6
+    nine = tune.optima_starts("optima-9x9", ["u2", "eq"], 3, seed=3)
+    assert [f.split()[2].partition(":")[0] for f in nine] == ["eq"] * 3 and len(set(nine)) == 3
+
+
+def test_forces_option_is_checked(capsys):
+    """--forces takes only Optima's kinds, only for Optima; Optima's values are not written to values.h."""
+    import pytest
+    with pytest.raises(SystemExit) as e:
+        tune.main(["--variants", "optima", "--forces", "u3", "--load", "/nonexistent"])
+    assert e.value.code == 2 and "--forces" in capsys.readouterr().err
+    assert tune.main(["--variants", "ultima", "--forces", "u1", "--load", "/nonexistent"]) == 2
+    assert "for Optima" in capsys.readouterr().err
+    assert tune.main(["--variants", "optima", "--write-to", "/nonexistent/values.h", "--load", "/nonexistent"]) == 2
+    assert "optima.c" in capsys.readouterr().err
+
+
+def test_keep_holds_types_at_the_build_values_and_fits_the_others():
+    """--keep: a kept type's value stays the build's and its material counts in the rest of the
+    evaluation, so the other types are fitted around it (here to the values that made the results;
+    the rest of the evaluation, mostly other terms, fixes the scale K)."""
+    rng = random.Random(13)
+    true, build = [100, 300, 900], [100, 200, 600]   # the first type right in the build, the others wrong
+    samples, games = [], []
+    for game in range(6000):
+        d = tuple(rng.randint(-1, 1) for _ in true)
+        other = rng.randint(-1500, 1500)              # the evaluation's other terms
+        p = 1 / (1 + math.exp(-0.003 * (other + sum(v * x for v, x in zip(true, d)))))
+        samples.append((game, d, 1.0 if rng.random() < p else 0.0, other + sum(v * x for v, x in zip(build, d)),
+                        (0, 0, 0), 30))
+        games.append("game 1 100 end")
+    played = (["a", "b", "c"], build, samples, games)
+    free = tune.tune("test", played, ridge=0.0)["fitted"]
+    kept = tune.tune("test", played, ridge=0.0, keep=frozenset({"a"}))["fitted"]
+    assert kept[0] == 100 and free[0] != 100
+    assert abs(kept[1] - 300) < 60 and abs(kept[2] - 900) < 150, kept

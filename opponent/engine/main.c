@@ -14,7 +14,7 @@ static void usage(void) {
                     "       maxima-engine eval VARIANT            (FENs on stdin, the static evaluation for White per line)\n"
                     "       maxima-engine bench VARIANT DEPTH [FEN]   (perft speed)\n"
                     "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n"
-                    "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES]  (games for opponent/tune.py)\n"
+                    "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES [-]]  (games for opponent/tune.py; -: Optima start FENs on stdin)\n"
                     "       maxima-engine values optima|optima-9x9    (Optima's material values, TOKEN:VALUE)\n"
                     "       maxima-engine check optima|optima-9x9     (FENs on stdin: Optima's kept state and move counts\n"
                     "                                                  against their definitions, 'ok N' or 'bad WHAT')\n");

@@ -74,8 +74,9 @@ typedef struct {
     int np;
     Prim p[4];
     uint8_t shielded, resolute, armored, loyal, immob, kind;
-    int value;                       /* centipawns: set by hand from the unit's mobility and powers; the
-                                        12 types of the default set fitted to self-play (opponent/tune.py) */
+    int value;                       /* centipawns on 10x10 (9x9: VALUES_9X9), fitted to self-play (opponent/
+                                        tune.py): the 12 types of the default set from E10, the other 44
+                                        from varied forces (--forces, --keep the 12) */
 } Unit;
 
 /* primitive constructors (parameters as in engine/variants/optima.py) */
@@ -108,67 +109,67 @@ static const Unit UNITS[OP_NTYPES + 1] = {
     [0] = {"??", 0, {{0}}, 0, 0, 0, 0, 0, 0, 0},
     /* Section A */
     [1] = {"CE", 3, {LEAP(LV_N), SLIDE(DIAG, 0), LEAP(LV_W)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 622},
-    [2] = {"HE", 1, {LEAP(LV_K123)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 650},
+    [2] = {"HE", 1, {LEAP(LV_K123)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 692},
     [3] = {"MA", 3, {SLIDE(ORTH, 0), LEAP(LV_N), LEAP(LV_F)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 642},
-    [4] = {"MY", 1, {LEAP(LV_WFNC)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 600},
-    [5] = {"NO", 1, {RIDER(LV_NDA, 0)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 750},
-    [6] = {"PR", 2, {LEAP(LV_N), SLIDE(ALLD, 3)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 650},
+    [4] = {"MY", 1, {LEAP(LV_WFNC)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 584},
+    [5] = {"NO", 1, {RIDER(LV_NDA, 0)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 825},
+    [6] = {"PR", 2, {LEAP(LV_N), SLIDE(ALLD, 3)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 483},
     [7] = {"QU", 1, {SLIDE(ALLD, 0)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 822},
-    [8] = {"BS", 3, {LEAP(LV_F), RIDER(LV_D, 0), RIDER(LV_D, 2)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 450},
+    [8] = {"BS", 3, {LEAP(LV_F), RIDER(LV_D, 0), RIDER(LV_D, 2)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 290},
     [9] = {"JU", 1, {PLOW(ALLD, 3, 0)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 655},
-    [10] = {"LE", 1, {PLOW(ORTH, 0, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
-    [11] = {"PH", 2, {PLOW(DIAG, 0, 1), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
-    [12] = {"DA", 2, {SLIDE(ALLD, 0), SCREEN(ALLD, 2)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 950},
-    [13] = {"DE", 3, {FLY(DIAG), LEAP(LV_W), SCREEN(DIAG, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
-    [14] = {"PA", 2, {FLY(ORTH), SCREEN(ORTH, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
-    [15] = {"GE", 3, {FLY(ALLD), SCREEN(ALLD, 2), LEAPC(LV_K)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 850},
+    [10] = {"LE", 1, {PLOW(ORTH, 0, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 855},
+    [11] = {"PH", 2, {PLOW(DIAG, 0, 1), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 575},
+    [12] = {"DA", 2, {SLIDE(ALLD, 0), SCREEN(ALLD, 2)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 914},
+    [13] = {"DE", 3, {FLY(DIAG), LEAP(LV_W), SCREEN(DIAG, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 359},
+    [14] = {"PA", 2, {FLY(ORTH), SCREEN(ORTH, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 501},
+    [15] = {"GE", 3, {FLY(ALLD), SCREEN(ALLD, 2), LEAPC(LV_K)}, 1, 0, 0, 0, IM_NO, KD_PIECE, 933},
     [16] = {"FA", 1, {FLYHOP(ALLD, 1)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 784},
-    [17] = {"KI", 3, {FLYHOP(DIAG, 0), LEAPM(LV_W), LEAPC(LV_K)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
-    [18] = {"OW", 2, {FLYHOP(ORTH, 0), LEAPC(LV_K)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
-    [19] = {"TO", 1, {BENT(ORTH, 0, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
-    [20] = {"PT", 2, {BENT(DIAG, 0, 0), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 550},
-    [21] = {"BT", 3, {SLIDE(ORTH, 0), BENT(ORTH, 1, 0), BENT(ORTH, 0, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
-    [22] = {"PL", 4, {SLIDE(DIAG, 0), BENT(DIAG, 1, 0), BENT(DIAG, 0, 1), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 550},
-    [23] = {"CV", 2, {LEAP(LV_N), DLEAP(LV_N)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
-    [24] = {"BA", 1, {LEAP(LV_KN)}, 0, 0, 0, 0, IM_KNIGHT, KD_PIECE, 700},
+    [17] = {"KI", 3, {FLYHOP(DIAG, 0), LEAPM(LV_W), LEAPC(LV_K)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 516},
+    [18] = {"OW", 2, {FLYHOP(ORTH, 0), LEAPC(LV_K)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 573},
+    [19] = {"TO", 1, {BENT(ORTH, 0, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 786},
+    [20] = {"PT", 2, {BENT(DIAG, 0, 0), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 657},
+    [21] = {"BT", 3, {SLIDE(ORTH, 0), BENT(ORTH, 1, 0), BENT(ORTH, 0, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 743},
+    [22] = {"PL", 4, {SLIDE(DIAG, 0), BENT(DIAG, 1, 0), BENT(DIAG, 0, 1), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 583},
+    [23] = {"CV", 2, {LEAP(LV_N), DLEAP(LV_N)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 467},
+    [24] = {"BA", 1, {LEAP(LV_KN)}, 0, 0, 0, 0, IM_KNIGHT, KD_PIECE, 670},
     [25] = {"CH", 1, {SLIDE(ORTH, 0)}, 0, 0, 0, 0, IM_FORTH, KD_PIECE, 1039},
-    [26] = {"CY", 2, {SLIDE(DIAG, 0), LEAPM(LV_W)}, 0, 0, 0, 0, IM_FDIAG, KD_PIECE, 600},
-    [27] = {"GO", 1, {SLIDEM(ALLD, 0)}, 0, 0, 0, 0, IM_FALL, KD_PIECE, 650},
-    [28] = {"ME", 2, {SLIDEM(ALLD, 0), LEAPC(LV_K12)}, 0, 0, 0, 0, IM_ADJ, KD_PIECE, 750},
+    [26] = {"CY", 2, {SLIDE(DIAG, 0), LEAPM(LV_W)}, 0, 0, 0, 0, IM_FDIAG, KD_PIECE, 672},
+    [27] = {"GO", 1, {SLIDEM(ALLD, 0)}, 0, 0, 0, 0, IM_FALL, KD_PIECE, 1221},
+    [28] = {"ME", 2, {SLIDEM(ALLD, 0), LEAPC(LV_K12)}, 0, 0, 0, 0, IM_ADJ, KD_PIECE, 992},
     [29] = {"PN", 2, {{.kind = P_SLIDE, .dirs = ORTH, .range = 2, .capture = 0, .wrap = W_PROMOTE},
                       {.kind = P_LEAP, .vecs = LV_F, .capture = 1, .move = 0, .wrap = W_PROMOTE}},
             0, 0, 0, 0, IM_NO, KD_PAWN, 131},
     [30] = {"GD", 1, {SLIDE(ALLD, 2)}, 0, 0, 1, 0, IM_NO, KD_GUARD, 185},
     /* Section B */
-    [31] = {"CM", 1, {TWO_SLIDE(ORTH, 2)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 500},
-    [32] = {"MI", 2, {TWO_SLIDE(DIAG, 2), LEAP(LV_W)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 500},
-    [33] = {"VR", 1, {TWO_LEAP(LV_K)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
-    [34] = {"RA", 1, {ZIGZAG(ORTH)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 500},
-    [35] = {"SC", 2, {LEAP(LV_W), ZIGZAG(DIAG)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 450},
-    [36] = {"CP", 2, {LEAPM(LV_W), PROX_LEAPM(LV_FA)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
-    [37] = {"CG", 1, {PROX_LEAPM(LV_N)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
-    [38] = {"DR", 1, {PROX_LEAPM(LV_WD)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 450},
-    [39] = {"CT", 1, {PROX_STOP(ORTH, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [31] = {"CM", 1, {TWO_SLIDE(ORTH, 2)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 557},
+    [32] = {"MI", 2, {TWO_SLIDE(DIAG, 2), LEAP(LV_W)}, 0, 0, 0, 1, IM_NO, KD_PIECE, 513},
+    [33] = {"VR", 1, {TWO_LEAP(LV_K)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 270},
+    [34] = {"RA", 1, {ZIGZAG(ORTH)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 588},
+    [35] = {"SC", 2, {LEAP(LV_W), ZIGZAG(DIAG)}, 0, 1, 0, 0, IM_NO, KD_PIECE, 533},
+    [36] = {"CP", 2, {LEAPM(LV_W), PROX_LEAPM(LV_FA)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 697},
+    [37] = {"CG", 1, {PROX_LEAPM(LV_N)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 363},
+    [38] = {"DR", 1, {PROX_LEAPM(LV_WD)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 647},
+    [39] = {"CT", 1, {PROX_STOP(ORTH, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 593},
     [40] = {"RE", 1, {PROX_STOP(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 902},
-    [41] = {"IN", 2, {PROX_STOP(DIAG, 0), LEAPM(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 550},
-    [42] = {"FR", 1, {PROX_SLIDE(ORTH, ORTH)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 700},
-    [43] = {"SL", 2, {PROX_SLIDE(DIAG, DIAG), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [41] = {"IN", 2, {PROX_STOP(DIAG, 0), LEAPM(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 717},
+    [42] = {"FR", 1, {PROX_SLIDE(ORTH, ORTH)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 724},
+    [43] = {"SL", 2, {PROX_SLIDE(DIAG, DIAG), LEAP(LV_W)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 439},
     [44] = {"AR", 2, {SLIDE(ALLD, 3), RIFLE_SLIDE(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 623},
-    [45] = {"LA", 2, {LEAP(LV_KN), RIFLE_LEAP(LV_KN)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
-    [46] = {"SP", 2, {SLIDE(ORTH, 0), RIFLE_SLIDE(ORTH, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 700},
-    [47] = {"SW", 3, {LEAP(LV_W), SLIDE(DIAG, 0), RIFLE_SLIDE(DIAG, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [45] = {"LA", 2, {LEAP(LV_KN), RIFLE_LEAP(LV_KN)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 530},
+    [46] = {"SP", 2, {SLIDE(ORTH, 0), RIFLE_SLIDE(ORTH, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 451},
+    [47] = {"SW", 3, {LEAP(LV_W), SLIDE(DIAG, 0), RIFLE_SLIDE(DIAG, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 543},
     [48] = {"WI", 1, {{.kind = P_SLIDE, .dirs = ALLD, .capture = 1, .wrap = W_PROX, .hood = ALLD, .reach = 1}},
             0, 0, 0, 0, IM_ADJ, KD_WIZARD, 1015},
-    [49] = {"AG", 3, {SLIDEM(DIAG, 0), LEAPM(LV_W), LEAPCONV(DIAG)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
-    [50] = {"SY", 2, {SLIDEM(ORTH, 0), LEAPCONV(ORTH)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
-    [51] = {"AM", 1, {SWAPLEAP(LV_K23, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
-    [52] = {"CR", 1, {SWAPLEAP(LV_KN, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 600},
+    [49] = {"AG", 3, {SLIDEM(DIAG, 0), LEAPM(LV_W), LEAPCONV(DIAG)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 508},
+    [50] = {"SY", 2, {SLIDEM(ORTH, 0), LEAPCONV(ORTH)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 564},
+    [51] = {"AM", 1, {SWAPLEAP(LV_K23, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 477},
+    [52] = {"CR", 1, {SWAPLEAP(LV_KN, 1)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 477},
     [53] = {"KE", 3, {LEAPM(LV_F), APPROACH(ORTH, 0), SWAPLEAP(LV_W, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 765},
-    [54] = {"VI", 3, {LEAPM(LV_W), APPROACH(DIAG, 0), SWAPLEAP(LV_F, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
-    [55] = {"DI", 1, {APPROACH(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 650},
+    [54] = {"VI", 3, {LEAPM(LV_W), APPROACH(DIAG, 0), SWAPLEAP(LV_F, 0)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 376},
+    [55] = {"DI", 1, {APPROACH(ALLD, 3)}, 0, 0, 0, 0, IM_NO, KD_PIECE, 679},
     [56] = {"EN", 2, {SLIDEM(DIAG, 2),
                       {.kind = P_SLIDE, .dirs = ORTH, .range = 2, .capture = 0, .wrap = W_PROX, .hood = ALLD,
-                       .reach = 1, .convert = 1}}, 0, 0, 0, 0, IM_NO, KD_PIECE, 550},
+                       .reach = 1, .convert = 1}}, 0, 0, 0, 0, IM_NO, KD_PIECE, 612},
 };
 #define WIZARD 48
 #define PAWN 29
@@ -214,9 +215,82 @@ static void build_distinct(void) {
 static uint8_t A_shielded[128], A_resolute[128], A_armored[128], A_loyal[128], A_immob[128];
 static OOptions OPTS;
 static int geo_n;
+/* the 9x9 board's own values (optima-9x9), by token, over UNITS' (10x10) values: all 56 fitted to
+ * self-play on 9x9 from varied forces (opponent/tune.py --forces; docs/opponent-engine.md, Optima) */
+static const struct { const char *tok; int value; } VALUES_9X9[] = {
+    {"CE", 702},
+    {"HE", 654},
+    {"MA", 656},
+    {"MY", 557},
+    {"NO", 742},
+    {"PR", 666},
+    {"QU", 806},
+    {"BS", 462},
+    {"JU", 572},
+    {"LE", 589},
+    {"PH", 469},
+    {"DA", 933},
+    {"DE", 501},
+    {"PA", 652},
+    {"GE", 725},
+    {"FA", 711},
+    {"KI", 484},
+    {"OW", 695},
+    {"TO", 810},
+    {"PT", 525},
+    {"BT", 653},
+    {"PL", 587},
+    {"CV", 406},
+    {"BA", 578},
+    {"CH", 1113},
+    {"CY", 655},
+    {"GO", 917},
+    {"ME", 812},
+    {"PN", 107},
+    {"GD", 239},
+    {"CM", 519},
+    {"MI", 578},
+    {"VR", 520},
+    {"RA", 561},
+    {"SC", 440},
+    {"CP", 541},
+    {"CG", 494},
+    {"DR", 400},
+    {"CT", 700},
+    {"RE", 928},
+    {"IN", 604},
+    {"FR", 658},
+    {"SL", 562},
+    {"AR", 544},
+    {"LA", 499},
+    {"SP", 570},
+    {"SW", 658},
+    {"WI", 1030},
+    {"AG", 631},
+    {"SY", 575},
+    {"AM", 611},
+    {"CR", 529},
+    {"KE", 774},
+    {"VI", 546},
+    {"DI", 666},
+    {"EN", 690},
+    {0, 0},
+};
 int OP_VALUES[128];
+static int values_n;                     /* the board whose values OP_VALUES holds */
+void op_select_values(int n) {
+    if (values_n == n) return;
+    values_n = n;
+    for (int code = 0; code < 128; code++) {
+        OP_VALUES[code] = UNITS[code & OP_TYPE].value;
+        if (n == 9)
+            for (int i = 0; VALUES_9X9[i].tok; i++)
+                if ((code & OP_TYPE) >= 1 && (code & OP_TYPE) <= OP_NTYPES && !strcmp(VALUES_9X9[i].tok, UNITS[code & OP_TYPE].tok))
+                    OP_VALUES[code] = VALUES_9X9[i].value;
+    }
+}
 __attribute__((constructor)) static void init_values(void) {   /* before any position is read */
-    for (int code = 0; code < 128; code++) OP_VALUES[code] = UNITS[code & OP_TYPE].value;
+    op_select_values(10);
 }
 
 
@@ -300,6 +374,7 @@ static void init_zobrist(void) {
 void op_select(int n, const OOptions *o) {
     if (!zinit) { init_zobrist(); build_vecsets(); build_distinct(); }
     if (geo_n != n) build_geo(n);
+    op_select_values(n);
     OPTS = *o;
     for (int code = 0; code < 128; code++) {
         const Unit *u = &UNITS[code & OP_TYPE];
@@ -1350,7 +1425,8 @@ static const char *check_one(const OPos *p) {
 int op_main(int argc, char **argv) {
     const char *mode = argv[1], *variant = argv[2];
     if (!strcmp(mode, "values")) {   /* the material table, for opponent/material.py's test */
-        for (int t = 1; t <= OP_NTYPES; t++) printf("%s%s:%d", t > 1 ? " " : "", UNITS[t].tok, UNITS[t].value);
+        op_select_values(!strcmp(variant, "optima-9x9") ? 9 : 10);
+        for (int t = 1; t <= OP_NTYPES; t++) printf("%s%s:%d", t > 1 ? " " : "", UNITS[t].tok, op_value(t));
         printf("\n");
         return 0;
     }

@@ -81,6 +81,7 @@ void op_frozen(const OPos *p, OBB fz[2]);    /* the frozen units (O10) of each c
 void op_sync(OPos *p);                       /* the square sets and material from the board */
 extern int OP_VALUES[128];                  /* material by unsigned code (type | royal) */
 static inline int op_value(int code) { return OP_VALUES[code & 127]; }
+void op_select_values(int n);                /* OP_VALUES of the 10x10 or the 9x9 board (op_select does it) */
 const char *op_token(int code);              /* the unit type's two letters */
 int op_selfplay_main(int argc, char **argv); /* optima_selfplay.c */
 int op_main(int argc, char **argv);         /* perft / moves / children / bench / search for Optima */

@@ -39,8 +39,8 @@ static inline int same(const OMove *a, const OMove *b) {
 }
 
 /* ------------------------------------------------------------ evaluation */
-/* Material (optima.c's table, kept by op_play; the 12 types of the default set
- * fitted to self-play, the others set by hand), frozen units at half value
+/* Material (optima.c's table of the board, kept by op_play; fitted to
+ * self-play), frozen units at half value
  * (O10), mobility (legal moves of each side, 4 each), royal safety (a royal the
  * opponent could capture costs 250, each enemy unit next to a royal 15), from
  * the side to move's view. */
@@ -101,6 +101,15 @@ static int evaluate_op(const OPos *p, int own_n, int own_royal, const OBB *fz, i
     }
     ev_cache[slot].key = p->hash; ev_cache[slot].score = score; ev_cache[slot].moving = own_n >= 0;
     return finish_eval(p, score);
+}
+
+/* the static evaluation for White, without the tempo bonus and the weak levels' noise (selfplay's EVAL) */
+int op_static_eval(const OPos *p) {
+    int keep = level_noise;
+    level_noise = 0;
+    int out = evaluate_op(p, -1, 0, NULL, -INF);
+    level_noise = keep;
+    return (out - 10) * p->side;
 }
 
 /* ------------------------------------------------------------ ordering */

@@ -111,6 +111,7 @@ typedef struct {
     int halfmove, fullmove, ply;
     uint64_t hash;
     uint64_t occ[2][2];     /* occupied squares [colour: 0 Black, 1 White][square / 64], kept by make_board */
+    uint64_t frz[2];        /* the squares of freezers (Immobilizers) of both colours [square / 64], kept likewise */
 } Pos;
 
 /* the squares of colour index ci (0 Black, 1 White; 2 = both) in ascending order */
@@ -126,18 +127,22 @@ static inline int piece_count(const Pos *p, int ci) {
     if (ci == 2) return __builtin_popcountll(p->occ[0][0] | p->occ[1][0]) + __builtin_popcountll(p->occ[0][1] | p->occ[1][1]);
     return __builtin_popcountll(p->occ[ci][0]) + __builtin_popcountll(p->occ[ci][1]);
 }
-static inline void set_square(Pos *p, int s, int v) {
-    int old = p->b[s];
-    uint64_t bit = 1ULL << (s & 63);
-    if (old) p->occ[old > 0][s >> 6] &= ~bit;
-    if (v) p->occ[v > 0][s >> 6] |= bit;
-    p->b[s] = (int8_t)v;
-}
-void sync_occupancy(Pos *p);
 
 extern Variant V;
 extern const VariantDef VARIANTS[];
 extern const int NVARIANTS;
+
+static inline void set_square(Pos *p, int s, int v) {
+    int old = p->b[s];
+    uint64_t bit = 1ULL << (s & 63);
+    if (old) { p->occ[old > 0][s >> 6] &= ~bit; p->frz[s >> 6] &= ~bit; }
+    if (v) {
+        p->occ[v > 0][s >> 6] |= bit;
+        if (V.freezer[v > 0 ? v : -v]) p->frz[s >> 6] |= bit;
+    }
+    p->b[s] = (int8_t)v;
+}
+void sync_occupancy(Pos *p);
 
 /* variants.c */
 int select_variant(const char *name);
@@ -146,7 +151,6 @@ const VariantDef *find_variant(const char *name);
 /* movegen.c */
 int mobile(const Pos *p, int x, int a);
 int frozen_mask(const Pos *p, int c, uint64_t *fz);
-int frozen_given(const Pos *p, int c, const int8_t *fsq, int nf, uint64_t *fz);
 void frozen_note(const Pos *p, const uint64_t fz[2][2]);   /* evaluate's masks, for capture_moves */
 void movegen_prepare(void);
 void pseudo_moves(const Pos *p, int c, MoveList *out);

@@ -13,8 +13,14 @@ static inline void add(MoveList *l, int f, int t, const int8_t *caps, int n, int
 }
 
 /* ------------------------------------------------------------ immobilization */
+static uint64_t nb_mask[MAXSQ][2];   /* the neighbours of a square */
 int mobile(const Pos *p, int x, int a) {
     if (!V.nfreezers) return 1;
+    /* only a piece next to an enemy piece, and only a freezer or a piece next
+     * to one, can be immobilized */
+    const uint64_t *enemy = p->occ[a < 0];
+    if (!((enemy[0] & nb_mask[x][0]) | (enemy[1] & nb_mask[x][1]))) return 1;
+    if (!((p->frz[0] & nb_mask[x][0]) | (p->frz[1] & nb_mask[x][1]) | ((p->frz[x >> 6] >> (x & 63)) & 1))) return 1;
     int code = B(x) * a;
     if (code <= 0) return 1;
     if (V.never_frozen[code]) return 1;
@@ -44,15 +50,36 @@ int mobile(const Pos *p, int x, int a) {
 
 /* fz (a square mask) = the immobilized pieces of colour c
  * (movegen.frozen_squares); returns whether there is any. Only a piece next
- * to an enemy freezer, or a freezer itself, can be immobilized. */
-static uint64_t nb_mask[MAXSQ][2];   /* the neighbours of a square */
+ * to an enemy freezer, or a freezer itself, can be immobilized; without the
+ * pure rules' neutralization a piece next to an enemy freezer is, unless it
+ * is never immobilized (Maxima's Mage). */
 int frozen_mask(const Pos *p, int c, uint64_t *fz) {
     fz[0] = fz[1] = 0;
-    if (!V.nfreezers) return 0;
-    int8_t sq[MAXSQ], fsq[MAXSQ];
-    int n = piece_squares(p, 2, sq), nf = 0;
-    for (int i = 0; i < n; i++) { int v = B(sq[i]); if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sq[i]; }
-    return frozen_given(p, c, fsq, nf, fz);
+    if (!(p->frz[0] | p->frz[1])) return 0;
+    const uint64_t *own = p->occ[c > 0], *enemy = p->occ[c < 0];
+    uint64_t near[2] = {0, 0};   /* the squares next to an enemy freezer */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = p->frz[w] & enemy[w]; m; m &= m - 1) {
+            int f = w * 64 + __builtin_ctzll(m);
+            near[0] |= nb_mask[f][0]; near[1] |= nb_mask[f][1];
+        }
+    int any = 0;
+    for (int w = 0; w < 2; w++) {
+        uint64_t cand = (near[w] | p->frz[w]) & own[w];
+        if (!V.pure) {   /* next to an enemy freezer: immobilized unless never */
+            for (uint64_t m = near[w] & own[w]; m; m &= m - 1) {
+                int x = w * 64 + __builtin_ctzll(m);
+                if (!V.never_frozen[B(x) * c]) fz[w] |= 1ULL << (x & 63);
+            }
+            cand &= ~near[w];
+        }
+        for (; cand; cand &= cand - 1) {
+            int x = w * 64 + __builtin_ctzll(cand);
+            if (!mobile(p, x, c)) fz[w] |= 1ULL << (x & 63);
+        }
+        any |= fz[w] != 0;
+    }
+    return any;
 }
 
 /* the immobilized pieces of both colours of the last position evaluate()
@@ -71,27 +98,19 @@ static int frozen_mask_known(const Pos *p, int c, uint64_t *fz) {
     return frozen_mask(p, c, fz);
 }
 
-/* the same, given the squares of all freezers on the board */
-int frozen_given(const Pos *p, int c, const int8_t *fsq, int nf, uint64_t *fz) {
-    fz[0] = fz[1] = 0;
-    uint64_t cand[2] = {0, 0};
-    for (int i = 0; i < nf; i++) {
-        int s = fsq[i], v = B(s);
-        if ((v > 0) == (c > 0)) cand[s >> 6] |= 1ULL << (s & 63);
-        else { cand[0] |= nb_mask[s][0]; cand[1] |= nb_mask[s][1]; }
-    }
-    const uint64_t *own = p->occ[c > 0];
-    int any = 0;
-    for (int w = 0; w < 2; w++)
-        for (uint64_t m = cand[w] & own[w]; m; m &= m - 1) {
-            int x = w * 64 + __builtin_ctzll(m);
-            if (!mobile(p, x, c)) { fz[w] |= 1ULL << (x & 63); any = 1; }
-        }
-    return any;
-}
-
 /* ------------------------------------------------------------ capture effects */
 static uint64_t orth_nb[MAXSQ][2];   /* the orthogonal neighbours of a square, as a mask */
+static uint64_t ray_bits[MAXSQ][8][2];   /* the squares of each ray, as a mask */
+/* whether mask m (two words) meets the ray from s in direction d */
+static inline int on_ray(const uint64_t *m, int s, int d) { return ((m[0] & ray_bits[s][d][0]) | (m[1] & ray_bits[s][d][1])) != 0; }
+/* the first square of mask m on the ray from s in direction d, or -1 (squares
+ * are numbered rank by rank, file by file: N, E, NE and NW rays ascend) */
+static inline int first_on_ray(const uint64_t *m, int s, int d) {
+    uint64_t lo = m[0] & ray_bits[s][d][0], hi = m[1] & ray_bits[s][d][1];
+    if ((1 << d) & ((1 << DN) | (1 << DE) | (1 << DNE) | (1 << DNW)))
+        return lo ? __builtin_ctzll(lo) : hi ? 64 + __builtin_ctzll(hi) : -1;
+    return hi ? 127 - __builtin_clzll(hi) : lo ? 63 - __builtin_clzll(lo) : -1;
+}
 static uint64_t file_mask[16][2], rank_mask[16][2];
 static int custodian_caps(const Pos *p, int c, int t, int victim, int8_t *out) {
     const Geo *g = &V.g;
@@ -136,8 +155,12 @@ static void add_pawn_move(MoveList *l, int c, int s, int t, const int8_t *caps, 
 
 /* ------------------------------------------------------------ generation per primitive */
 /* qonly: only the moves that capture (and every Pawn move, promotions being
- * wanted too); the order of the moves kept is the order of the full list */
-static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, int qonly) {
+ * wanted too); the order of the moves kept is the order of the full list.
+ * want (qonly, or NULL): for the Long Leaper and the Chameleon, [0] for the
+ * orthogonal rays and [1] for the diagonal ones, a square mask that a ray
+ * along which a capture is possible must meet (beside a Withdrawer's
+ * withdrawal): the other rays are skipped */
+static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, int qonly, const uint64_t (*want)[2]) {
     const Geo *g = &V.g;
     int8_t caps[MAXCAP] = {0};
     switch (pr->kind) {
@@ -184,6 +207,7 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
     }
     case PR_LEAPSLIDE:
         for (int d = 0; d < 8; d++) {
+            if (want && !on_ray(want[d >= 4], s, d)) continue;
             const int8_t *ray = g->rays[s][d];
             int len = g->raylen[s][d], n = 0, i = 0;
             while (i < len) {
@@ -251,6 +275,7 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
                 int back = g->step[s][OPP[d]];
                 if (back >= 0 && -B(back) * c == withdrawer) { base = (int8_t)back; nbase = 1; }
             }
+            if (want && !nbase && !on_ray(want[d >= 4], s, d)) continue;
             int8_t jumped[MAXCAP]; int nj = 0;
             int i = 0;
             while (i < len) {
@@ -326,7 +351,7 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
     }
 }
 
-static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) { gen_prim_q(p, pr, c, s, l, 0); }
+static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) { gen_prim_q(p, pr, c, s, l, 0, NULL); }
 
 /* ------------------------------------------------------------ look-back attacks */
 static inline int clear_between(const Pos *p, int s, int k) {
@@ -338,7 +363,7 @@ static inline int clear_between(const Pos *p, int s, int k) {
 
 static int gen_has_capture(const Pos *p, const Prim *pr, int a, int s, int k) {
     MoveList l; l.n = 0;
-    gen_prim_q(p, pr, a, s, &l, 1);
+    gen_prim_q(p, pr, a, s, &l, 1, NULL);
     for (int i = 0; i < l.n; i++)
         for (int j = 0; j < l.m[i].ncap; j++) if (l.m[i].cap[j] == k) return 1;
     return 0;
@@ -379,6 +404,10 @@ static void build_geo_tables(void) {
     }
     geo_for = V.def ? &V : NULL;
     memset(orth_nb, 0, sizeof orth_nb);
+    memset(ray_bits, 0, sizeof ray_bits);
+    for (int s = 0; s < g->size; s++)
+        for (int d = 0; d < 8; d++)
+            for (int i = 0; i < g->raylen[s][d]; i++) { int t = g->rays[s][d][i]; ray_bits[s][d][t >> 6] |= 1ULL << (t & 63); }
     memset(nb_mask, 0, sizeof nb_mask);
     for (int s = 0; s < g->size; s++)
         for (int j = 0; j < g->nnb[s]; j++) { int t = g->nb[s][j]; nb_mask[s][t >> 6] |= 1ULL << (t & 63); }
@@ -666,8 +695,11 @@ void capture_moves(Pos *p, MoveList *out) {
     const Geo *g = &V.g;
     int c = p->side;
     out->n = 0;
-    uint64_t coord_t[2] = {0, 0}, cust_t[2] = {0, 0};
-    int have_coord = 0, have_cust = 0;
+    uint64_t coord_t[2] = {0, 0}, cust_t[2] = {0, 0}, eleap[2] = {0, 0};
+    int have_coord = 0, have_cust = 0, have_eleap = 0;
+    const uint64_t *enemy = p->occ[c < 0];
+    const uint64_t occ[2] = {p->occ[0][0] | p->occ[1][0], p->occ[0][1] | p->occ[1][1]};
+    uint64_t want[2][2];   /* gen_prim_q's: [orthogonal, diagonal rays] */
     uint64_t fz[2];
     int anyfz = frozen_mask_known(p, c, fz);
     int8_t sq[MAXSQ];
@@ -684,10 +716,8 @@ void capture_moves(Pos *p, MoveList *out) {
                 int8_t cap[1];
                 for (int d = 0; d < 8; d++) {
                     if (!(pr->dirs & (1 << d))) continue;
-                    for (int j = 0; j < g->raylen[s][d]; j++) {
-                        int t = g->rays[s][d][j], w = B(t);
-                        if (w) { if (w * c < 0) { cap[0] = (int8_t)t; add(out, s, t, cap, 1, 0, 0, 0); } break; }
-                    }
+                    int t = first_on_ray(occ, s, d);
+                    if (t >= 0 && B(t) * c < 0) { cap[0] = (int8_t)t; add(out, s, t, cap, 1, 0, 0, 0); }
                 }
                 continue;
             }
@@ -696,6 +726,13 @@ void capture_moves(Pos *p, MoveList *out) {
                 int8_t caps[MAXCAP];
                 if ((eff & EF_COORD) && !have_coord) { coordinator_targets(p, c, coord_t); have_coord = 1; }
                 if ((eff & EF_CUSTODIAN) && !have_cust) { custodian_targets(p, c, cust_t); have_cust = 1; }
+                /* without a withdrawal, a ray along which the piece captures meets one of these squares */
+                uint64_t need[2] = {0, 0};
+                for (int w = 0; w < 2; w++) {
+                    if (eff & EF_CUSTODIAN) need[w] |= cust_t[w];
+                    if (eff & EF_COORD) need[w] |= coord_t[w];
+                    if ((eff & EF_APPROACH) || pr->replace) need[w] |= enemy[w];
+                }
                 for (int d = 0; d < 8; d++) {
                     if (!(pr->dirs & (1 << d))) continue;
                     int nbase = 0;
@@ -704,7 +741,7 @@ void capture_moves(Pos *p, MoveList *out) {
                         int back = g->step[s][OPP[d]];
                         if (back >= 0 && B(back) * c < 0) { base = (int8_t)back; nbase = 1; }
                     }
-                    if (eff == EF_WITHDRAW && !nbase) continue;   /* nothing to withdraw from */
+                    if (!nbase && !on_ray(need, s, d)) continue;
                     const int8_t *ray = g->rays[s][d];
                     for (int j = 0; j < g->raylen[s][d]; j++) {
                         int t = ray[j], w = B(t);
@@ -733,7 +770,30 @@ void capture_moves(Pos *p, MoveList *out) {
                 }
                 continue;
             }
-            gen_prim_q(p, pr, c, s, out, 1);
+            if (pr->kind == PR_LEAPSLIDE) {   /* it captures only by jumping an enemy on the ray */
+                for (int w = 0; w < 2; w++) want[0][w] = want[1][w] = enemy[w];
+                gen_prim_q(p, pr, c, s, out, 1, want);
+                continue;
+            }
+            if (pr->kind == PR_IMIT) {   /* a ray without a withdrawal needs a square of these */
+                if (V.im_coordination && !have_coord) { coordinator_targets(p, c, coord_t); have_coord = 1; }
+                if (V.im_custodian && !have_cust) { custodian_targets(p, c, cust_t); have_cust = 1; }
+                if (V.im_leaping && !have_eleap) {   /* the enemy pieces it could jump */
+                    for (int w = 0; w < 2; w++)
+                        for (uint64_t m = enemy[w]; m; m &= m - 1) {
+                            int x = w * 64 + __builtin_ctzll(m);
+                            if (-B(x) * c == V.im_leaping) eleap[w] |= 1ULL << (x & 63);
+                        }
+                    have_eleap = 1;
+                }
+                for (int w = 0; w < 2; w++) {
+                    want[1][w] = coord_t[w] | eleap[w];
+                    want[0][w] = want[1][w] | cust_t[w];
+                }
+                gen_prim_q(p, pr, c, s, out, 1, want);
+                continue;
+            }
+            gen_prim_q(p, pr, c, s, out, 1, NULL);
         }
     }
     if (V.family == FAM_DECKLE && p->nep) {
@@ -810,7 +870,12 @@ void make_board(Pos *p, const Move *m) {
 
 void sync_occupancy(Pos *p) {
     memset(p->occ, 0, sizeof p->occ);
-    for (int s = 0; s < V.g.size; s++) if (B(s)) p->occ[B(s) > 0][s >> 6] |= 1ULL << (s & 63);
+    memset(p->frz, 0, sizeof p->frz);
+    for (int s = 0; s < V.g.size; s++)
+        if (B(s)) {
+            p->occ[B(s) > 0][s >> 6] |= 1ULL << (s & 63);
+            if (V.freezer[B(s) > 0 ? B(s) : -B(s)]) p->frz[s >> 6] |= 1ULL << (s & 63);
+        }
 }
 
 int legal_after(const Pos *q, int c) {

@@ -115,12 +115,9 @@ int evaluate(const Pos *p) {
     unsigned slot = (unsigned)(p->hash >> 7) & (EV_CACHE - 1);
     if (ev_cache[slot].key == p->hash && p->hash) return finish_eval(p, ev_cache[slot].score);
     int score = 0;
-    int8_t sqs[MAXSQ], fsq[MAXSQ]; int nf = 0;
-    if (V.nfreezers)
-        for (int i = 0, n = piece_squares(p, 2, sqs); i < n; i++) { int v = p->b[sqs[i]]; if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sqs[i]; }
     /* the immobilized pieces of both sides: [colour index] square masks */
-    uint64_t fz[2][2] = {{0, 0}, {0, 0}};
-    if (nf) { frozen_given(p, -1, fsq, nf, fz[0]); frozen_given(p, 1, fsq, nf, fz[1]); }
+    uint64_t fz[2][2];
+    frozen_mask(p, -1, fz[0]); frozen_mask(p, 1, fz[1]);
     frozen_note(p, (const uint64_t (*)[2])fz);
 #define FROZEN(s, c) ((fz[(c) > 0][(s) >> 6] >> ((s) & 63)) & 1)
     /* each colour's pieces in turn (the colour is then a constant) */

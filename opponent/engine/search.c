@@ -45,11 +45,152 @@ static inline int same_move(const Move *a, const Move *b) {
     return 1;
 }
 
+/* ------------------------------------------------------------ mobility on a grid
+ * The evaluation's slider mobility (the empty squares within three steps
+ * along each ray) of all pieces at once. The board's cells are laid on a grid
+ * of files x ranks bits (one or two words), where a step in a direction is a
+ * shift. E1, E2, E3 of a direction are the cells whose first one, two, three
+ * cells that way are empty (E3 within E2 within E1): a cell's count in that
+ * direction, 0..3, is E1 + E2 + E3, in binary (E1 ^ E2 ^ E3, E2). The counts of
+ * the directions are added as bit planes (bit k of every cell's sum), and a
+ * colour's mobility is the sum of 2^k times the number of its pieces' cells in
+ * plane k. */
+typedef struct { uint64_t w[2]; } Grid;
+static int mg_ok;                    /* the board fits (else each piece's rays are walked) */
+static int mg_words;                 /* 1 (up to 64 cells) or 2 */
+static int mg_step[8];               /* a step in each direction on the grid, in bits */
+static Grid mg_edge[8];              /* the grid cells with a grid cell next to them in each direction */
+static Grid mg_cells;                /* the board's cells */
+static uint8_t mg_bit[MAXSQ];        /* the grid bit of each square */
+static int mg_offset;                /* grid bit - square, for most squares */
+/* the other squares (Maxima's goal squares): after the shift by mg_offset,
+ * the bits of mg_odd[w] move by mg_odd_by[w] within word w */
+static uint64_t mg_odd[2]; static int mg_odd_by[2];
+
+static void mob_prepare(void) {
+    const Geo *g = &V.g;
+    static const int df[8] = {0, 1, 0, -1, 1, 1, -1, -1}, dr[8] = {1, 0, -1, 0, 1, -1, -1, 1};   /* N E S W NE SE SW NW */
+    int files = g->files, ranks = g->max_rank - g->min_rank + 1;
+    memset(&mg_cells, 0, sizeof mg_cells); memset(mg_edge, 0, sizeof mg_edge);
+    mg_ok = files * ranks <= 128 && g->size > 0;
+    if (!mg_ok) return;
+    mg_words = files * ranks > 64 ? 2 : 1;
+    for (int d = 0; d < 8; d++) mg_step[d] = dr[d] * files + df[d];
+    for (int r = 0; r < ranks; r++)
+        for (int f = 0; f < files; f++)
+            for (int d = 0; d < 8; d++)
+                if (f + df[d] >= 0 && f + df[d] < files && r + dr[d] >= 0 && r + dr[d] < ranks)
+                    mg_edge[d].w[(r * files + f) >> 6] |= 1ULL << ((r * files + f) & 63);
+    for (int s = 0; s < g->size; s++) {
+        mg_bit[s] = (uint8_t)((g->rank_of[s] - g->min_rank) * files + g->file_of[s]);
+        mg_cells.w[mg_bit[s] >> 6] |= 1ULL << (mg_bit[s] & 63);
+    }
+    mg_offset = mg_bit[g->size / 2] - g->size / 2;
+    if (mg_offset < 0 || mg_offset > 63) mg_ok = 0;
+    mg_odd[0] = mg_odd[1] = 0; mg_odd_by[0] = mg_odd_by[1] = 0;
+    for (int s = 0; s < g->size; s++) {
+        int at = s + mg_offset, by = mg_bit[s] - at;
+        if (!by) continue;
+        /* an odd square shifted by the offset must land on no cell, in the word of its cell, and move
+         * by the same amount as the word's other odd squares */
+        if (at >= 128 || ((mg_cells.w[at >> 6] >> (at & 63)) & 1) || at >> 6 != mg_bit[s] >> 6
+            || (mg_odd[at >> 6] && mg_odd_by[at >> 6] != by)) { mg_ok = 0; break; }
+        mg_odd[at >> 6] |= 1ULL << (at & 63); mg_odd_by[at >> 6] = by;
+    }
+}
+
+/* a square mask (two words) on the grid */
+static inline Grid to_grid(const uint64_t *m) {
+    Grid r;
+    int k = mg_offset;
+    if (!k) { r.w[0] = m[0]; r.w[1] = m[1]; }
+    else { r.w[0] = m[0] << k; r.w[1] = (m[1] << k) | (m[0] >> (64 - k)); }
+    for (int w = 0; w < 2; w++)
+        if (mg_odd[w]) {
+            uint64_t odd = r.w[w] & mg_odd[w];
+            r.w[w] = (r.w[w] & ~mg_odd[w]) | (mg_odd_by[w] > 0 ? odd << mg_odd_by[w] : odd >> -mg_odd_by[w]);
+        }
+    return r;
+}
+
+/* bit i of the result = bit i + k of x (k = +-1..63) */
+static inline __attribute__((always_inline)) Grid grid_shift(Grid x, int k, int nw) {
+    Grid r;
+    if (nw == 1) { r.w[0] = k > 0 ? x.w[0] >> k : x.w[0] << -k; r.w[1] = 0; }
+    else if (k > 0) { r.w[0] = (x.w[0] >> k) | (x.w[1] << (64 - k)); r.w[1] = x.w[1] >> k; }
+    else { r.w[1] = (x.w[1] << -k) | (x.w[0] >> (64 + k)); r.w[0] = x.w[0] << -k; }
+    return r;
+}
+
+/* the bit-wise sum of four planes: s[0..2] */
+static inline void add4(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t *s) {
+    uint64_t x = a ^ b, y = c ^ d, ab = a & b, cd = c & d, k = x & y, t = ab ^ cd;
+    s[0] = x ^ y; s[1] = t ^ k; s[2] = (ab & cd) | (t & k);
+}
+
+/* the number of set bits of each byte of x */
+static inline uint64_t byte_pop(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+}
+/* sum over k < n of 2^k x the bits of m in plane k, in 16-bit lanes */
+static inline __attribute__((always_inline)) uint64_t lanes_weighted(uint64_t m, const uint64_t *plane, int n) {
+    uint64_t acc = 0;   /* bytes: at most 8 x (2^n - 1) <= 248 */
+    for (int k = 0; k < n; k++) acc += byte_pop(m & plane[k]) << k;
+    return (acc & 0x00FF00FF00FF00FFULL) + ((acc >> 8) & 0x00FF00FF00FF00FFULL);
+}
+
+/* mob[ci] = the mobility of the pieces of colour index ci on the cells of
+ * all[ci] (every direction) and diag[ci] (the diagonal directions only) */
+static inline __attribute__((always_inline))
+void mob_count(const Pos *p, const Grid all[2], const Grid diag[2], int mob[2], const int nw) {
+    uint64_t occ[2] = {p->occ[0][0] | p->occ[1][0], p->occ[0][1] | p->occ[1][1]};
+    Grid occg = to_grid(occ), empty;
+    for (int w = 0; w < 2; w++) empty.w[w] = mg_cells.w[w] & ~occg.w[w];
+    uint64_t lo[8][2], hi[8][2];
+    for (int d = 0; d < 8; d++) {
+        int k = mg_step[d];
+        Grid e1 = grid_shift(empty, k, nw), e2, e3;
+        for (int w = 0; w < nw; w++) e1.w[w] &= mg_edge[d].w[w];
+        e2 = grid_shift(e1, k, nw);
+        for (int w = 0; w < nw; w++) e2.w[w] &= e1.w[w];
+        e3 = grid_shift(e2, k, nw);
+        for (int w = 0; w < nw; w++) { e3.w[w] &= e1.w[w]; lo[d][w] = e1.w[w] ^ e2.w[w] ^ e3.w[w]; hi[d][w] = e2.w[w]; }
+    }
+    uint64_t lanes[2] = {0, 0};
+    for (int w = 0; w < nw; w++) {
+        uint64_t a[3], b[3], c[3], e[3], l[4], h[4], t[5], k, x;
+        add4(lo[0][w], lo[1][w], lo[2][w], lo[3][w], a); add4(hi[0][w], hi[1][w], hi[2][w], hi[3][w], b);
+        add4(lo[4][w], lo[5][w], lo[6][w], lo[7][w], c); add4(hi[4][w], hi[5][w], hi[6][w], hi[7][w], e);
+        /* l = a + c, h = b + e (the sums of the low and high bits), t = l + 2h (every direction) */
+        l[0] = a[0] ^ c[0]; k = a[0] & c[0];
+        x = a[1] ^ c[1]; l[1] = x ^ k; k = (a[1] & c[1]) | (x & k);
+        x = a[2] ^ c[2]; l[2] = x ^ k; l[3] = (a[2] & c[2]) | (x & k);
+        h[0] = b[0] ^ e[0]; k = b[0] & e[0];
+        x = b[1] ^ e[1]; h[1] = x ^ k; k = (b[1] & e[1]) | (x & k);
+        x = b[2] ^ e[2]; h[2] = x ^ k; h[3] = (b[2] & e[2]) | (x & k);
+        t[0] = l[0]; t[1] = l[1] ^ h[0]; k = l[1] & h[0];
+        x = l[2] ^ h[1]; t[2] = x ^ k; k = (l[2] & h[1]) | (x & k);
+        x = l[3] ^ h[2]; t[3] = x ^ k; k = (l[3] & h[2]) | (x & k);
+        t[4] = h[3] ^ k;   /* at most 24: no carry beyond */
+        for (int ci = 0; ci < 2; ci++) if (all[ci].w[w]) lanes[ci] += lanes_weighted(all[ci].w[w], t, 5);
+        if (diag[0].w[w] | diag[1].w[w]) {   /* diagonal directions only: c + 2e */
+            uint64_t dg[4];
+            dg[0] = c[0]; dg[1] = c[1] ^ e[0]; k = c[1] & e[0];
+            x = c[2] ^ e[1]; dg[2] = x ^ k; dg[3] = e[2] ^ ((c[2] & e[1]) | (x & k));
+            for (int ci = 0; ci < 2; ci++) if (diag[ci].w[w]) lanes[ci] += lanes_weighted(diag[ci].w[w], dg, 4);
+        }
+    }
+    for (int ci = 0; ci < 2; ci++) mob[ci] = (int)((lanes[ci] * 0x0001000100010001ULL) >> 48);
+}
+
 /* ------------------------------------------------------------ evaluation */
 /* Material values are in engine.h's PType.value (variants.c). Frozen pieces
  * count half; a slider's reach adds mobility; Maxima's palace: enemy pieces on
  * or next to the own goal squares cost, own Guards near it pay. */
 static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count as mobility */
+static uint8_t ev_mobgrid[MAXTYPES];    /* 1: every direction, 2: the diagonal ones, counted by mob_count(); 0: not */
 static int8_t ev_ray3[MAXSQ][8][3];     /* the first three squares of each ray, padded with the square itself (occupied) */
 static int16_t ev_sq[2][MAXTYPES][MAXSQ]; /* [colour index][type][square]: Pawn advancement and palace pressure */
 static int ev_val[MAXTYPES];
@@ -85,6 +226,9 @@ static void eval_prepare(void) {
         if ((pr->kind == PR_SLIDE && pr->dirs != 0x0F) || pr->kind == PR_LEAPSLIDE || pr->kind == PR_IMIT)
             ev_mobdirs[t] = pr->kind == PR_SLIDE ? pr->dirs : 0xFF;
     }
+    mob_prepare();
+    for (int t = 0; t < MAXTYPES; t++)
+        ev_mobgrid[t] = !mg_ok || t > V.ntypes ? 0 : ev_mobdirs[t] == 0xFF ? 1 : ev_mobdirs[t] == 0xF0 ? 2 : 0;
     ev_def = V.def;
 }
 
@@ -120,6 +264,8 @@ int evaluate(const Pos *p) {
     frozen_mask(p, -1, fz[0]); frozen_mask(p, 1, fz[1]);
     frozen_note(p, (const uint64_t (*)[2])fz);
 #define FROZEN(s, c) ((fz[(c) > 0][(s) >> 6] >> ((s) & 63)) & 1)
+    /* the cells of the pieces whose mobility mob_count() counts: [colour index] */
+    Grid mob_all[2] = {{{0, 0}}, {{0, 0}}}, mob_diag[2] = {{{0, 0}}, {{0, 0}}};
     /* each colour's pieces in turn (the colour is then a constant) */
     for (int ci = 0; ci < 2; ci++) {
       const int c = ci ? 1 : -1;
@@ -130,7 +276,10 @@ int evaluate(const Pos *p) {
         int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
         int val = ev_val[t];
         if ((fz[ci][w] >> (s & 63)) & 1) val /= 2;   /* frozen: half value, no mobility */
-        else if (ev_mobdirs[t]) {
+        else if (ev_mobgrid[t]) {   /* counted below */
+            int gb = mg_bit[s];
+            (ev_mobgrid[t] == 1 ? mob_all : mob_diag)[ci].w[gb >> 6] |= 1ULL << (gb & 63);
+        } else if (ev_mobdirs[t]) {
             /* empty squares within three steps, without branches (a ray shorter
              * than three is padded with s itself, which is occupied) */
             int mob = 0, dirs = ev_mobdirs[t];
@@ -154,6 +303,13 @@ int evaluate(const Pos *p) {
         side_score += val + sqv[t * MAXSQ + s];
       }
       score += c * side_score;
+    }
+    if (mob_all[0].w[0] | mob_all[0].w[1] | mob_all[1].w[0] | mob_all[1].w[1]
+        | mob_diag[0].w[0] | mob_diag[0].w[1] | mob_diag[1].w[0] | mob_diag[1].w[1]) {
+        int mob[2];
+        if (mg_words == 1) mob_count(p, mob_all, mob_diag, mob, 1);
+        else mob_count(p, mob_all, mob_diag, mob, 2);
+        score += 3 * (mob[1] - mob[0]);
     }
     if (V.palace) {  /* a piece on one goal square already is an invasion threat */
         for (int c = -1; c <= 1; c += 2)

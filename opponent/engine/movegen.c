@@ -101,6 +101,7 @@ static int frozen_mask_known(const Pos *p, int c, uint64_t *fz) {
 /* ------------------------------------------------------------ capture effects */
 static uint64_t orth_nb[MAXSQ][2];   /* the orthogonal neighbours of a square, as a mask */
 static uint64_t ray_bits[MAXSQ][8][2];   /* the squares of each ray, as a mask */
+static uint64_t lines[MAXSQ][2][2];      /* the squares of a square's [0] orthogonal, [1] diagonal rays */
 /* whether mask m (two words) meets the ray from s in direction d */
 static inline int on_ray(const uint64_t *m, int s, int d) { return ((m[0] & ray_bits[s][d][0]) | (m[1] & ray_bits[s][d][1])) != 0; }
 /* the first square of mask m on the ray from s in direction d, or -1 (squares
@@ -210,6 +211,12 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
             if (want && !on_ray(want[d >= 4], s, d)) continue;
             const int8_t *ray = g->rays[s][d];
             int len = g->raylen[s][d], n = 0, i = 0;
+            if (qonly) {   /* the empty squares before the first piece give no capture */
+                const uint64_t occ[2] = {p->occ[0][0] | p->occ[1][0], p->occ[0][1] | p->occ[1][1]};
+                int b = first_on_ray(occ, s, d);
+                if (b < 0 || B(b) * c >= 0) continue;
+                i = g->dist[s][b] - 1;
+            }
             while (i < len) {
                 int t = ray[i];
                 int w = B(t) * c;
@@ -230,6 +237,12 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
             if (!qonly) add(l, s, x, caps, 0, 0, 0, 0);
             for (int j = 0; j < 2; j++) {
                 int o = bent[d][j];
+                if (qonly) {   /* only the first piece of the ray matters */
+                    const uint64_t occ[2] = {p->occ[0][0] | p->occ[1][0], p->occ[0][1] | p->occ[1][1]};
+                    int t = first_on_ray(occ, x, o);
+                    if (t >= 0 && B(t) * c < 0) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+                    continue;
+                }
                 for (int i = 0; i < g->raylen[x][o]; i++) {
                     int t = g->rays[x][o][i];
                     int v = B(t) * c;
@@ -404,10 +417,13 @@ static void build_geo_tables(void) {
     }
     geo_for = V.def ? &V : NULL;
     memset(orth_nb, 0, sizeof orth_nb);
-    memset(ray_bits, 0, sizeof ray_bits);
+    memset(ray_bits, 0, sizeof ray_bits); memset(lines, 0, sizeof lines);
     for (int s = 0; s < g->size; s++)
         for (int d = 0; d < 8; d++)
             for (int i = 0; i < g->raylen[s][d]; i++) { int t = g->rays[s][d][i]; ray_bits[s][d][t >> 6] |= 1ULL << (t & 63); }
+    for (int s = 0; s < g->size; s++)
+        for (int d = 0; d < 8; d++)
+            for (int w = 0; w < 2; w++) lines[s][d >= 4][w] |= ray_bits[s][d][w];
     memset(nb_mask, 0, sizeof nb_mask);
     for (int s = 0; s < g->size; s++)
         for (int j = 0; j < g->nnb[s]; j++) { int t = g->nb[s][j]; nb_mask[s][t >> 6] |= 1ULL << (t & 63); }
@@ -733,6 +749,11 @@ void capture_moves(Pos *p, MoveList *out) {
                     if (eff & EF_COORD) need[w] |= coord_t[w];
                     if ((eff & EF_APPROACH) || pr->replace) need[w] |= enemy[w];
                 }
+                if (!(eff & EF_WITHDRAW)) {   /* none on any of its rays: no capture */
+                    int o = (pr->dirs & 0x0F) != 0, dg = (pr->dirs & 0xF0) != 0;
+                    if (!(((need[0] & lines[s][0][0]) | (need[1] & lines[s][0][1])) * o
+                          | ((need[0] & lines[s][1][0]) | (need[1] & lines[s][1][1])) * dg)) continue;
+                }
                 for (int d = 0; d < 8; d++) {
                     if (!(pr->dirs & (1 << d))) continue;
                     int nbase = 0;
@@ -790,6 +811,10 @@ void capture_moves(Pos *p, MoveList *out) {
                     want[1][w] = coord_t[w] | eleap[w];
                     want[0][w] = want[1][w] | cust_t[w];
                 }
+                /* no enemy next to it (to capture by a step or withdraw from), no such square on its rays */
+                if (!((enemy[0] & nb_mask[s][0]) | (enemy[1] & nb_mask[s][1]))
+                    && !((want[0][0] & lines[s][0][0]) | (want[0][1] & lines[s][0][1])
+                         | (want[1][0] & lines[s][1][0]) | (want[1][1] & lines[s][1][1]))) continue;
                 gen_prim_q(p, pr, c, s, out, 1, want);
                 continue;
             }

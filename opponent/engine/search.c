@@ -141,16 +141,25 @@ static inline __attribute__((always_inline)) uint64_t lanes_weighted(uint64_t m,
     return (acc & 0x00FF00FF00FF00FFULL) + ((acc >> 8) & 0x00FF00FF00FF00FFULL);
 }
 
-/* mob[ci] = the mobility of the pieces of colour index ci on the cells of
- * all[ci] (every direction) and diag[ci] (the diagonal directions only) */
+/* mob[ci] = the mobility of the pieces of colour index ci on the squares of
+ * all[ci] (every direction) and diag[ci] (the diagonal directions only); nw
+ * and files are constants in the calls of mobility() */
 static inline __attribute__((always_inline))
-void mob_count(const Pos *p, const Grid all[2], const Grid diag[2], int mob[2], const int nw) {
+void mob_count(const Pos *p, const uint64_t all_sq[2][2], const uint64_t diag_sq[2][2], int mob[2], const int nw,
+               const int files) {
     uint64_t occ[2] = {p->occ[0][0] | p->occ[1][0], p->occ[0][1] | p->occ[1][1]};
-    Grid occg = to_grid(occ), empty;
+    Grid occg = to_grid(occ), empty, all[2], diag[2];
     for (int w = 0; w < 2; w++) empty.w[w] = mg_cells.w[w] & ~occg.w[w];
+    int any_diag = (diag_sq[0][0] | diag_sq[0][1] | diag_sq[1][0] | diag_sq[1][1]) != 0;
+    for (int ci = 0; ci < 2; ci++) {
+        all[ci] = to_grid(all_sq[ci]);
+        if (any_diag) diag[ci] = to_grid(diag_sq[ci]);
+    }
+    const int step[8] = {files, 1, -files, -1, files + 1, -files + 1, -files - 1, files - 1};   /* N E S W NE SE SW NW */
     uint64_t lo[8][2], hi[8][2];
+#pragma GCC unroll 8
     for (int d = 0; d < 8; d++) {
-        int k = mg_step[d];
+        int k = files ? step[d] : mg_step[d];
         Grid e1 = grid_shift(empty, k, nw), e2, e3;
         for (int w = 0; w < nw; w++) e1.w[w] &= mg_edge[d].w[w];
         e2 = grid_shift(e1, k, nw);
@@ -175,7 +184,7 @@ void mob_count(const Pos *p, const Grid all[2], const Grid diag[2], int mob[2], 
         x = l[3] ^ h[2]; t[3] = x ^ k; k = (l[3] & h[2]) | (x & k);
         t[4] = h[3] ^ k;   /* at most 24: no carry beyond */
         for (int ci = 0; ci < 2; ci++) if (all[ci].w[w]) lanes[ci] += lanes_weighted(all[ci].w[w], t, 5);
-        if (diag[0].w[w] | diag[1].w[w]) {   /* diagonal directions only: c + 2e */
+        if (any_diag && (diag[0].w[w] | diag[1].w[w])) {   /* diagonal directions only: c + 2e */
             uint64_t dg[4];
             dg[0] = c[0]; dg[1] = c[1] ^ e[0]; k = c[1] & e[0];
             x = c[2] ^ e[1]; dg[2] = x ^ k; dg[3] = e[2] ^ ((c[2] & e[1]) | (x & k));
@@ -184,13 +193,22 @@ void mob_count(const Pos *p, const Grid all[2], const Grid diag[2], int mob[2], 
     }
     for (int ci = 0; ci < 2; ci++) mob[ci] = (int)((lanes[ci] * 0x0001000100010001ULL) >> 48);
 }
+static void mobility(const Pos *p, const uint64_t all_sq[2][2], const uint64_t diag_sq[2][2], int mob[2]) {
+    if (mg_words == 1 && V.g.files == 8) mob_count(p, all_sq, diag_sq, mob, 1, 8);          /* Ultima */
+    else if (mg_words == 2 && V.g.files == 8) mob_count(p, all_sq, diag_sq, mob, 2, 8);     /* Maxima */
+    else if (mg_words == 2 && V.g.files == 10) mob_count(p, all_sq, diag_sq, mob, 2, 10);   /* Deckle's games */
+    else if (mg_words == 1) mob_count(p, all_sq, diag_sq, mob, 1, 0);
+    else mob_count(p, all_sq, diag_sq, mob, 2, 0);
+}
 
 /* ------------------------------------------------------------ evaluation */
 /* Material values are in engine.h's PType.value (variants.c). Frozen pieces
  * count half; a slider's reach adds mobility; Maxima's palace: enemy pieces on
  * or next to the own goal squares cost, own Guards near it pay. */
 static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count as mobility */
-static uint8_t ev_mobgrid[MAXTYPES];    /* 1: every direction, 2: the diagonal ones, counted by mob_count(); 0: not */
+/* the types whose mobility mobility() counts: in every direction, in the diagonal ones; any type
+ * whose mobility each piece's rays count (ev_ray3) */
+static uint8_t ev_mob_all[MAXTYPES], ev_mob_diag[MAXTYPES]; static int ev_mob_rays;
 static int8_t ev_ray3[MAXSQ][8][3];     /* the first three squares of each ray, padded with the square itself (occupied) */
 static int16_t ev_sq[2][MAXTYPES][MAXSQ]; /* [colour index][type][square]: Pawn advancement and palace pressure */
 static int ev_val[MAXTYPES];
@@ -227,8 +245,12 @@ static void eval_prepare(void) {
             ev_mobdirs[t] = pr->kind == PR_SLIDE ? pr->dirs : 0xFF;
     }
     mob_prepare();
-    for (int t = 0; t < MAXTYPES; t++)
-        ev_mobgrid[t] = !mg_ok || t > V.ntypes ? 0 : ev_mobdirs[t] == 0xFF ? 1 : ev_mobdirs[t] == 0xF0 ? 2 : 0;
+    ev_mob_rays = 0;
+    for (int t = 0; t < MAXTYPES; t++) {
+        ev_mob_all[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0xFF;
+        ev_mob_diag[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0xF0;
+        if (t <= V.ntypes && ev_mobdirs[t] && !ev_mob_all[t] && !ev_mob_diag[t]) ev_mob_rays = 1;
+    }
     ev_def = V.def;
 }
 
@@ -264,51 +286,49 @@ int evaluate(const Pos *p) {
     frozen_mask(p, -1, fz[0]); frozen_mask(p, 1, fz[1]);
     frozen_note(p, (const uint64_t (*)[2])fz);
 #define FROZEN(s, c) ((fz[(c) > 0][(s) >> 6] >> ((s) & 63)) & 1)
-    /* the cells of the pieces whose mobility mob_count() counts: [colour index] */
-    Grid mob_all[2] = {{{0, 0}}, {{0, 0}}}, mob_diag[2] = {{{0, 0}}, {{0, 0}}};
+    /* the squares of the pieces whose mobility mobility() counts: [colour index][word] */
+    uint64_t mob_all[2][2] = {{0, 0}, {0, 0}}, mob_diag[2][2] = {{0, 0}, {0, 0}};
     /* each colour's pieces in turn (the colour is then a constant) */
     for (int ci = 0; ci < 2; ci++) {
       const int c = ci ? 1 : -1;
       const int16_t *sqv = ev_sq[ci][0];
       int side_score = 0;
-      for (int w = 0; w < 2; w++)
-      for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
-        int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
-        int val = ev_val[t];
-        if ((fz[ci][w] >> (s & 63)) & 1) val /= 2;   /* frozen: half value, no mobility */
-        else if (ev_mobgrid[t]) {   /* counted below */
-            int gb = mg_bit[s];
-            (ev_mobgrid[t] == 1 ? mob_all : mob_diag)[ci].w[gb >> 6] |= 1ULL << (gb & 63);
-        } else if (ev_mobdirs[t]) {
-            /* empty squares within three steps, without branches (a ray shorter
-             * than three is padded with s itself, which is occupied) */
-            int mob = 0, dirs = ev_mobdirs[t];
-            const int8_t *b = p->b;
-            if (dirs == 0xFF) {
-                const int8_t *r3 = ev_ray3[s][0];
-                /* unrolled over the eight directions */
-#define RAY3(d) { unsigned e1 = b[r3[3 * (d)]] == 0, e2 = e1 & (b[r3[3 * (d) + 1]] == 0); \
-                  mob += (int)(e1 + e2 + (e2 & (b[r3[3 * (d) + 2]] == 0))); }
-                RAY3(0) RAY3(1) RAY3(2) RAY3(3) RAY3(4) RAY3(5) RAY3(6) RAY3(7)
-#undef RAY3
-            } else
-                for (int d = 0; d < 8; d++) {
-                    if (!(dirs & (1 << d))) continue;
-                    const int8_t *r3 = ev_ray3[s][d];
-                    int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
-                    mob += e1 + e2 + e3;
-                }
-            val += 3 * mob;
+      for (int w = 0; w < 2; w++) {
+        for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
+          int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
+          side_score += ev_val[t] + sqv[t * MAXSQ + s];
+          mob_all[ci][w] |= (uint64_t)ev_mob_all[t] << (s & 63);
+          mob_diag[ci][w] |= (uint64_t)ev_mob_diag[t] << (s & 63);
         }
-        side_score += val + sqv[t * MAXSQ + s];
+        /* frozen: half value, no mobility */
+        for (uint64_t bits = fz[ci][w]; bits; bits &= bits - 1) {
+          int t = p->b[w * 64 + __builtin_ctzll(bits)] * c;
+          side_score -= ev_val[t] - ev_val[t] / 2;
+        }
+        mob_all[ci][w] &= ~fz[ci][w]; mob_diag[ci][w] &= ~fz[ci][w];
       }
+      if (ev_mob_rays)   /* the other sliders: empty squares within three steps of each ray */
+        for (int w = 0; w < 2; w++)
+          for (uint64_t bits = p->occ[ci][w] & ~fz[ci][w]; bits; bits &= bits - 1) {
+            int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c, dirs = ev_mobdirs[t];
+            if (!dirs || ev_mob_all[t] || ev_mob_diag[t]) continue;
+            /* without branches: a ray shorter than three is padded with s itself, which is occupied */
+            int mob = 0;
+            const int8_t *b = p->b;
+            for (int d = 0; d < 8; d++) {
+                if (!(dirs & (1 << d))) continue;
+                const int8_t *r3 = ev_ray3[s][d];
+                int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
+                mob += e1 + e2 + e3;
+            }
+            side_score += 3 * mob;
+          }
       score += c * side_score;
     }
-    if (mob_all[0].w[0] | mob_all[0].w[1] | mob_all[1].w[0] | mob_all[1].w[1]
-        | mob_diag[0].w[0] | mob_diag[0].w[1] | mob_diag[1].w[0] | mob_diag[1].w[1]) {
+    if (mob_all[0][0] | mob_all[0][1] | mob_all[1][0] | mob_all[1][1]
+        | mob_diag[0][0] | mob_diag[0][1] | mob_diag[1][0] | mob_diag[1][1]) {
         int mob[2];
-        if (mg_words == 1) mob_count(p, mob_all, mob_diag, mob, 1);
-        else mob_count(p, mob_all, mob_diag, mob, 2);
+        mobility(p, (const uint64_t (*)[2])mob_all, (const uint64_t (*)[2])mob_diag, mob);
         score += 3 * (mob[1] - mob[0]);
     }
     if (V.palace) {  /* a piece on one goal square already is an invasion threat */

@@ -155,14 +155,54 @@ static void add_pawn_move(MoveList *l, int c, int s, int t, const int8_t *caps, 
 }
 
 /* ------------------------------------------------------------ generation per primitive */
-/* qonly: only the moves that capture (and every Pawn move, promotions being
- * wanted too); the order of the moves kept is the order of the full list.
- * want (qonly, or NULL): for the Long Leaper and the Chameleon, [0] for the
- * orthogonal rays and [1] for the diagonal ones, a square mask that a ray
- * along which a capture is possible must meet (beside a Withdrawer's
- * withdrawal): the other rays are skipped */
-static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, int qonly, const uint64_t (*want)[2]) {
+/* What one generation of colour c's moves in one position works out once, on
+ * first use: the squares from which a coordination or a custodian capture is
+ * possible (supersets: coord_caps and custodian_caps find nothing elsewhere),
+ * the enemy pieces a Chameleon could jump. */
+typedef struct {
+    int qonly;     /* only the moves that capture (and every Pawn move, promotions being wanted too) */
+    int masks;     /* the target masks may be used */
+    uint64_t occ[2];
+    int have_coord, have_cust, have_eleap;
+    uint64_t coord_t[2], cust_t[2], eleap[2];
+} GenCtx;
+static void coordinator_targets(const Pos *p, int c, uint64_t *m);
+static void custodian_targets(const Pos *p, int c, uint64_t *mask);
+static inline void gc_init(GenCtx *x, const Pos *p, int qonly, int masks) {
+    x->qonly = qonly; x->masks = masks;
+    x->occ[0] = p->occ[0][0] | p->occ[1][0]; x->occ[1] = p->occ[0][1] | p->occ[1][1];
+    x->have_coord = x->have_cust = x->have_eleap = 0;
+}
+static inline const uint64_t *gc_coord(GenCtx *x, const Pos *p, int c) {
+    if (!x->have_coord) { coordinator_targets(p, c, x->coord_t); x->have_coord = 1; }
+    return x->coord_t;
+}
+static inline const uint64_t *gc_cust(GenCtx *x, const Pos *p, int c) {
+    if (!x->have_cust) { x->cust_t[0] = x->cust_t[1] = 0; custodian_targets(p, c, x->cust_t); x->have_cust = 1; }
+    return x->cust_t;
+}
+static inline const uint64_t *gc_eleap(GenCtx *x, const Pos *p, int c) {
+    if (!x->have_eleap) {
+        x->eleap[0] = x->eleap[1] = 0;
+        for (int w = 0; w < 2; w++)
+            for (uint64_t m = p->occ[c < 0][w]; m; m &= m - 1) {
+                int e = w * 64 + __builtin_ctzll(m);
+                if (-B(e) * c == V.im_leaping) x->eleap[w] |= 1ULL << (e & 63);
+            }
+        x->have_eleap = 1;
+    }
+    return x->eleap;
+}
+#define BIT(m, t) (((m)[(t) >> 6] >> ((t) & 63)) & 1)
+
+/* x->qonly: only the moves that capture (and every Pawn move, promotions
+ * being wanted too); the order of the moves kept is the order of the full
+ * list. x->masks: capture effects are looked for only on their target
+ * squares, and in qonly the Chameleon skips the rays along which it cannot
+ * capture. */
+static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x) {
     const Geo *g = &V.g;
+    const int qonly = x->qonly, masks = x->masks;
     int8_t caps[MAXCAP] = {0};
     switch (pr->kind) {
     case PR_LEAP: {
@@ -199,8 +239,8 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
                     int front = g->step[t][d];
                     if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
                 }
-                if (eff & EF_CUSTODIAN) n += custodian_caps(p, c, t, 0, caps + n);
-                if (eff & EF_COORD) n += coord_caps(p, c, t, 0, caps + n);
+                if ((eff & EF_CUSTODIAN) && (!masks || BIT(gc_cust(x, p, c), t))) n += custodian_caps(p, c, t, 0, caps + n);
+                if ((eff & EF_COORD) && (!masks || BIT(gc_coord(x, p, c), t))) n += coord_caps(p, c, t, 0, caps + n);
                 add(l, s, t, caps, n, 0, 0, 0);
             }
         }
@@ -208,15 +248,9 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
     }
     case PR_LEAPSLIDE:
         for (int d = 0; d < 8; d++) {
-            if (want && !on_ray(want[d >= 4], s, d)) continue;
             const int8_t *ray = g->rays[s][d];
             int len = g->raylen[s][d], n = 0, i = 0;
-            if (qonly) {   /* the empty squares before the first piece give no capture */
-                const uint64_t occ[2] = {p->occ[0][0] | p->occ[1][0], p->occ[0][1] | p->occ[1][1]};
-                int b = first_on_ray(occ, s, d);
-                if (b < 0 || B(b) * c >= 0) continue;
-                i = g->dist[s][b] - 1;
-            }
+            if (qonly && !on_ray(p->occ[c < 0], s, d)) continue;   /* no enemy to jump */
             while (i < len) {
                 int t = ray[i];
                 int w = B(t) * c;
@@ -237,12 +271,6 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
             if (!qonly) add(l, s, x, caps, 0, 0, 0, 0);
             for (int j = 0; j < 2; j++) {
                 int o = bent[d][j];
-                if (qonly) {   /* only the first piece of the ray matters */
-                    const uint64_t occ[2] = {p->occ[0][0] | p->occ[1][0], p->occ[0][1] | p->occ[1][1]};
-                    int t = first_on_ray(occ, x, o);
-                    if (t >= 0 && B(t) * c < 0) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
-                    continue;
-                }
                 for (int i = 0; i < g->raylen[x][o]; i++) {
                     int t = g->rays[x][o][i];
                     int v = B(t) * c;
@@ -280,6 +308,14 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
             if (e > 0 && V.step_victim[e]) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
         }
         int leaper = V.im_leaping, withdrawer = V.im_withdrawal, coordinator = V.im_coordination, pawn = V.im_custodian;
+        uint64_t want[2][2] = {{0, 0}, {0, 0}};   /* qonly: what a ray along which it captures meets [orthogonal, diagonal] */
+        if (qonly && masks) {
+            for (int w = 0; w < 2; w++) {
+                if (coordinator) want[1][w] |= gc_coord(x, p, c)[w];
+                if (leaper) want[1][w] |= gc_eleap(x, p, c)[w];
+                want[0][w] = want[1][w] | (pawn ? gc_cust(x, p, c)[w] : 0);
+            }
+        }
         for (int d = 0; d < 8; d++) {
             const int8_t *ray = g->rays[s][d];
             int len = g->raylen[s][d];
@@ -288,7 +324,7 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
                 int back = g->step[s][OPP[d]];
                 if (back >= 0 && -B(back) * c == withdrawer) { base = (int8_t)back; nbase = 1; }
             }
-            if (want && !nbase && !on_ray(want[d >= 4], s, d)) continue;
+            if (qonly && masks && !nbase && !on_ray(want[d >= 4], s, d)) continue;
             int8_t jumped[MAXCAP]; int nj = 0;
             int i = 0;
             while (i < len) {
@@ -300,8 +336,8 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
                         int n = 0;
                         if (nbase) caps[n++] = base;
                         for (int j = 0; j < nj; j++) caps[n++] = jumped[j];
-                        if (coordinator) n += coord_caps(p, c, t, coordinator, caps + n);
-                        if (pawn && d < 4) n += custodian_caps(p, c, t, pawn, caps + n);
+                        if (coordinator && (!masks || BIT(gc_coord(x, p, c), t))) n += coord_caps(p, c, t, coordinator, caps + n);
+                        if (pawn && d < 4 && (!masks || BIT(gc_cust(x, p, c), t))) n += custodian_caps(p, c, t, pawn, caps + n);
                         if (n || !qonly) add(l, s, t, caps, n, 0, 0, 0);
                     }
                     i++;
@@ -364,7 +400,7 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
     }
 }
 
-static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) { gen_prim_q(p, pr, c, s, l, 0, NULL); }
+
 
 /* ------------------------------------------------------------ look-back attacks */
 static inline int clear_between(const Pos *p, int s, int k) {
@@ -376,7 +412,9 @@ static inline int clear_between(const Pos *p, int s, int k) {
 
 static int gen_has_capture(const Pos *p, const Prim *pr, int a, int s, int k) {
     MoveList l; l.n = 0;
-    gen_prim_q(p, pr, a, s, &l, 1, NULL);
+    GenCtx x;
+    gc_init(&x, p, 1, 0);
+    gen_prim_q(p, pr, a, s, &l, &x);
     for (int i = 0; i < l.n; i++)
         for (int j = 0; j < l.m[i].ncap; j++) if (l.m[i].cap[j] == k) return 1;
     return 0;
@@ -554,7 +592,9 @@ static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k) {
 
 static int gen_reaches(const Pos *p, const Prim *pr, int a, int s, int goal) {
     MoveList l; l.n = 0;
-    gen_prim(p, pr, a, s, &l);
+    GenCtx x;
+    gc_init(&x, p, 0, 0);
+    gen_prim_q(p, pr, a, s, &l, &x);
     for (int i = 0; i < l.n; i++) if (l.m[i].to == goal) return 1;
     return 0;
 }
@@ -653,6 +693,8 @@ int in_check(const Pos *p) { return attacks(p, -p->side); }
 /* ------------------------------------------------------------ generation */
 static void special_moves(Pos *p, int c, MoveList *out);
 void pseudo_moves(const Pos *p, int c, MoveList *out) {
+    GenCtx x;
+    gc_init(&x, p, 0, 1);
     uint64_t fz[2];
     int anyfz = frozen_mask(p, c, fz);
     int8_t sq[MAXSQ];
@@ -664,7 +706,7 @@ void pseudo_moves(const Pos *p, int c, MoveList *out) {
             continue;
         }
         const PType *T = &V.t[v];
-        for (int i = 0; i < T->nprim; i++) gen_prim(p, &T->prim[i], c, s, out);
+        for (int i = 0; i < T->nprim; i++) gen_prim_q(p, &T->prim[i], c, s, out, &x);
     }
 }
 
@@ -711,11 +753,9 @@ void capture_moves(Pos *p, MoveList *out) {
     const Geo *g = &V.g;
     int c = p->side;
     out->n = 0;
-    uint64_t coord_t[2] = {0, 0}, cust_t[2] = {0, 0}, eleap[2] = {0, 0};
-    int have_coord = 0, have_cust = 0, have_eleap = 0;
+    GenCtx x;
+    gc_init(&x, p, 1, 1);
     const uint64_t *enemy = p->occ[c < 0];
-    const uint64_t occ[2] = {p->occ[0][0] | p->occ[1][0], p->occ[0][1] | p->occ[1][1]};
-    uint64_t want[2][2];   /* gen_prim_q's: [orthogonal, diagonal rays] */
     uint64_t fz[2];
     int anyfz = frozen_mask_known(p, c, fz);
     int8_t sq[MAXSQ];
@@ -732,23 +772,22 @@ void capture_moves(Pos *p, MoveList *out) {
                 int8_t cap[1];
                 for (int d = 0; d < 8; d++) {
                     if (!(pr->dirs & (1 << d))) continue;
-                    int t = first_on_ray(occ, s, d);
-                    if (t >= 0 && B(t) * c < 0) { cap[0] = (int8_t)t; add(out, s, t, cap, 1, 0, 0, 0); }
+                    for (int j = 0; j < g->raylen[s][d]; j++) {
+                        int t = g->rays[s][d][j], w = B(t);
+                        if (w) { if (w * c < 0) { cap[0] = (int8_t)t; add(out, s, t, cap, 1, 0, 0, 0); } break; }
+                    }
                 }
                 continue;
             }
             if (pr->kind == PR_SLIDE) {  /* a slide with capture effects: only moves that capture */
                 int eff = pr->effects;
                 int8_t caps[MAXCAP];
-                if ((eff & EF_COORD) && !have_coord) { coordinator_targets(p, c, coord_t); have_coord = 1; }
-                if ((eff & EF_CUSTODIAN) && !have_cust) { custodian_targets(p, c, cust_t); have_cust = 1; }
-                /* without a withdrawal, a ray along which the piece captures meets one of these squares */
-                uint64_t need[2] = {0, 0};
-                for (int w = 0; w < 2; w++) {
-                    if (eff & EF_CUSTODIAN) need[w] |= cust_t[w];
-                    if (eff & EF_COORD) need[w] |= coord_t[w];
-                    if ((eff & EF_APPROACH) || pr->replace) need[w] |= enemy[w];
-                }
+                /* the squares from which it captures by coordination or custodian, and whether the first
+                 * piece of a ray is captured (approach, replacement) */
+                uint64_t need[2] = {0, 0};   /* without a withdrawal, a ray along which it captures meets one */
+                if (eff & EF_CUSTODIAN) { const uint64_t *m = gc_cust(&x, p, c); need[0] |= m[0]; need[1] |= m[1]; }
+                if (eff & EF_COORD) { const uint64_t *m = gc_coord(&x, p, c); need[0] |= m[0]; need[1] |= m[1]; }
+                if ((eff & EF_APPROACH) || pr->replace) { need[0] |= enemy[0]; need[1] |= enemy[1]; }
                 if (!(eff & EF_WITHDRAW)) {   /* none on any of its rays: no capture */
                     int o = (pr->dirs & 0x0F) != 0, dg = (pr->dirs & 0xF0) != 0;
                     if (!(((need[0] & lines[s][0][0]) | (need[1] & lines[s][0][1])) * o
@@ -776,8 +815,8 @@ void capture_moves(Pos *p, MoveList *out) {
                             int front = g->step[t][d];
                             if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
                         }
-                        if ((eff & EF_CUSTODIAN) && ((cust_t[t >> 6] >> (t & 63)) & 1)) n += custodian_caps(p, c, t, 0, caps + n);
-                        if ((eff & EF_COORD) && ((coord_t[t >> 6] >> (t & 63)) & 1)) n += coord_caps(p, c, t, 0, caps + n);
+                        if ((eff & EF_CUSTODIAN) && BIT(x.cust_t, t)) n += custodian_caps(p, c, t, 0, caps + n);
+                        if ((eff & EF_COORD) && BIT(x.coord_t, t)) n += coord_caps(p, c, t, 0, caps + n);
                         if (n) add(out, s, t, caps, n, 0, 0, 0);
                     }
                 }
@@ -791,34 +830,28 @@ void capture_moves(Pos *p, MoveList *out) {
                 }
                 continue;
             }
-            if (pr->kind == PR_LEAPSLIDE) {   /* it captures only by jumping an enemy on the ray */
-                for (int w = 0; w < 2; w++) want[0][w] = want[1][w] = enemy[w];
-                gen_prim_q(p, pr, c, s, out, 1, want);
+            if (pr->kind == PR_PAWN) {   /* of the moves gen_prim_q would add, those quiescence keeps: promotions and captures */
+                int8_t caps[1];
+                int st = V.pawn_step[c + 1][s];
+                if (st >= 0 && B(st) == 0 && V.last_rank[c + 1][st]) add_pawn_move(out, c, s, st, caps, 0);
+                for (int j = 0; j < V.npawn_caps[c + 1][s]; j++) {
+                    int t = V.pawn_caps[c + 1][s][j];
+                    if (B(t) * c < 0) { caps[0] = (int8_t)t; add_pawn_move(out, c, s, t, caps, 1); }
+                }
                 continue;
             }
-            if (pr->kind == PR_IMIT) {   /* a ray without a withdrawal needs a square of these */
-                if (V.im_coordination && !have_coord) { coordinator_targets(p, c, coord_t); have_coord = 1; }
-                if (V.im_custodian && !have_cust) { custodian_targets(p, c, cust_t); have_cust = 1; }
-                if (V.im_leaping && !have_eleap) {   /* the enemy pieces it could jump */
-                    for (int w = 0; w < 2; w++)
-                        for (uint64_t m = enemy[w]; m; m &= m - 1) {
-                            int x = w * 64 + __builtin_ctzll(m);
-                            if (-B(x) * c == V.im_leaping) eleap[w] |= 1ULL << (x & 63);
-                        }
-                    have_eleap = 1;
+            if (pr->kind == PR_IMIT) {   /* nothing to capture next to it, nothing on its rays to capture from or jump */
+                uint64_t m0 = 0, m1 = 0;
+                if (V.im_coordination) { const uint64_t *m = gc_coord(&x, p, c); m0 |= m[0]; m1 |= m[1]; }
+                if (V.im_leaping) { const uint64_t *m = gc_eleap(&x, p, c); m0 |= m[0]; m1 |= m[1]; }
+                int on_lines = ((m0 & (lines[s][0][0] | lines[s][1][0])) | (m1 & (lines[s][0][1] | lines[s][1][1]))) != 0;
+                if (!on_lines && V.im_custodian) {
+                    const uint64_t *m = gc_cust(&x, p, c);
+                    on_lines = ((m[0] & lines[s][0][0]) | (m[1] & lines[s][0][1])) != 0;
                 }
-                for (int w = 0; w < 2; w++) {
-                    want[1][w] = coord_t[w] | eleap[w];
-                    want[0][w] = want[1][w] | cust_t[w];
-                }
-                /* no enemy next to it (to capture by a step or withdraw from), no such square on its rays */
-                if (!((enemy[0] & nb_mask[s][0]) | (enemy[1] & nb_mask[s][1]))
-                    && !((want[0][0] & lines[s][0][0]) | (want[0][1] & lines[s][0][1])
-                         | (want[1][0] & lines[s][1][0]) | (want[1][1] & lines[s][1][1]))) continue;
-                gen_prim_q(p, pr, c, s, out, 1, want);
-                continue;
+                if (!on_lines && !((enemy[0] & nb_mask[s][0]) | (enemy[1] & nb_mask[s][1]))) continue;
             }
-            gen_prim_q(p, pr, c, s, out, 1, NULL);
+            gen_prim_q(p, pr, c, s, out, &x);
         }
     }
     if (V.family == FAM_DECKLE && p->nep) {

@@ -123,9 +123,20 @@ static inline int piece_squares(const Pos *p, int ci, int8_t *out) {
     }
     return n;
 }
+/* the number of set bits (without a population-count instruction, gcc calls a library function) */
+static inline int popcount64(uint64_t x) {
+#if defined(__POPCNT__) || defined(__aarch64__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
 static inline int piece_count(const Pos *p, int ci) {
-    if (ci == 2) return __builtin_popcountll(p->occ[0][0] | p->occ[1][0]) + __builtin_popcountll(p->occ[0][1] | p->occ[1][1]);
-    return __builtin_popcountll(p->occ[ci][0]) + __builtin_popcountll(p->occ[ci][1]);
+    if (ci == 2) return popcount64(p->occ[0][0] | p->occ[1][0]) + popcount64(p->occ[0][1] | p->occ[1][1]);
+    return popcount64(p->occ[ci][0]) + popcount64(p->occ[ci][1]);
 }
 
 extern Variant V;

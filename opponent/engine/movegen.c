@@ -433,7 +433,7 @@ static int replace_attacks(const Pos *p, const Prim *pr, int a, int s, int k) {
 
 /* geometric supersets: could the Mage on s ever capture on k; could an
  * orthogonal custodian slider on s ever end next to k */
-static uint8_t mage_geo[MAXSQ][MAXSQ], cust_geo[MAXSQ][MAXSQ], may[MAXTYPES][MAXSQ][MAXSQ];
+static uint8_t mage_geo[MAXSQ][MAXSQ], cust_geo[MAXSQ][MAXSQ], may[MAXSQ][MAXTYPES][MAXSQ];   /* may: [k][v][s] */
 static const Variant *geo_for;
 static void build_geo_tables(void) {
     const Geo *g = &V.g;
@@ -472,7 +472,7 @@ static void build_geo_tables(void) {
     }
     for (int s = 0; s < g->size; s++)
         for (int e = 0; e < 4; e++) { int t = g->step[s][e]; if (t >= 0) orth_nb[s][t >> 6] |= 1ULL << (t & 63); }
-    /* may[v][s][k]: a superset of "a piece of type v on s can capture on k" */
+    /* may[k][v][s]: a superset of "a piece of type v on s can capture on k" */
     memset(may, 0, sizeof may);
     for (int v = 1; v <= V.ntypes; v++) {
         const PType *T = &V.t[v];
@@ -498,12 +498,13 @@ static void build_geo_tables(void) {
                     default: ok = 1;
                     }
                 }
-                may[v][s][k] = (uint8_t)ok;
+                may[k][v][s] = (uint8_t)ok;
             }
     }
 }
 
-static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k) {
+/* kc: 0 when no custodian capture on k is possible (no empty square beside k with a piece of a opposite) */
+static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k, int kc) {
     const Geo *g = &V.g;
     switch (pr->kind) {
     case PR_LEAP: return pr->replace && V.isleap[pr->leaptab][s][k];
@@ -524,7 +525,7 @@ static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k) {
             int d = g->dir[s][k];
             if (d >= 0 && (dirs & (1 << d)) && g->dist[s][k] >= 2 && clear_between(p, s, k)) return 1;
         }
-        if ((pr->effects & EF_CUSTODIAN) && (pr->dirs != 0x0F || cust_geo[s][k])) {
+        if ((pr->effects & EF_CUSTODIAN) && kc && (pr->dirs != 0x0F || cust_geo[s][k])) {
             for (int e = 0; e < 4; e++) {
                 int t = g->step[k][e];
                 if (t < 0 || B(t) != 0) continue;
@@ -613,7 +614,7 @@ static int prim_reaches(const Pos *p, const Prim *pr, int a, int s, int goal) {
         if (B(goal) != 0 || g->dir[s][goal] < 0) return 0;
         return gen_reaches(p, pr, a, s, goal);
     case PR_SWAP: case PR_DESTRUCT: return 0;
-    case PR_MIMIC: return B(goal) * a < 0 && prim_captures(p, pr, a, s, goal);
+    case PR_MIMIC: return B(goal) * a < 0 && prim_captures(p, pr, a, s, goal, 1);
     default: return gen_reaches(p, pr, a, s, goal);
     }
 }
@@ -625,14 +626,20 @@ void movegen_prepare(void) {
 }
 
 int attacked(const Pos *p, int a, int k) {
+    const Geo *g = &V.g;
+    int kc = 0;
+    for (int e = 0; e < 4 && !kc; e++) {
+        int t = g->step[k][e], anvil = g->step[k][OPP[e]];
+        kc = t >= 0 && B(t) == 0 && anvil >= 0 && B(anvil) * a > 0;
+    }
     int8_t sq[MAXSQ];
     int np = piece_squares(p, a > 0, sq);
     for (int i0 = 0; i0 < np; i0++) {
         int s = sq[i0], v = B(s) * a;
-        if (!may[v][s][k]) continue;
+        if (!may[k][v][s]) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++)
-            if (prim_captures(p, &T->prim[i], a, s, k)) {
+            if (prim_captures(p, &T->prim[i], a, s, k, kc)) {
                 if (mobile(p, s, a)) return 1;
                 break;
             }

@@ -13,7 +13,10 @@
 volatile int stop_flag;
 int search_silent;   /* no info lines (self-play) */
 
-typedef struct { int hz; uint8_t z[MAXSQ]; } LegalCtx;   /* legal_prepare's squares, prepared on first use */
+/* legal_prepare's squares, prepared once LEGAL_PREPARE_AFTER moves were tested in full (a node that
+ * cuts off after a move or two does not pay for them; the answers are the same either way) */
+#define LEGAL_PREPARE_AFTER 2
+typedef struct { int hz, tested; uint8_t z[MAXSQ]; } LegalCtx;
 #define SC_POS Pos
 #define SC_MOVE Move
 #define SC_MOVELIST MoveList
@@ -410,9 +413,12 @@ static int sc_node_end(Pos *p, int ply, int *score) {
 }
 /* pseudo-legal moves (with castling, en passant, the swap ban); legality is tested after each is made */
 static int sc_generate(Pos *p, MoveList *l, int ply, int *score) { (void)ply; (void)score; candidates(p, l); return 0; }
-static void sc_legal_init(LegalCtx *x) { x->hz = -1; }
+static void sc_legal_init(LegalCtx *x) { x->hz = -1; x->tested = 0; }
 static int sc_legal(Pos *p, const Move *m, const Pos *q, LegalCtx *x) {
-    if (x->hz < 0) x->hz = legal_prepare(p, x->z);
+    if (x->hz < 0) {
+        if (x->tested++ < LEGAL_PREPARE_AFTER) return move_legal(p, m, 0, NULL, q);
+        x->hz = legal_prepare(p, x->z);
+    }
     return move_legal(p, m, x->hz, x->z, q);
 }
 static int sc_no_moves(Pos *p, int ply) { return no_move_score(p, ply); }

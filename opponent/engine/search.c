@@ -211,7 +211,8 @@ static void mobility(const Pos *p, const uint64_t all_sq[2][2], const uint64_t d
 static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count as mobility */
 /* the types whose mobility mobility() counts: in every direction, in the diagonal ones; any type
  * whose mobility each piece's rays count (ev_ray3) */
-static uint8_t ev_mob_all[MAXTYPES], ev_mob_diag[MAXTYPES]; static int ev_mob_rays;
+static uint8_t ev_mob_all[MAXTYPES], ev_mob_diag[MAXTYPES]; static int ev_mob_rays, ev_mob_diag_any;
+static int16_t ev_vsq[2][MAXTYPES][MAXSQ];  /* ev_val + ev_sq: a piece's value and square bonus */
 static int8_t ev_ray3[MAXSQ][8][3];     /* the first three squares of each ray, padded with the square itself (occupied) */
 static int16_t ev_sq[2][MAXTYPES][MAXSQ]; /* [colour index][type][square]: Pawn advancement and palace pressure */
 static int ev_val[MAXTYPES];
@@ -248,11 +249,15 @@ static void eval_prepare(void) {
             ev_mobdirs[t] = pr->kind == PR_SLIDE ? pr->dirs : 0xFF;
     }
     mob_prepare();
-    ev_mob_rays = 0;
+    for (int ci = 0; ci < 2; ci++)
+        for (int t = 0; t < MAXTYPES; t++)
+            for (int s = 0; s < MAXSQ; s++) ev_vsq[ci][t][s] = (int16_t)(ev_val[t] + ev_sq[ci][t][s]);
+    ev_mob_rays = ev_mob_diag_any = 0;
     for (int t = 0; t < MAXTYPES; t++) {
         ev_mob_all[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0xFF;
         ev_mob_diag[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0xF0;
         if (t <= V.ntypes && ev_mobdirs[t] && !ev_mob_all[t] && !ev_mob_diag[t]) ev_mob_rays = 1;
+        ev_mob_diag_any |= ev_mob_diag[t];
     }
     ev_def = V.def;
 }
@@ -294,15 +299,22 @@ int evaluate(const Pos *p) {
     /* each colour's pieces in turn (the colour is then a constant) */
     for (int ci = 0; ci < 2; ci++) {
       const int c = ci ? 1 : -1;
-      const int16_t *sqv = ev_sq[ci][0];
+      const int16_t *vsq = ev_vsq[ci][0];
       int side_score = 0;
       for (int w = 0; w < 2; w++) {
-        for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
-          int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
-          side_score += ev_val[t] + sqv[t * MAXSQ + s];
-          mob_all[ci][w] |= (uint64_t)ev_mob_all[t] << (s & 63);
-          mob_diag[ci][w] |= (uint64_t)ev_mob_diag[t] << (s & 63);
-        }
+        if (ev_mob_diag_any)
+          for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
+            int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
+            side_score += vsq[t * MAXSQ + s];
+            mob_all[ci][w] |= (uint64_t)ev_mob_all[t] << (s & 63);
+            mob_diag[ci][w] |= (uint64_t)ev_mob_diag[t] << (s & 63);
+          }
+        else
+          for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
+            int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
+            side_score += vsq[t * MAXSQ + s];
+            mob_all[ci][w] |= (uint64_t)ev_mob_all[t] << (s & 63);
+          }
         /* frozen: half value, no mobility */
         for (uint64_t bits = fz[ci][w]; bits; bits &= bits - 1) {
           int t = p->b[w * 64 + __builtin_ctzll(bits)] * c;

@@ -632,10 +632,9 @@ int attacked(const Pos *p, int a, int k) {
         int t = g->step[k][e], anvil = g->step[k][OPP[e]];
         kc = t >= 0 && B(t) == 0 && anvil >= 0 && B(anvil) * a > 0;
     }
-    int8_t sq[MAXSQ];
-    int np = piece_squares(p, a > 0, sq);
-    for (int i0 = 0; i0 < np; i0++) {
-        int s = sq[i0], v = B(s) * a;
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[a > 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int s = w0 * 64 + __builtin_ctzll(bits0), v = B(s) * a;
         if (!may[k][v][s]) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++)
@@ -648,10 +647,9 @@ int attacked(const Pos *p, int a, int k) {
 }
 
 static int reaches_any(const Pos *p, int a, int goal, int exclude) {
-    int8_t sq[MAXSQ];
-    int np = piece_squares(p, a > 0, sq);
-    for (int i0 = 0; i0 < np; i0++) {
-        int s = sq[i0], v = B(s) * a;
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[a > 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int s = w0 * 64 + __builtin_ctzll(bits0), v = B(s) * a;
         if (s == exclude) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++)
@@ -704,10 +702,9 @@ void pseudo_moves(const Pos *p, int c, MoveList *out) {
     gc_init(&x, p, 0, 1);
     uint64_t fz[2];
     int anyfz = frozen_mask(p, c, fz);
-    int8_t sq[MAXSQ];
-    int np = piece_squares(p, c > 0, sq);
-    for (int i0 = 0; i0 < np; i0++) {
-        int s = sq[i0], v = B(s) * c;
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[c > 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int s = w0 * 64 + __builtin_ctzll(bits0), v = B(s) * c;
         if (anyfz && ((fz[s >> 6] >> (s & 63)) & 1)) {
             if (V.suicide && v != V.king) add(out, s, -1, NULL, 0, 0, 0, 0);
             continue;
@@ -743,11 +740,10 @@ static void coordinator_targets(const Pos *p, int c, uint64_t *m) {
  * are symmetric, so t = step(x, opposite e) has step(t, e) = x) */
 static void custodian_targets(const Pos *p, int c, uint64_t *mask) {
     const Geo *g = &V.g;
-    int8_t sq[MAXSQ];
-    int n = piece_squares(p, c < 0, sq);
     const uint64_t *own = p->occ[c > 0];
-    for (int i = 0; i < n; i++) {
-        int x = sq[i];
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[c < 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int x = w0 * 64 + __builtin_ctzll(bits0);
         if (!((own[0] & orth_nb[x][0]) | (own[1] & orth_nb[x][1]))) continue;   /* no piece of c beside it */
         for (int e = 0; e < 4; e++) {
             int beyond = g->step[x][e], t = g->step[x][OPP[e]];
@@ -765,10 +761,9 @@ void capture_moves(Pos *p, MoveList *out) {
     const uint64_t *enemy = p->occ[c < 0];
     uint64_t fz[2];
     int anyfz = frozen_mask_known(p, c, fz);
-    int8_t sq[MAXSQ];
-    int np = piece_squares(p, c > 0, sq);
-    for (int i0 = 0; i0 < np; i0++) {
-        int s = sq[i0], v = B(s) * c;
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[c > 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int s = w0 * 64 + __builtin_ctzll(bits0), v = B(s) * c;
         if (anyfz && ((fz[s >> 6] >> (s & 63)) & 1)) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++) {
@@ -1070,10 +1065,9 @@ static int relevant_squares(const Pos *p, uint8_t *z) {
     }
     if (attacked(p, a, k)) return 0;
     memset(z, 0, MAXSQ);
-    int8_t sq[MAXSQ];
-    int np = piece_squares(p, a > 0, sq);
-    for (int i0 = 0; i0 < np; i0++) {
-        int s = sq[i0], v = B(s) * a;
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[a > 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int s = w0 * 64 + __builtin_ctzll(bits0), v = B(s) * a;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++) if (!prim_deps(p, &T->prim[i], a, s, k, z)) return 0;
     }

@@ -162,6 +162,7 @@ const VariantDef *find_variant(const char *name);
 /* movegen.c */
 int mobile(const Pos *p, int x, int a);
 int frozen_mask(const Pos *p, int c, uint64_t *fz);
+void frozen_masks(const Pos *p, uint64_t fz[2][2]);   /* both colours: [colour index] */
 void frozen_note(const Pos *p, const uint64_t fz[2][2]);   /* evaluate's masks, for capture_moves */
 void movegen_prepare(void);
 void pseudo_moves(const Pos *p, int c, MoveList *out);

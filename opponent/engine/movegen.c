@@ -53,18 +53,12 @@ int mobile(const Pos *p, int x, int a) {
  * to an enemy freezer, or a freezer itself, can be immobilized; without the
  * pure rules' neutralization a piece next to an enemy freezer is, unless it
  * is never immobilized (Maxima's Mage). */
-int frozen_mask(const Pos *p, int c, uint64_t *fz) {
-    fz[0] = fz[1] = 0;
-    if (!(p->frz[0] | p->frz[1])) return 0;
-    const uint64_t *own = p->occ[c > 0], *enemy = p->occ[c < 0];
-    uint64_t near[2] = {0, 0};   /* the squares next to an enemy freezer */
-    for (int w = 0; w < 2; w++)
-        for (uint64_t m = p->frz[w] & enemy[w]; m; m &= m - 1) {
-            int f = w * 64 + __builtin_ctzll(m);
-            near[0] |= nb_mask[f][0]; near[1] |= nb_mask[f][1];
-        }
+/* the immobilized pieces of colour c (0 Black, 1 White) given near, the squares next to an enemy freezer */
+static inline int frozen_near(const Pos *p, int c, const uint64_t *near, uint64_t *fz) {
+    const uint64_t *own = p->occ[c > 0];
     int any = 0;
     for (int w = 0; w < 2; w++) {
+        fz[w] = 0;
         uint64_t cand = (near[w] | p->frz[w]) & own[w];
         if (!V.pure) {   /* next to an enemy freezer: immobilized unless never */
             for (uint64_t m = near[w] & own[w]; m; m &= m - 1) {
@@ -80,6 +74,31 @@ int frozen_mask(const Pos *p, int c, uint64_t *fz) {
         any |= fz[w] != 0;
     }
     return any;
+}
+int frozen_mask(const Pos *p, int c, uint64_t *fz) {
+    fz[0] = fz[1] = 0;
+    if (!(p->frz[0] | p->frz[1])) return 0;
+    const uint64_t *enemy = p->occ[c < 0];
+    uint64_t near[2] = {0, 0};   /* the squares next to an enemy freezer */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = p->frz[w] & enemy[w]; m; m &= m - 1) {
+            int f = w * 64 + __builtin_ctzll(m);
+            near[0] |= nb_mask[f][0]; near[1] |= nb_mask[f][1];
+        }
+    return frozen_near(p, c, near, fz);
+}
+/* both colours' at once: fz[colour index] */
+void frozen_masks(const Pos *p, uint64_t fz[2][2]) {
+    memset(fz, 0, 2 * sizeof fz[0]);
+    if (!(p->frz[0] | p->frz[1])) return;
+    uint64_t near[2][2] = {{0, 0}, {0, 0}};   /* [colour index]: next to a freezer of the other colour */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = p->frz[w]; m; m &= m - 1) {
+            int f = w * 64 + __builtin_ctzll(m), ci = B(f) < 0;   /* the colour it freezes */
+            near[ci][0] |= nb_mask[f][0]; near[ci][1] |= nb_mask[f][1];
+        }
+    frozen_near(p, -1, near[0], fz[0]);
+    frozen_near(p, 1, near[1], fz[1]);
 }
 
 /* the immobilized pieces of both colours of the last position evaluate()

@@ -291,7 +291,7 @@ int evaluate(const Pos *p) {
     int score = 0;
     /* the immobilized pieces of both sides: [colour index] square masks */
     uint64_t fz[2][2];
-    frozen_mask(p, -1, fz[0]); frozen_mask(p, 1, fz[1]);
+    frozen_masks(p, fz);
     frozen_note(p, (const uint64_t (*)[2])fz);
 #define FROZEN(s, c) ((fz[(c) > 0][(s) >> 6] >> ((s) & 63)) & 1)
     /* the squares of the pieces whose mobility mobility() counts: [colour index][word] */

@@ -1183,12 +1183,11 @@ void play(Pos *p, const Move *m) {
     for (int i = 0; i < m->ncap; i++) touched[nt++] = m->cap[i];
     if (kind == K_CASTLE) { touched[nt++] = m->arg; touched[nt++] = m->arg2; }
     uint64_t h = p->hash ^ state_hash(p);
-    /* remove old contents of touched squares (each once) */
-    for (int i = 0; i < nt; i++) {
-        int dup = 0;
-        for (int j = 0; j < i; j++) if (touched[j] == touched[i]) dup = 1;
-        if (!dup && B(touched[i])) h ^= ZP(B(touched[i]), touched[i]);
-    }
+    uint64_t tm[2] = {0, 0};   /* the touched squares, each once */
+    for (int i = 0; i < nt; i++) tm[touched[i] >> 6] |= 1ULL << (touched[i] & 63);
+    /* remove old contents of touched squares */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t b = tm[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (B(x)) h ^= ZP(B(x), x); }
     if (V.family == FAM_DECKLE) {
         int castling = p->castling;
         if (castling) {
@@ -1222,11 +1221,8 @@ void play(Pos *p, const Move *m) {
         if (p->side < 0) p->fullmove++;
     }
     make_board(p, m);
-    for (int i = 0; i < nt; i++) {
-        int dup = 0;
-        for (int j = 0; j < i; j++) if (touched[j] == touched[i]) dup = 1;
-        if (!dup && B(touched[i])) h ^= ZP(B(touched[i]), touched[i]);
-    }
+    for (int w = 0; w < 2; w++)
+        for (uint64_t b = tm[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (B(x)) h ^= ZP(B(x), x); }
     p->side = (int8_t)-p->side;
     p->ply++;
     p->hash = h ^ state_hash(p);

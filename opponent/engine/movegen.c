@@ -236,6 +236,8 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
     }
     case PR_SLIDE: {
         int eff = pr->effects;
+        /* a withdrawal needs an enemy next to it */
+        if ((eff & EF_WITHDRAW) && !((p->occ[c < 0][0] & nb_mask[s][0]) | (p->occ[c < 0][1] & nb_mask[s][1]))) eff &= ~EF_WITHDRAW;
         for (int d = 0; d < 8; d++) {
             if (!(pr->dirs & (1 << d))) continue;
             int nbase = 0;
@@ -327,6 +329,8 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
             if (e > 0 && V.step_victim[e]) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
         }
         int leaper = V.im_leaping, withdrawer = V.im_withdrawal, coordinator = V.im_coordination, pawn = V.im_custodian;
+        /* a withdrawal needs an enemy next to it */
+        if (withdrawer && !((p->occ[c < 0][0] & nb_mask[s][0]) | (p->occ[c < 0][1] & nb_mask[s][1]))) withdrawer = 0;
         uint64_t want[2][2] = {{0, 0}, {0, 0}};   /* qonly: what a ray along which it captures meets [orthogonal, diagonal] */
         if (qonly && masks) {
             for (int w = 0; w < 2; w++) {
@@ -802,6 +806,9 @@ void capture_moves(Pos *p, MoveList *out) {
             }
             if (pr->kind == PR_SLIDE) {  /* a slide with capture effects: only moves that capture */
                 int eff = pr->effects;
+                /* a withdrawal needs an enemy next to it */
+                if ((eff & EF_WITHDRAW) && !((enemy[0] & nb_mask[s][0]) | (enemy[1] & nb_mask[s][1]))) eff &= ~EF_WITHDRAW;
+                if (!eff && !pr->replace) continue;
                 int8_t caps[MAXCAP];
                 /* the squares from which it captures by coordination or custodian, and whether the first
                  * piece of a ray is captured (approach, replacement) */

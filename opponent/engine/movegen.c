@@ -323,14 +323,15 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
         break;
     }
     case PR_IMIT: {
-        for (int i = 0; i < g->nnb[s]; i++) {
-            int t = g->nb[s][i];
-            int e = -B(t) * c;
-            if (e > 0 && V.step_victim[e]) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
-        }
-        int leaper = V.im_leaping, withdrawer = V.im_withdrawal, coordinator = V.im_coordination, pawn = V.im_custodian;
-        /* a withdrawal needs an enemy next to it */
-        if (withdrawer && !((p->occ[c < 0][0] & nb_mask[s][0]) | (p->occ[c < 0][1] & nb_mask[s][1]))) withdrawer = 0;
+        /* a capture by a step and a withdrawal need an enemy next to it */
+        int near_enemy = ((p->occ[c < 0][0] & nb_mask[s][0]) | (p->occ[c < 0][1] & nb_mask[s][1])) != 0;
+        if (near_enemy)
+            for (int i = 0; i < g->nnb[s]; i++) {
+                int t = g->nb[s][i];
+                int e = -B(t) * c;
+                if (e > 0 && V.step_victim[e]) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+            }
+        int leaper = V.im_leaping, withdrawer = near_enemy ? V.im_withdrawal : 0, coordinator = V.im_coordination, pawn = V.im_custodian;
         uint64_t want[2][2] = {{0, 0}, {0, 0}};   /* qonly: what a ray along which it captures meets [orthogonal, diagonal] */
         if (qonly && masks) {
             for (int w = 0; w < 2; w++) {

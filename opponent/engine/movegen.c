@@ -214,14 +214,50 @@ static inline const uint64_t *gc_eleap(GenCtx *x, const Pos *p, int c) {
 }
 #define BIT(m, t) (((m)[(t) >> 6] >> ((t) & 63)) & 1)
 
+/* a slider's moves (gen_prim_q's PR_SLIDE) with capture effects eff */
+static inline __attribute__((always_inline))
+void slide_moves(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x, const int eff) {
+    const Geo *g = &V.g;
+    const int masks = x->masks;
+    int8_t caps[MAXCAP];
+    for (int d = 0; d < 8; d++) {
+        if (!(pr->dirs & (1 << d))) continue;
+        int nbase = 0;
+        int8_t base[1];
+        if (eff & EF_WITHDRAW) {
+            int back = g->step[s][OPP[d]];
+            if (back >= 0 && B(back) * c < 0) base[nbase++] = (int8_t)back;
+        }
+        const int8_t *ray = g->rays[s][d];
+        for (int i = 0; i < g->raylen[s][d]; i++) {
+            int t = ray[i];
+            int w = B(t);
+            if (w) {
+                if (pr->replace && w * c < 0) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+                break;
+            }
+            int n = 0;
+            if (nbase) caps[n++] = base[0];
+            if (eff & EF_APPROACH) {
+                int front = g->step[t][d];
+                if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
+            }
+            if ((eff & EF_CUSTODIAN) && (!masks || BIT(gc_cust(x, p, c), t))) n += custodian_caps(p, c, t, 0, caps + n);
+            if ((eff & EF_COORD) && (!masks || BIT(gc_coord(x, p, c), t))) n += coord_caps(p, c, t, 0, caps + n);
+            add(l, s, t, caps, n, 0, 0, 0);
+        }
+    }
+}
+
 /* x->qonly: only the moves that capture (and every Pawn move, promotions
  * being wanted too); the order of the moves kept is the order of the full
  * list. x->masks: capture effects are looked for only on their target
  * squares, and in qonly the Chameleon skips the rays along which it cannot
  * capture. */
-static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x) {
+static inline __attribute__((always_inline))
+void gen_prim_body(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x, const int qonly) {
     const Geo *g = &V.g;
-    const int qonly = x->qonly, masks = x->masks;
+    const int masks = x->masks;
     int8_t caps[MAXCAP] = {0};
     switch (pr->kind) {
     case PR_LEAP: {
@@ -238,32 +274,13 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
         int eff = pr->effects;
         /* a withdrawal needs an enemy next to it */
         if ((eff & EF_WITHDRAW) && !((p->occ[c < 0][0] & nb_mask[s][0]) | (p->occ[c < 0][1] & nb_mask[s][1]))) eff &= ~EF_WITHDRAW;
-        for (int d = 0; d < 8; d++) {
-            if (!(pr->dirs & (1 << d))) continue;
-            int nbase = 0;
-            int8_t base[1];
-            if (eff & EF_WITHDRAW) {
-                int back = g->step[s][OPP[d]];
-                if (back >= 0 && B(back) * c < 0) base[nbase++] = (int8_t)back;
-            }
-            const int8_t *ray = g->rays[s][d];
-            for (int i = 0; i < g->raylen[s][d]; i++) {
-                int t = ray[i];
-                int w = B(t);
-                if (w) {
-                    if (pr->replace && w * c < 0) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
-                    break;
-                }
-                int n = 0;
-                if (nbase) caps[n++] = base[0];
-                if (eff & EF_APPROACH) {
-                    int front = g->step[t][d];
-                    if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
-                }
-                if ((eff & EF_CUSTODIAN) && (!masks || BIT(gc_cust(x, p, c), t))) n += custodian_caps(p, c, t, 0, caps + n);
-                if ((eff & EF_COORD) && (!masks || BIT(gc_coord(x, p, c), t))) n += coord_caps(p, c, t, 0, caps + n);
-                add(l, s, t, caps, n, 0, 0, 0);
-            }
+        /* the effects a constant in the common cases */
+        switch (eff) {
+        case 0: slide_moves(p, pr, c, s, l, x, 0); break;
+        case EF_CUSTODIAN: slide_moves(p, pr, c, s, l, x, EF_CUSTODIAN); break;
+        case EF_COORD: slide_moves(p, pr, c, s, l, x, EF_COORD); break;
+        case EF_WITHDRAW: slide_moves(p, pr, c, s, l, x, EF_WITHDRAW); break;
+        default: slide_moves(p, pr, c, s, l, x, eff);
         }
         break;
     }
@@ -422,6 +439,12 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
         }
         break;
     }
+}
+/* gen_prim_body compiled once for each kind of generation */
+static void gen_prim_full(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x) { gen_prim_body(p, pr, c, s, l, x, 0); }
+static void gen_prim_capt(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x) { gen_prim_body(p, pr, c, s, l, x, 1); }
+static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x) {
+    if (x->qonly) gen_prim_capt(p, pr, c, s, l, x); else gen_prim_full(p, pr, c, s, l, x);
 }
 
 
@@ -734,7 +757,7 @@ void pseudo_moves(const Pos *p, int c, MoveList *out) {
             continue;
         }
         const PType *T = &V.t[v];
-        for (int i = 0; i < T->nprim; i++) gen_prim_q(p, &T->prim[i], c, s, out, &x);
+        for (int i = 0; i < T->nprim; i++) gen_prim_full(p, &T->prim[i], c, s, out, &x);
     }
 }
 
@@ -880,7 +903,7 @@ void capture_moves(Pos *p, MoveList *out) {
                 }
                 if (!on_lines && !((enemy[0] & nb_mask[s][0]) | (enemy[1] & nb_mask[s][1]))) continue;
             }
-            gen_prim_q(p, pr, c, s, out, &x);
+            gen_prim_capt(p, pr, c, s, out, &x);
         }
     }
     if (V.family == FAM_DECKLE && p->nep) {

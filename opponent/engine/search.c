@@ -68,7 +68,7 @@ static uint8_t mg_bit[MAXSQ];        /* the grid bit of each square */
 static int mg_offset;                /* grid bit - square, for most squares */
 /* the other squares (Maxima's goal squares): after the shift by mg_offset,
  * the bits of mg_odd[w] move by mg_odd_by[w] within word w */
-static uint64_t mg_odd[2]; static int mg_odd_by[2];
+static uint64_t mg_odd[2]; static int mg_odd_by[2], mg_odd_up[2], mg_odd_down[2];
 
 static void mob_prepare(void) {
     const Geo *g = &V.g;
@@ -100,6 +100,7 @@ static void mob_prepare(void) {
             || (mg_odd[at >> 6] && mg_odd_by[at >> 6] != by)) { mg_ok = 0; break; }
         mg_odd[at >> 6] |= 1ULL << (at & 63); mg_odd_by[at >> 6] = by;
     }
+    for (int w = 0; w < 2; w++) { mg_odd_up[w] = mg_odd_by[w] > 0 ? mg_odd_by[w] : 0; mg_odd_down[w] = mg_odd_by[w] < 0 ? -mg_odd_by[w] : 0; }
 }
 
 /* a square mask (two words) on the grid */
@@ -111,7 +112,7 @@ static inline Grid to_grid(const uint64_t *m) {
     for (int w = 0; w < 2; w++)
         if (mg_odd[w]) {
             uint64_t odd = r.w[w] & mg_odd[w];
-            r.w[w] = (r.w[w] & ~mg_odd[w]) | (mg_odd_by[w] > 0 ? odd << mg_odd_by[w] : odd >> -mg_odd_by[w]);
+            r.w[w] = (r.w[w] & ~mg_odd[w]) | ((odd << mg_odd_up[w]) >> mg_odd_down[w]);
         }
     return r;
 }

@@ -123,14 +123,6 @@ static uint64_t ray_bits[MAXSQ][8][2];   /* the squares of each ray, as a mask *
 static uint64_t lines[MAXSQ][2][2];      /* the squares of a square's [0] orthogonal, [1] diagonal rays */
 /* whether mask m (two words) meets the ray from s in direction d */
 static inline int on_ray(const uint64_t *m, int s, int d) { return ((m[0] & ray_bits[s][d][0]) | (m[1] & ray_bits[s][d][1])) != 0; }
-/* the first square of mask m on the ray from s in direction d, or -1 (squares
- * are numbered rank by rank, file by file: N, E, NE and NW rays ascend) */
-static inline int first_on_ray(const uint64_t *m, int s, int d) {
-    uint64_t lo = m[0] & ray_bits[s][d][0], hi = m[1] & ray_bits[s][d][1];
-    if ((1 << d) & ((1 << DN) | (1 << DE) | (1 << DNE) | (1 << DNW)))
-        return lo ? __builtin_ctzll(lo) : hi ? 64 + __builtin_ctzll(hi) : -1;
-    return hi ? 127 - __builtin_clzll(hi) : lo ? 63 - __builtin_clzll(lo) : -1;
-}
 static uint64_t file_mask[16][2], rank_mask[16][2];
 static int custodian_caps(const Pos *p, int c, int t, int victim, int8_t *out) {
     const Geo *g = &V.g;
@@ -181,15 +173,13 @@ static void add_pawn_move(MoveList *l, int c, int s, int t, const int8_t *caps, 
 typedef struct {
     int qonly;     /* only the moves that capture (and every Pawn move, promotions being wanted too) */
     int masks;     /* the target masks may be used */
-    uint64_t occ[2];
     int have_coord, have_cust, have_eleap;
     uint64_t coord_t[2], cust_t[2], eleap[2];
 } GenCtx;
 static void coordinator_targets(const Pos *p, int c, uint64_t *m);
 static void custodian_targets(const Pos *p, int c, uint64_t *mask);
-static inline void gc_init(GenCtx *x, const Pos *p, int qonly, int masks) {
+static inline void gc_init(GenCtx *x, int qonly, int masks) {
     x->qonly = qonly; x->masks = masks;
-    x->occ[0] = p->occ[0][0] | p->occ[1][0]; x->occ[1] = p->occ[0][1] | p->occ[1][1];
     x->have_coord = x->have_cust = x->have_eleap = 0;
 }
 static inline const uint64_t *gc_coord(GenCtx *x, const Pos *p, int c) {
@@ -460,7 +450,7 @@ static inline int clear_between(const Pos *p, int s, int k) {
 static int gen_has_capture(const Pos *p, const Prim *pr, int a, int s, int k) {
     MoveList l; l.n = 0;
     GenCtx x;
-    gc_init(&x, p, 1, 0);
+    gc_init(&x, 1, 0);
     gen_prim_q(p, pr, a, s, &l, &x);
     for (int i = 0; i < l.n; i++)
         for (int j = 0; j < l.m[i].ncap; j++) if (l.m[i].cap[j] == k) return 1;
@@ -641,7 +631,7 @@ static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k, int 
 static int gen_reaches(const Pos *p, const Prim *pr, int a, int s, int goal) {
     MoveList l; l.n = 0;
     GenCtx x;
-    gc_init(&x, p, 0, 0);
+    gc_init(&x, 0, 0);
     gen_prim_q(p, pr, a, s, &l, &x);
     for (int i = 0; i < l.n; i++) if (l.m[i].to == goal) return 1;
     return 0;
@@ -746,7 +736,7 @@ int in_check(const Pos *p) { return attacks(p, -p->side); }
 static void special_moves(Pos *p, int c, MoveList *out);
 void pseudo_moves(const Pos *p, int c, MoveList *out) {
     GenCtx x;
-    gc_init(&x, p, 0, 1);
+    gc_init(&x, 0, 1);
     uint64_t fz[2];
     int anyfz = frozen_mask(p, c, fz);
     for (int w0 = 0; w0 < 2; w0++)
@@ -804,7 +794,7 @@ void capture_moves(Pos *p, MoveList *out) {
     int c = p->side;
     out->n = 0;
     GenCtx x;
-    gc_init(&x, p, 1, 1);
+    gc_init(&x, 1, 1);
     const uint64_t *enemy = p->occ[c < 0];
     uint64_t fz[2];
     int anyfz = frozen_mask_known(p, c, fz);

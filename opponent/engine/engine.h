@@ -114,6 +114,7 @@ typedef struct {
     int halfmove, fullmove, ply;
     uint64_t hash;
     uint64_t occ[2][2];     /* occupied squares [colour: 0 Black, 1 White][square / 64], kept by make_board */
+    uint64_t frz[2];        /* the squares of freezers (Immobilizers) of both colours [square / 64], kept likewise */
 } Pos;
 
 /* the squares of colour index ci (0 Black, 1 White; 2 = both) in ascending order */
@@ -125,22 +126,37 @@ static inline int piece_squares(const Pos *p, int ci, int8_t *out) {
     }
     return n;
 }
+/* the number of set bits (without a population-count instruction, gcc calls a library function) */
+static inline int popcount64(uint64_t x) {
+#if defined(__POPCNT__) || defined(__aarch64__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
 static inline int piece_count(const Pos *p, int ci) {
-    if (ci == 2) return __builtin_popcountll(p->occ[0][0] | p->occ[1][0]) + __builtin_popcountll(p->occ[0][1] | p->occ[1][1]);
-    return __builtin_popcountll(p->occ[ci][0]) + __builtin_popcountll(p->occ[ci][1]);
+    if (ci == 2) return popcount64(p->occ[0][0] | p->occ[1][0]) + popcount64(p->occ[0][1] | p->occ[1][1]);
+    return popcount64(p->occ[ci][0]) + popcount64(p->occ[ci][1]);
 }
-static inline void set_square(Pos *p, int s, int v) {
-    int old = p->b[s];
-    uint64_t bit = 1ULL << (s & 63);
-    if (old) p->occ[old > 0][s >> 6] &= ~bit;
-    if (v) p->occ[v > 0][s >> 6] |= bit;
-    p->b[s] = (int8_t)v;
-}
-void sync_occupancy(Pos *p);
 
 extern Variant V;
 extern const VariantDef VARIANTS[];
 extern const int NVARIANTS;
+
+static inline void set_square(Pos *p, int s, int v) {
+    int old = p->b[s];
+    uint64_t bit = 1ULL << (s & 63);
+    if (old) { p->occ[old > 0][s >> 6] &= ~bit; p->frz[s >> 6] &= ~bit; }
+    if (v) {
+        p->occ[v > 0][s >> 6] |= bit;
+        if (V.freezer[v > 0 ? v : -v]) p->frz[s >> 6] |= bit;
+    }
+    p->b[s] = (int8_t)v;
+}
+void sync_occupancy(Pos *p);
 
 /* variants.c */
 int select_variant(const char *name);
@@ -149,7 +165,7 @@ const VariantDef *find_variant(const char *name);
 /* movegen.c */
 int mobile(const Pos *p, int x, int a);
 int frozen_mask(const Pos *p, int c, uint64_t *fz);
-int frozen_given(const Pos *p, int c, const int8_t *fsq, int nf, uint64_t *fz);
+void frozen_masks(const Pos *p, uint64_t fz[2][2]);   /* both colours: [colour index] */
 void frozen_note(const Pos *p, const uint64_t fz[2][2]);   /* evaluate's masks, for capture_moves */
 void movegen_prepare(void);
 void pseudo_moves(const Pos *p, int c, MoveList *out);

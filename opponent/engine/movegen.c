@@ -13,8 +13,14 @@ static inline void add(MoveList *l, int f, int t, const int8_t *caps, int n, int
 }
 
 /* ------------------------------------------------------------ immobilization */
+static uint64_t nb_mask[MAXSQ][2];   /* the neighbours of a square */
 int mobile(const Pos *p, int x, int a) {
     if (!V.nfreezers) return 1;
+    /* only a piece next to an enemy piece, and only a freezer or a piece next
+     * to one, can be immobilized */
+    const uint64_t *enemy = p->occ[a < 0];
+    if (!((enemy[0] & nb_mask[x][0]) | (enemy[1] & nb_mask[x][1]))) return 1;
+    if (!((p->frz[0] & nb_mask[x][0]) | (p->frz[1] & nb_mask[x][1]) | ((p->frz[x >> 6] >> (x & 63)) & 1))) return 1;
     int code = B(x) * a;
     if (code <= 0) return 1;
     if (V.never_frozen[code]) return 1;
@@ -44,15 +50,55 @@ int mobile(const Pos *p, int x, int a) {
 
 /* fz (a square mask) = the immobilized pieces of colour c
  * (movegen.frozen_squares); returns whether there is any. Only a piece next
- * to an enemy freezer, or a freezer itself, can be immobilized. */
-static uint64_t nb_mask[MAXSQ][2];   /* the neighbours of a square */
+ * to an enemy freezer, or a freezer itself, can be immobilized; without the
+ * pure rules' neutralization a piece next to an enemy freezer is, unless it
+ * is never immobilized (Maxima's Mage). */
+/* the immobilized pieces of colour c (0 Black, 1 White) given near, the squares next to an enemy freezer */
+static inline int frozen_near(const Pos *p, int c, const uint64_t *near, uint64_t *fz) {
+    const uint64_t *own = p->occ[c > 0];
+    int any = 0;
+    for (int w = 0; w < 2; w++) {
+        fz[w] = 0;
+        uint64_t cand = (near[w] | p->frz[w]) & own[w];
+        if (!V.pure) {   /* next to an enemy freezer: immobilized unless never */
+            for (uint64_t m = near[w] & own[w]; m; m &= m - 1) {
+                int x = w * 64 + __builtin_ctzll(m);
+                if (!V.never_frozen[B(x) * c]) fz[w] |= 1ULL << (x & 63);
+            }
+            cand &= ~near[w];
+        }
+        for (; cand; cand &= cand - 1) {
+            int x = w * 64 + __builtin_ctzll(cand);
+            if (!mobile(p, x, c)) fz[w] |= 1ULL << (x & 63);
+        }
+        any |= fz[w] != 0;
+    }
+    return any;
+}
 int frozen_mask(const Pos *p, int c, uint64_t *fz) {
     fz[0] = fz[1] = 0;
-    if (!V.nfreezers) return 0;
-    int8_t sq[MAXSQ], fsq[MAXSQ];
-    int n = piece_squares(p, 2, sq), nf = 0;
-    for (int i = 0; i < n; i++) { int v = B(sq[i]); if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sq[i]; }
-    return frozen_given(p, c, fsq, nf, fz);
+    if (!(p->frz[0] | p->frz[1])) return 0;
+    const uint64_t *enemy = p->occ[c < 0];
+    uint64_t near[2] = {0, 0};   /* the squares next to an enemy freezer */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = p->frz[w] & enemy[w]; m; m &= m - 1) {
+            int f = w * 64 + __builtin_ctzll(m);
+            near[0] |= nb_mask[f][0]; near[1] |= nb_mask[f][1];
+        }
+    return frozen_near(p, c, near, fz);
+}
+/* both colours' at once: fz[colour index] */
+void frozen_masks(const Pos *p, uint64_t fz[2][2]) {
+    memset(fz, 0, 2 * sizeof fz[0]);
+    if (!(p->frz[0] | p->frz[1])) return;
+    uint64_t near[2][2] = {{0, 0}, {0, 0}};   /* [colour index]: next to a freezer of the other colour */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = p->frz[w]; m; m &= m - 1) {
+            int f = w * 64 + __builtin_ctzll(m), ci = B(f) < 0;   /* the colour it freezes */
+            near[ci][0] |= nb_mask[f][0]; near[ci][1] |= nb_mask[f][1];
+        }
+    frozen_near(p, -1, near[0], fz[0]);
+    frozen_near(p, 1, near[1], fz[1]);
 }
 
 /* the immobilized pieces of both colours of the last position evaluate()
@@ -71,27 +117,12 @@ static int frozen_mask_known(const Pos *p, int c, uint64_t *fz) {
     return frozen_mask(p, c, fz);
 }
 
-/* the same, given the squares of all freezers on the board */
-int frozen_given(const Pos *p, int c, const int8_t *fsq, int nf, uint64_t *fz) {
-    fz[0] = fz[1] = 0;
-    uint64_t cand[2] = {0, 0};
-    for (int i = 0; i < nf; i++) {
-        int s = fsq[i], v = B(s);
-        if ((v > 0) == (c > 0)) cand[s >> 6] |= 1ULL << (s & 63);
-        else { cand[0] |= nb_mask[s][0]; cand[1] |= nb_mask[s][1]; }
-    }
-    const uint64_t *own = p->occ[c > 0];
-    int any = 0;
-    for (int w = 0; w < 2; w++)
-        for (uint64_t m = cand[w] & own[w]; m; m &= m - 1) {
-            int x = w * 64 + __builtin_ctzll(m);
-            if (!mobile(p, x, c)) { fz[w] |= 1ULL << (x & 63); any = 1; }
-        }
-    return any;
-}
-
 /* ------------------------------------------------------------ capture effects */
 static uint64_t orth_nb[MAXSQ][2];   /* the orthogonal neighbours of a square, as a mask */
+static uint64_t ray_bits[MAXSQ][8][2];   /* the squares of each ray, as a mask */
+static uint64_t lines[MAXSQ][2][2];      /* the squares of a square's [0] orthogonal, [1] diagonal rays */
+/* whether mask m (two words) meets the ray from s in direction d */
+static inline int on_ray(const uint64_t *m, int s, int d) { return ((m[0] & ray_bits[s][d][0]) | (m[1] & ray_bits[s][d][1])) != 0; }
 static uint64_t file_mask[16][2], rank_mask[16][2];
 static int custodian_caps(const Pos *p, int c, int t, int victim, int8_t *out) {
     const Geo *g = &V.g;
@@ -135,10 +166,88 @@ static void add_pawn_move(MoveList *l, int c, int s, int t, const int8_t *caps, 
 }
 
 /* ------------------------------------------------------------ generation per primitive */
-/* qonly: only the moves that capture (and every Pawn move, promotions being
- * wanted too); the order of the moves kept is the order of the full list */
-static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, int qonly) {
+/* What one generation of colour c's moves in one position works out once, on
+ * first use: the squares from which a coordination or a custodian capture is
+ * possible (supersets: coord_caps and custodian_caps find nothing elsewhere),
+ * the enemy pieces a Chameleon could jump. */
+typedef struct {
+    int qonly;     /* only the moves that capture (and every Pawn move, promotions being wanted too) */
+    int masks;     /* the target masks may be used */
+    int have_coord, have_cust, have_eleap;
+    uint64_t coord_t[2], cust_t[2], eleap[2];
+} GenCtx;
+static void coordinator_targets(const Pos *p, int c, uint64_t *m);
+static void custodian_targets(const Pos *p, int c, uint64_t *mask);
+static inline void gc_init(GenCtx *x, int qonly, int masks) {
+    x->qonly = qonly; x->masks = masks;
+    x->have_coord = x->have_cust = x->have_eleap = 0;
+}
+static inline const uint64_t *gc_coord(GenCtx *x, const Pos *p, int c) {
+    if (!x->have_coord) { coordinator_targets(p, c, x->coord_t); x->have_coord = 1; }
+    return x->coord_t;
+}
+static inline const uint64_t *gc_cust(GenCtx *x, const Pos *p, int c) {
+    if (!x->have_cust) { x->cust_t[0] = x->cust_t[1] = 0; custodian_targets(p, c, x->cust_t); x->have_cust = 1; }
+    return x->cust_t;
+}
+static inline const uint64_t *gc_eleap(GenCtx *x, const Pos *p, int c) {
+    if (!x->have_eleap) {
+        x->eleap[0] = x->eleap[1] = 0;
+        for (int w = 0; w < 2; w++)
+            for (uint64_t m = p->occ[c < 0][w]; m; m &= m - 1) {
+                int e = w * 64 + __builtin_ctzll(m);
+                if (-B(e) * c == V.im_leaping) x->eleap[w] |= 1ULL << (e & 63);
+            }
+        x->have_eleap = 1;
+    }
+    return x->eleap;
+}
+#define BIT(m, t) (((m)[(t) >> 6] >> ((t) & 63)) & 1)
+
+/* a slider's moves (gen_prim_q's PR_SLIDE) with capture effects eff */
+static inline __attribute__((always_inline))
+void slide_moves(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x, const int eff) {
     const Geo *g = &V.g;
+    const int masks = x->masks;
+    int8_t caps[MAXCAP];
+    for (int d = 0; d < 8; d++) {
+        if (!(pr->dirs & (1 << d))) continue;
+        int nbase = 0;
+        int8_t base[1];
+        if (eff & EF_WITHDRAW) {
+            int back = g->step[s][OPP[d]];
+            if (back >= 0 && B(back) * c < 0) base[nbase++] = (int8_t)back;
+        }
+        const int8_t *ray = g->rays[s][d];
+        for (int i = 0; i < g->raylen[s][d]; i++) {
+            int t = ray[i];
+            int w = B(t);
+            if (w) {
+                if (pr->replace && w * c < 0) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+                break;
+            }
+            int n = 0;
+            if (nbase) caps[n++] = base[0];
+            if (eff & EF_APPROACH) {
+                int front = g->step[t][d];
+                if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
+            }
+            if ((eff & EF_CUSTODIAN) && (!masks || BIT(gc_cust(x, p, c), t))) n += custodian_caps(p, c, t, 0, caps + n);
+            if ((eff & EF_COORD) && (!masks || BIT(gc_coord(x, p, c), t))) n += coord_caps(p, c, t, 0, caps + n);
+            add(l, s, t, caps, n, 0, 0, 0);
+        }
+    }
+}
+
+/* x->qonly: only the moves that capture (and every Pawn move, promotions
+ * being wanted too); the order of the moves kept is the order of the full
+ * list. x->masks: capture effects are looked for only on their target
+ * squares, and in qonly the Chameleon skips the rays along which it cannot
+ * capture. */
+static inline __attribute__((always_inline))
+void gen_prim_body(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x, const int qonly) {
+    const Geo *g = &V.g;
+    const int masks = x->masks;
     int8_t caps[MAXCAP] = {0};
     switch (pr->kind) {
     case PR_LEAP: {
@@ -153,32 +262,15 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
     }
     case PR_SLIDE: {
         int eff = pr->effects;
-        for (int d = 0; d < 8; d++) {
-            if (!(pr->dirs & (1 << d))) continue;
-            int nbase = 0;
-            int8_t base[1];
-            if (eff & EF_WITHDRAW) {
-                int back = g->step[s][OPP[d]];
-                if (back >= 0 && B(back) * c < 0) base[nbase++] = (int8_t)back;
-            }
-            const int8_t *ray = g->rays[s][d];
-            for (int i = 0; i < g->raylen[s][d]; i++) {
-                int t = ray[i];
-                int w = B(t);
-                if (w) {
-                    if (pr->replace && w * c < 0) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
-                    break;
-                }
-                int n = 0;
-                if (nbase) caps[n++] = base[0];
-                if (eff & EF_APPROACH) {
-                    int front = g->step[t][d];
-                    if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
-                }
-                if (eff & EF_CUSTODIAN) n += custodian_caps(p, c, t, 0, caps + n);
-                if (eff & EF_COORD) n += coord_caps(p, c, t, 0, caps + n);
-                add(l, s, t, caps, n, 0, 0, 0);
-            }
+        /* a withdrawal needs an enemy next to it */
+        if ((eff & EF_WITHDRAW) && !((p->occ[c < 0][0] & nb_mask[s][0]) | (p->occ[c < 0][1] & nb_mask[s][1]))) eff &= ~EF_WITHDRAW;
+        /* the effects a constant in the common cases */
+        switch (eff) {
+        case 0: slide_moves(p, pr, c, s, l, x, 0); break;
+        case EF_CUSTODIAN: slide_moves(p, pr, c, s, l, x, EF_CUSTODIAN); break;
+        case EF_COORD: slide_moves(p, pr, c, s, l, x, EF_COORD); break;
+        case EF_WITHDRAW: slide_moves(p, pr, c, s, l, x, EF_WITHDRAW); break;
+        default: slide_moves(p, pr, c, s, l, x, eff);
         }
         break;
     }
@@ -186,6 +278,7 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
         for (int d = 0; d < 8; d++) {
             const int8_t *ray = g->rays[s][d];
             int len = g->raylen[s][d], n = 0, i = 0;
+            if (qonly && !on_ray(p->occ[c < 0], s, d)) continue;   /* no enemy to jump */
             while (i < len) {
                 int t = ray[i];
                 int w = B(t) * c;
@@ -237,12 +330,23 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
         break;
     }
     case PR_IMIT: {
-        for (int i = 0; i < g->nnb[s]; i++) {
-            int t = g->nb[s][i];
-            int e = -B(t) * c;
-            if (e > 0 && V.step_victim[e]) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+        /* a capture by a step and a withdrawal need an enemy next to it */
+        int near_enemy = ((p->occ[c < 0][0] & nb_mask[s][0]) | (p->occ[c < 0][1] & nb_mask[s][1])) != 0;
+        if (near_enemy)
+            for (int i = 0; i < g->nnb[s]; i++) {
+                int t = g->nb[s][i];
+                int e = -B(t) * c;
+                if (e > 0 && V.step_victim[e]) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }
+            }
+        int leaper = V.im_leaping, withdrawer = near_enemy ? V.im_withdrawal : 0, coordinator = V.im_coordination, pawn = V.im_custodian;
+        uint64_t want[2][2] = {{0, 0}, {0, 0}};   /* qonly: what a ray along which it captures meets [orthogonal, diagonal] */
+        if (qonly && masks) {
+            for (int w = 0; w < 2; w++) {
+                if (coordinator) want[1][w] |= gc_coord(x, p, c)[w];
+                if (leaper) want[1][w] |= gc_eleap(x, p, c)[w];
+                want[0][w] = want[1][w] | (pawn ? gc_cust(x, p, c)[w] : 0);
+            }
         }
-        int leaper = V.im_leaping, withdrawer = V.im_withdrawal, coordinator = V.im_coordination, pawn = V.im_custodian;
         for (int d = 0; d < 8; d++) {
             const int8_t *ray = g->rays[s][d];
             int len = g->raylen[s][d];
@@ -251,6 +355,7 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
                 int back = g->step[s][OPP[d]];
                 if (back >= 0 && -B(back) * c == withdrawer) { base = (int8_t)back; nbase = 1; }
             }
+            if (qonly && masks && !nbase && !on_ray(want[d >= 4], s, d)) continue;
             int8_t jumped[MAXCAP]; int nj = 0;
             int i = 0;
             while (i < len) {
@@ -262,8 +367,8 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
                         int n = 0;
                         if (nbase) caps[n++] = base;
                         for (int j = 0; j < nj; j++) caps[n++] = jumped[j];
-                        if (coordinator) n += coord_caps(p, c, t, coordinator, caps + n);
-                        if (pawn && d < 4) n += custodian_caps(p, c, t, pawn, caps + n);
+                        if (coordinator && (!masks || BIT(gc_coord(x, p, c), t))) n += coord_caps(p, c, t, coordinator, caps + n);
+                        if (pawn && d < 4 && (!masks || BIT(gc_cust(x, p, c), t))) n += custodian_caps(p, c, t, pawn, caps + n);
                         if (n || !qonly) add(l, s, t, caps, n, 0, 0, 0);
                     }
                     i++;
@@ -325,8 +430,14 @@ static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, 
         break;
     }
 }
+/* gen_prim_body compiled once for each kind of generation */
+static void gen_prim_full(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x) { gen_prim_body(p, pr, c, s, l, x, 0); }
+static void gen_prim_capt(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x) { gen_prim_body(p, pr, c, s, l, x, 1); }
+static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x) {
+    if (x->qonly) gen_prim_capt(p, pr, c, s, l, x); else gen_prim_full(p, pr, c, s, l, x);
+}
 
-static void gen_prim(const Pos *p, const Prim *pr, int c, int s, MoveList *l) { gen_prim_q(p, pr, c, s, l, 0); }
+
 
 /* ------------------------------------------------------------ look-back attacks */
 static inline int clear_between(const Pos *p, int s, int k) {
@@ -338,7 +449,9 @@ static inline int clear_between(const Pos *p, int s, int k) {
 
 static int gen_has_capture(const Pos *p, const Prim *pr, int a, int s, int k) {
     MoveList l; l.n = 0;
-    gen_prim_q(p, pr, a, s, &l, 1);
+    GenCtx x;
+    gc_init(&x, 1, 0);
+    gen_prim_q(p, pr, a, s, &l, &x);
     for (int i = 0; i < l.n; i++)
         for (int j = 0; j < l.m[i].ncap; j++) if (l.m[i].cap[j] == k) return 1;
     return 0;
@@ -357,7 +470,7 @@ static int replace_attacks(const Pos *p, const Prim *pr, int a, int s, int k) {
 
 /* geometric supersets: could the Mage on s ever capture on k; could an
  * orthogonal custodian slider on s ever end next to k */
-static uint8_t mage_geo[MAXSQ][MAXSQ], cust_geo[MAXSQ][MAXSQ], may[MAXTYPES][MAXSQ][MAXSQ];
+static uint8_t mage_geo[MAXSQ][MAXSQ], cust_geo[MAXSQ][MAXSQ], may[MAXSQ][MAXTYPES][MAXSQ];   /* may: [k][v][s] */
 static const Variant *geo_for;
 static void build_geo_tables(void) {
     const Geo *g = &V.g;
@@ -379,6 +492,13 @@ static void build_geo_tables(void) {
     }
     geo_for = V.def ? &V : NULL;
     memset(orth_nb, 0, sizeof orth_nb);
+    memset(ray_bits, 0, sizeof ray_bits); memset(lines, 0, sizeof lines);
+    for (int s = 0; s < g->size; s++)
+        for (int d = 0; d < 8; d++)
+            for (int i = 0; i < g->raylen[s][d]; i++) { int t = g->rays[s][d][i]; ray_bits[s][d][t >> 6] |= 1ULL << (t & 63); }
+    for (int s = 0; s < g->size; s++)
+        for (int d = 0; d < 8; d++)
+            for (int w = 0; w < 2; w++) lines[s][d >= 4][w] |= ray_bits[s][d][w];
     memset(nb_mask, 0, sizeof nb_mask);
     for (int s = 0; s < g->size; s++)
         for (int j = 0; j < g->nnb[s]; j++) { int t = g->nb[s][j]; nb_mask[s][t >> 6] |= 1ULL << (t & 63); }
@@ -389,7 +509,7 @@ static void build_geo_tables(void) {
     }
     for (int s = 0; s < g->size; s++)
         for (int e = 0; e < 4; e++) { int t = g->step[s][e]; if (t >= 0) orth_nb[s][t >> 6] |= 1ULL << (t & 63); }
-    /* may[v][s][k]: a superset of "a piece of type v on s can capture on k" */
+    /* may[k][v][s]: a superset of "a piece of type v on s can capture on k" */
     memset(may, 0, sizeof may);
     for (int v = 1; v <= V.ntypes; v++) {
         const PType *T = &V.t[v];
@@ -415,12 +535,13 @@ static void build_geo_tables(void) {
                     default: ok = 1;
                     }
                 }
-                may[v][s][k] = (uint8_t)ok;
+                may[k][v][s] = (uint8_t)ok;
             }
     }
 }
 
-static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k) {
+/* kc: 0 when no custodian capture on k is possible (no empty square beside k with a piece of a opposite) */
+static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k, int kc) {
     const Geo *g = &V.g;
     switch (pr->kind) {
     case PR_LEAP: return pr->replace && V.isleap[pr->leaptab][s][k];
@@ -441,7 +562,7 @@ static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k) {
             int d = g->dir[s][k];
             if (d >= 0 && (dirs & (1 << d)) && g->dist[s][k] >= 2 && clear_between(p, s, k)) return 1;
         }
-        if ((pr->effects & EF_CUSTODIAN) && (pr->dirs != 0x0F || cust_geo[s][k])) {
+        if ((pr->effects & EF_CUSTODIAN) && kc && (pr->dirs != 0x0F || cust_geo[s][k])) {
             for (int e = 0; e < 4; e++) {
                 int t = g->step[k][e];
                 if (t < 0 || B(t) != 0) continue;
@@ -509,7 +630,9 @@ static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k) {
 
 static int gen_reaches(const Pos *p, const Prim *pr, int a, int s, int goal) {
     MoveList l; l.n = 0;
-    gen_prim(p, pr, a, s, &l);
+    GenCtx x;
+    gc_init(&x, 0, 0);
+    gen_prim_q(p, pr, a, s, &l, &x);
     for (int i = 0; i < l.n; i++) if (l.m[i].to == goal) return 1;
     return 0;
 }
@@ -528,7 +651,7 @@ static int prim_reaches(const Pos *p, const Prim *pr, int a, int s, int goal) {
         if (B(goal) != 0 || g->dir[s][goal] < 0) return 0;
         return gen_reaches(p, pr, a, s, goal);
     case PR_SWAP: case PR_DESTRUCT: return 0;
-    case PR_MIMIC: return B(goal) * a < 0 && prim_captures(p, pr, a, s, goal);
+    case PR_MIMIC: return B(goal) * a < 0 && prim_captures(p, pr, a, s, goal, 1);
     default: return gen_reaches(p, pr, a, s, goal);
     }
 }
@@ -540,14 +663,19 @@ void movegen_prepare(void) {
 }
 
 int attacked(const Pos *p, int a, int k) {
-    int8_t sq[MAXSQ];
-    int np = piece_squares(p, a > 0, sq);
-    for (int i0 = 0; i0 < np; i0++) {
-        int s = sq[i0], v = B(s) * a;
-        if (!may[v][s][k]) continue;
+    const Geo *g = &V.g;
+    int kc = 0;
+    for (int e = 0; e < 4 && !kc; e++) {
+        int t = g->step[k][e], anvil = g->step[k][OPP[e]];
+        kc = t >= 0 && B(t) == 0 && anvil >= 0 && B(anvil) * a > 0;
+    }
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[a > 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int s = w0 * 64 + __builtin_ctzll(bits0), v = B(s) * a;
+        if (!may[k][v][s]) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++)
-            if (prim_captures(p, &T->prim[i], a, s, k)) {
+            if (prim_captures(p, &T->prim[i], a, s, k, kc)) {
                 if (mobile(p, s, a)) return 1;
                 break;
             }
@@ -556,10 +684,9 @@ int attacked(const Pos *p, int a, int k) {
 }
 
 static int reaches_any(const Pos *p, int a, int goal, int exclude) {
-    int8_t sq[MAXSQ];
-    int np = piece_squares(p, a > 0, sq);
-    for (int i0 = 0; i0 < np; i0++) {
-        int s = sq[i0], v = B(s) * a;
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[a > 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int s = w0 * 64 + __builtin_ctzll(bits0), v = B(s) * a;
         if (s == exclude) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++)
@@ -608,18 +735,19 @@ int in_check(const Pos *p) { return attacks(p, -p->side); }
 /* ------------------------------------------------------------ generation */
 static void special_moves(Pos *p, int c, MoveList *out);
 void pseudo_moves(const Pos *p, int c, MoveList *out) {
+    GenCtx x;
+    gc_init(&x, 0, 1);
     uint64_t fz[2];
     int anyfz = frozen_mask(p, c, fz);
-    int8_t sq[MAXSQ];
-    int np = piece_squares(p, c > 0, sq);
-    for (int i0 = 0; i0 < np; i0++) {
-        int s = sq[i0], v = B(s) * c;
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[c > 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int s = w0 * 64 + __builtin_ctzll(bits0), v = B(s) * c;
         if (anyfz && ((fz[s >> 6] >> (s & 63)) & 1)) {
             if (V.suicide && v != V.king) add(out, s, -1, NULL, 0, 0, 0, 0);
             continue;
         }
         const PType *T = &V.t[v];
-        for (int i = 0; i < T->nprim; i++) gen_prim(p, &T->prim[i], c, s, out);
+        for (int i = 0; i < T->nprim; i++) gen_prim_full(p, &T->prim[i], c, s, out, &x);
     }
 }
 
@@ -649,11 +777,10 @@ static void coordinator_targets(const Pos *p, int c, uint64_t *m) {
  * are symmetric, so t = step(x, opposite e) has step(t, e) = x) */
 static void custodian_targets(const Pos *p, int c, uint64_t *mask) {
     const Geo *g = &V.g;
-    int8_t sq[MAXSQ];
-    int n = piece_squares(p, c < 0, sq);
     const uint64_t *own = p->occ[c > 0];
-    for (int i = 0; i < n; i++) {
-        int x = sq[i];
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[c < 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int x = w0 * 64 + __builtin_ctzll(bits0);
         if (!((own[0] & orth_nb[x][0]) | (own[1] & orth_nb[x][1]))) continue;   /* no piece of c beside it */
         for (int e = 0; e < 4; e++) {
             int beyond = g->step[x][e], t = g->step[x][OPP[e]];
@@ -666,14 +793,14 @@ void capture_moves(Pos *p, MoveList *out) {
     const Geo *g = &V.g;
     int c = p->side;
     out->n = 0;
-    uint64_t coord_t[2] = {0, 0}, cust_t[2] = {0, 0};
-    int have_coord = 0, have_cust = 0;
+    GenCtx x;
+    gc_init(&x, 1, 1);
+    const uint64_t *enemy = p->occ[c < 0];
     uint64_t fz[2];
     int anyfz = frozen_mask_known(p, c, fz);
-    int8_t sq[MAXSQ];
-    int np = piece_squares(p, c > 0, sq);
-    for (int i0 = 0; i0 < np; i0++) {
-        int s = sq[i0], v = B(s) * c;
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[c > 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int s = w0 * 64 + __builtin_ctzll(bits0), v = B(s) * c;
         if (anyfz && ((fz[s >> 6] >> (s & 63)) & 1)) continue;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++) {
@@ -693,9 +820,21 @@ void capture_moves(Pos *p, MoveList *out) {
             }
             if (pr->kind == PR_SLIDE) {  /* a slide with capture effects: only moves that capture */
                 int eff = pr->effects;
+                /* a withdrawal needs an enemy next to it */
+                if ((eff & EF_WITHDRAW) && !((enemy[0] & nb_mask[s][0]) | (enemy[1] & nb_mask[s][1]))) eff &= ~EF_WITHDRAW;
+                if (!eff && !pr->replace) continue;
                 int8_t caps[MAXCAP];
-                if ((eff & EF_COORD) && !have_coord) { coordinator_targets(p, c, coord_t); have_coord = 1; }
-                if ((eff & EF_CUSTODIAN) && !have_cust) { custodian_targets(p, c, cust_t); have_cust = 1; }
+                /* the squares from which it captures by coordination or custodian, and whether the first
+                 * piece of a ray is captured (approach, replacement) */
+                uint64_t need[2] = {0, 0};   /* without a withdrawal, a ray along which it captures meets one */
+                if (eff & EF_CUSTODIAN) { const uint64_t *m = gc_cust(&x, p, c); need[0] |= m[0]; need[1] |= m[1]; }
+                if (eff & EF_COORD) { const uint64_t *m = gc_coord(&x, p, c); need[0] |= m[0]; need[1] |= m[1]; }
+                if ((eff & EF_APPROACH) || pr->replace) { need[0] |= enemy[0]; need[1] |= enemy[1]; }
+                if (!(eff & EF_WITHDRAW)) {   /* none on any of its rays: no capture */
+                    int o = (pr->dirs & 0x0F) != 0, dg = (pr->dirs & 0xF0) != 0;
+                    if (!(((need[0] & lines[s][0][0]) | (need[1] & lines[s][0][1])) * o
+                          | ((need[0] & lines[s][1][0]) | (need[1] & lines[s][1][1])) * dg)) continue;
+                }
                 for (int d = 0; d < 8; d++) {
                     if (!(pr->dirs & (1 << d))) continue;
                     int nbase = 0;
@@ -704,7 +843,7 @@ void capture_moves(Pos *p, MoveList *out) {
                         int back = g->step[s][OPP[d]];
                         if (back >= 0 && B(back) * c < 0) { base = (int8_t)back; nbase = 1; }
                     }
-                    if (eff == EF_WITHDRAW && !nbase) continue;   /* nothing to withdraw from */
+                    if (!nbase && !on_ray(need, s, d)) continue;
                     const int8_t *ray = g->rays[s][d];
                     for (int j = 0; j < g->raylen[s][d]; j++) {
                         int t = ray[j], w = B(t);
@@ -718,8 +857,8 @@ void capture_moves(Pos *p, MoveList *out) {
                             int front = g->step[t][d];
                             if (front >= 0 && B(front) * c < 0) caps[n++] = (int8_t)front;
                         }
-                        if ((eff & EF_CUSTODIAN) && ((cust_t[t >> 6] >> (t & 63)) & 1)) n += custodian_caps(p, c, t, 0, caps + n);
-                        if ((eff & EF_COORD) && ((coord_t[t >> 6] >> (t & 63)) & 1)) n += coord_caps(p, c, t, 0, caps + n);
+                        if ((eff & EF_CUSTODIAN) && BIT(x.cust_t, t)) n += custodian_caps(p, c, t, 0, caps + n);
+                        if ((eff & EF_COORD) && BIT(x.coord_t, t)) n += coord_caps(p, c, t, 0, caps + n);
                         if (n) add(out, s, t, caps, n, 0, 0, 0);
                     }
                 }
@@ -733,7 +872,28 @@ void capture_moves(Pos *p, MoveList *out) {
                 }
                 continue;
             }
-            gen_prim_q(p, pr, c, s, out, 1);
+            if (pr->kind == PR_PAWN) {   /* of the moves gen_prim_q would add, those quiescence keeps: promotions and captures */
+                int8_t caps[1];
+                int st = V.pawn_step[c + 1][s];
+                if (st >= 0 && B(st) == 0 && V.last_rank[c + 1][st]) add_pawn_move(out, c, s, st, caps, 0);
+                for (int j = 0; j < V.npawn_caps[c + 1][s]; j++) {
+                    int t = V.pawn_caps[c + 1][s][j];
+                    if (B(t) * c < 0) { caps[0] = (int8_t)t; add_pawn_move(out, c, s, t, caps, 1); }
+                }
+                continue;
+            }
+            if (pr->kind == PR_IMIT) {   /* nothing to capture next to it, nothing on its rays to capture from or jump */
+                uint64_t m0 = 0, m1 = 0;
+                if (V.im_coordination) { const uint64_t *m = gc_coord(&x, p, c); m0 |= m[0]; m1 |= m[1]; }
+                if (V.im_leaping) { const uint64_t *m = gc_eleap(&x, p, c); m0 |= m[0]; m1 |= m[1]; }
+                int on_lines = ((m0 & (lines[s][0][0] | lines[s][1][0])) | (m1 & (lines[s][0][1] | lines[s][1][1]))) != 0;
+                if (!on_lines && V.im_custodian) {
+                    const uint64_t *m = gc_cust(&x, p, c);
+                    on_lines = ((m[0] & lines[s][0][0]) | (m[1] & lines[s][0][1])) != 0;
+                }
+                if (!on_lines && !((enemy[0] & nb_mask[s][0]) | (enemy[1] & nb_mask[s][1]))) continue;
+            }
+            gen_prim_capt(p, pr, c, s, out, &x);
         }
     }
     if (V.family == FAM_DECKLE && p->nep) {
@@ -810,7 +970,12 @@ void make_board(Pos *p, const Move *m) {
 
 void sync_occupancy(Pos *p) {
     memset(p->occ, 0, sizeof p->occ);
-    for (int s = 0; s < V.g.size; s++) if (B(s)) p->occ[B(s) > 0][s >> 6] |= 1ULL << (s & 63);
+    memset(p->frz, 0, sizeof p->frz);
+    for (int s = 0; s < V.g.size; s++)
+        if (B(s)) {
+            p->occ[B(s) > 0][s >> 6] |= 1ULL << (s & 63);
+            if (V.freezer[B(s) > 0 ? B(s) : -B(s)]) p->frz[s >> 6] |= 1ULL << (s & 63);
+        }
 }
 
 int legal_after(const Pos *q, int c) {
@@ -940,10 +1105,9 @@ static int relevant_squares(const Pos *p, uint8_t *z) {
     }
     if (attacked(p, a, k)) return 0;
     memset(z, 0, MAXSQ);
-    int8_t sq[MAXSQ];
-    int np = piece_squares(p, a > 0, sq);
-    for (int i0 = 0; i0 < np; i0++) {
-        int s = sq[i0], v = B(s) * a;
+    for (int w0 = 0; w0 < 2; w0++)
+    for (uint64_t bits0 = p->occ[a > 0][w0]; bits0; bits0 &= bits0 - 1) {
+        int s = w0 * 64 + __builtin_ctzll(bits0), v = B(s) * a;
         const PType *T = &V.t[v];
         for (int i = 0; i < T->nprim; i++) if (!prim_deps(p, &T->prim[i], a, s, k, z)) return 0;
     }
@@ -1040,12 +1204,11 @@ void play(Pos *p, const Move *m) {
     for (int i = 0; i < m->ncap; i++) touched[nt++] = m->cap[i];
     if (kind == K_CASTLE) { touched[nt++] = m->arg; touched[nt++] = m->arg2; }
     uint64_t h = p->hash ^ state_hash(p);
-    /* remove old contents of touched squares (each once) */
-    for (int i = 0; i < nt; i++) {
-        int dup = 0;
-        for (int j = 0; j < i; j++) if (touched[j] == touched[i]) dup = 1;
-        if (!dup && B(touched[i])) h ^= ZP(B(touched[i]), touched[i]);
-    }
+    uint64_t tm[2] = {0, 0};   /* the touched squares, each once */
+    for (int i = 0; i < nt; i++) tm[touched[i] >> 6] |= 1ULL << (touched[i] & 63);
+    /* remove old contents of touched squares */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t b = tm[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (B(x)) h ^= ZP(B(x), x); }
     if (V.family == FAM_DECKLE) {
         int castling = p->castling;
         if (castling) {
@@ -1079,11 +1242,8 @@ void play(Pos *p, const Move *m) {
         if (p->side < 0) p->fullmove++;
     }
     make_board(p, m);
-    for (int i = 0; i < nt; i++) {
-        int dup = 0;
-        for (int j = 0; j < i; j++) if (touched[j] == touched[i]) dup = 1;
-        if (!dup && B(touched[i])) h ^= ZP(B(touched[i]), touched[i]);
-    }
+    for (int w = 0; w < 2; w++)
+        for (uint64_t b = tm[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (B(x)) h ^= ZP(B(x), x); }
     p->side = (int8_t)-p->side;
     p->ply++;
     p->hash = h ^ state_hash(p);

@@ -13,7 +13,10 @@
 volatile int stop_flag;
 int search_silent;   /* no info lines (self-play) */
 
-typedef struct { int hz; uint8_t z[MAXSQ]; } LegalCtx;   /* legal_prepare's squares, prepared on first use */
+/* legal_prepare's squares, prepared once LEGAL_PREPARE_AFTER moves were tested in full (a node that
+ * cuts off after a move or two does not pay for them; the answers are the same either way) */
+#define LEGAL_PREPARE_AFTER 2
+typedef struct { int hz, tested; uint8_t z[MAXSQ]; } LegalCtx;
 #define SC_POS Pos
 #define SC_MOVE Move
 #define SC_MOVELIST MoveList
@@ -45,11 +48,172 @@ static inline int same_move(const Move *a, const Move *b) {
     return 1;
 }
 
+/* ------------------------------------------------------------ mobility on a grid
+ * The evaluation's slider mobility (the empty squares within three steps
+ * along each ray) of all pieces at once. The board's cells are laid on a grid
+ * of files x ranks bits (one or two words), where a step in a direction is a
+ * shift. E1, E2, E3 of a direction are the cells whose first one, two, three
+ * cells that way are empty (E3 within E2 within E1): a cell's count in that
+ * direction, 0..3, is E1 + E2 + E3, in binary (E1 ^ E2 ^ E3, E2). The counts of
+ * the directions are added as bit planes (bit k of every cell's sum), and a
+ * colour's mobility is the sum of 2^k times the number of its pieces' cells in
+ * plane k. */
+typedef struct { uint64_t w[2]; } Grid;
+static int mg_ok;                    /* the board fits (else each piece's rays are walked) */
+static int mg_words;                 /* 1 (up to 64 cells) or 2 */
+static int mg_step[8];               /* a step in each direction on the grid, in bits */
+static Grid mg_edge[8];              /* the grid cells with a grid cell next to them in each direction */
+static Grid mg_cells;                /* the board's cells */
+static uint8_t mg_bit[MAXSQ];        /* the grid bit of each square */
+static int mg_offset;                /* grid bit - square, for most squares */
+/* the other squares (Maxima's goal squares): after the shift by mg_offset,
+ * the bits of mg_odd[w] move by mg_odd_by[w] within word w */
+static uint64_t mg_odd[2]; static int mg_odd_by[2], mg_odd_up[2], mg_odd_down[2];
+
+static void mob_prepare(void) {
+    const Geo *g = &V.g;
+    static const int df[8] = {0, 1, 0, -1, 1, 1, -1, -1}, dr[8] = {1, 0, -1, 0, 1, -1, -1, 1};   /* N E S W NE SE SW NW */
+    int files = g->files, ranks = g->max_rank - g->min_rank + 1;
+    memset(&mg_cells, 0, sizeof mg_cells); memset(mg_edge, 0, sizeof mg_edge);
+    mg_ok = files * ranks <= 128 && g->size > 0;
+    if (!mg_ok) return;
+    mg_words = files * ranks > 64 ? 2 : 1;
+    for (int d = 0; d < 8; d++) mg_step[d] = dr[d] * files + df[d];
+    for (int r = 0; r < ranks; r++)
+        for (int f = 0; f < files; f++)
+            for (int d = 0; d < 8; d++)
+                if (f + df[d] >= 0 && f + df[d] < files && r + dr[d] >= 0 && r + dr[d] < ranks)
+                    mg_edge[d].w[(r * files + f) >> 6] |= 1ULL << ((r * files + f) & 63);
+    for (int s = 0; s < g->size; s++) {
+        mg_bit[s] = (uint8_t)((g->rank_of[s] - g->min_rank) * files + g->file_of[s]);
+        mg_cells.w[mg_bit[s] >> 6] |= 1ULL << (mg_bit[s] & 63);
+    }
+    mg_offset = mg_bit[g->size / 2] - g->size / 2;
+    if (mg_offset < 0 || mg_offset > 63) mg_ok = 0;
+    mg_odd[0] = mg_odd[1] = 0; mg_odd_by[0] = mg_odd_by[1] = 0;
+    for (int s = 0; s < g->size; s++) {
+        int at = s + mg_offset, by = mg_bit[s] - at;
+        if (!by) continue;
+        /* an odd square shifted by the offset must land on no cell, in the word of its cell, and move
+         * by the same amount as the word's other odd squares */
+        if (at >= 128 || ((mg_cells.w[at >> 6] >> (at & 63)) & 1) || at >> 6 != mg_bit[s] >> 6
+            || (mg_odd[at >> 6] && mg_odd_by[at >> 6] != by)) { mg_ok = 0; break; }
+        mg_odd[at >> 6] |= 1ULL << (at & 63); mg_odd_by[at >> 6] = by;
+    }
+    for (int w = 0; w < 2; w++) { mg_odd_up[w] = mg_odd_by[w] > 0 ? mg_odd_by[w] : 0; mg_odd_down[w] = mg_odd_by[w] < 0 ? -mg_odd_by[w] : 0; }
+}
+
+/* a square mask (two words) on the grid */
+static inline Grid to_grid(const uint64_t *m) {
+    Grid r;
+    int k = mg_offset;
+    if (!k) { r.w[0] = m[0]; r.w[1] = m[1]; }
+    else { r.w[0] = m[0] << k; r.w[1] = (m[1] << k) | (m[0] >> (64 - k)); }
+    for (int w = 0; w < 2; w++)
+        if (mg_odd[w]) {
+            uint64_t odd = r.w[w] & mg_odd[w];
+            r.w[w] = (r.w[w] & ~mg_odd[w]) | ((odd << mg_odd_up[w]) >> mg_odd_down[w]);
+        }
+    return r;
+}
+
+/* bit i of the result = bit i + k of x (k = +-1..63) */
+static inline __attribute__((always_inline)) Grid grid_shift(Grid x, int k, int nw) {
+    Grid r;
+    if (nw == 1) { r.w[0] = k > 0 ? x.w[0] >> k : x.w[0] << -k; r.w[1] = 0; }
+    else if (k > 0) { r.w[0] = (x.w[0] >> k) | (x.w[1] << (64 - k)); r.w[1] = x.w[1] >> k; }
+    else { r.w[1] = (x.w[1] << -k) | (x.w[0] >> (64 + k)); r.w[0] = x.w[0] << -k; }
+    return r;
+}
+
+/* the bit-wise sum of four planes: s[0..2] */
+static inline void add4(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t *s) {
+    uint64_t x = a ^ b, y = c ^ d, ab = a & b, cd = c & d, k = x & y, t = ab ^ cd;
+    s[0] = x ^ y; s[1] = t ^ k; s[2] = (ab & cd) | (t & k);
+}
+
+/* the number of set bits of each byte of x */
+static inline uint64_t byte_pop(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+}
+/* sum over k < n of 2^k x the bits of m in plane k, in 16-bit lanes */
+static inline __attribute__((always_inline)) uint64_t lanes_weighted(uint64_t m, const uint64_t *plane, int n) {
+    uint64_t acc = 0;   /* bytes: at most 8 x (2^n - 1) <= 248 */
+    for (int k = 0; k < n; k++) acc += byte_pop(m & plane[k]) << k;
+    return (acc & 0x00FF00FF00FF00FFULL) + ((acc >> 8) & 0x00FF00FF00FF00FFULL);
+}
+
+/* mob[ci] = the mobility of the pieces of colour index ci on the squares of
+ * all[ci] (every direction) and diag[ci] (the diagonal directions only); nw
+ * and files are constants in the calls of mobility() */
+static inline __attribute__((always_inline))
+void mob_count(const Pos *p, const uint64_t all_sq[2][2], const uint64_t diag_sq[2][2], int mob[2], const int nw,
+               const int files) {
+    uint64_t occ[2] = {p->occ[0][0] | p->occ[1][0], p->occ[0][1] | p->occ[1][1]};
+    Grid occg = to_grid(occ), empty, all[2], diag[2];
+    for (int w = 0; w < 2; w++) empty.w[w] = mg_cells.w[w] & ~occg.w[w];
+    int any_diag = (diag_sq[0][0] | diag_sq[0][1] | diag_sq[1][0] | diag_sq[1][1]) != 0;
+    for (int ci = 0; ci < 2; ci++) {
+        all[ci] = to_grid(all_sq[ci]);
+        if (any_diag) diag[ci] = to_grid(diag_sq[ci]);
+    }
+    const int step[8] = {files, 1, -files, -1, files + 1, -files + 1, -files - 1, files - 1};   /* N E S W NE SE SW NW */
+    uint64_t lo[8][2], hi[8][2];
+#pragma GCC unroll 8
+    for (int d = 0; d < 8; d++) {
+        int k = files ? step[d] : mg_step[d];
+        Grid e1 = grid_shift(empty, k, nw), e2, e3;
+        for (int w = 0; w < nw; w++) e1.w[w] &= mg_edge[d].w[w];
+        e2 = grid_shift(e1, k, nw);
+        for (int w = 0; w < nw; w++) e2.w[w] &= e1.w[w];
+        e3 = grid_shift(e2, k, nw);
+        for (int w = 0; w < nw; w++) { e3.w[w] &= e1.w[w]; lo[d][w] = e1.w[w] ^ e2.w[w] ^ e3.w[w]; hi[d][w] = e2.w[w]; }
+    }
+    uint64_t lanes[2] = {0, 0};
+    for (int w = 0; w < nw; w++) {
+        uint64_t a[3], b[3], c[3], e[3], l[4], h[4], t[5], k, x;
+        add4(lo[0][w], lo[1][w], lo[2][w], lo[3][w], a); add4(hi[0][w], hi[1][w], hi[2][w], hi[3][w], b);
+        add4(lo[4][w], lo[5][w], lo[6][w], lo[7][w], c); add4(hi[4][w], hi[5][w], hi[6][w], hi[7][w], e);
+        /* l = a + c, h = b + e (the sums of the low and high bits), t = l + 2h (every direction) */
+        l[0] = a[0] ^ c[0]; k = a[0] & c[0];
+        x = a[1] ^ c[1]; l[1] = x ^ k; k = (a[1] & c[1]) | (x & k);
+        x = a[2] ^ c[2]; l[2] = x ^ k; l[3] = (a[2] & c[2]) | (x & k);
+        h[0] = b[0] ^ e[0]; k = b[0] & e[0];
+        x = b[1] ^ e[1]; h[1] = x ^ k; k = (b[1] & e[1]) | (x & k);
+        x = b[2] ^ e[2]; h[2] = x ^ k; h[3] = (b[2] & e[2]) | (x & k);
+        t[0] = l[0]; t[1] = l[1] ^ h[0]; k = l[1] & h[0];
+        x = l[2] ^ h[1]; t[2] = x ^ k; k = (l[2] & h[1]) | (x & k);
+        x = l[3] ^ h[2]; t[3] = x ^ k; k = (l[3] & h[2]) | (x & k);
+        t[4] = h[3] ^ k;   /* at most 24: no carry beyond */
+        for (int ci = 0; ci < 2; ci++) if (all[ci].w[w]) lanes[ci] += lanes_weighted(all[ci].w[w], t, 5);
+        if (any_diag && (diag[0].w[w] | diag[1].w[w])) {   /* diagonal directions only: c + 2e */
+            uint64_t dg[4];
+            dg[0] = c[0]; dg[1] = c[1] ^ e[0]; k = c[1] & e[0];
+            x = c[2] ^ e[1]; dg[2] = x ^ k; dg[3] = e[2] ^ ((c[2] & e[1]) | (x & k));
+            for (int ci = 0; ci < 2; ci++) if (diag[ci].w[w]) lanes[ci] += lanes_weighted(diag[ci].w[w], dg, 4);
+        }
+    }
+    for (int ci = 0; ci < 2; ci++) mob[ci] = (int)((lanes[ci] * 0x0001000100010001ULL) >> 48);
+}
+static void mobility(const Pos *p, const uint64_t all_sq[2][2], const uint64_t diag_sq[2][2], int mob[2]) {
+    if (mg_words == 1 && V.g.files == 8) mob_count(p, all_sq, diag_sq, mob, 1, 8);          /* Ultima */
+    else if (mg_words == 2 && V.g.files == 8) mob_count(p, all_sq, diag_sq, mob, 2, 8);     /* Maxima */
+    else if (mg_words == 2 && V.g.files == 10) mob_count(p, all_sq, diag_sq, mob, 2, 10);   /* Deckle's games */
+    else if (mg_words == 1) mob_count(p, all_sq, diag_sq, mob, 1, 0);
+    else mob_count(p, all_sq, diag_sq, mob, 2, 0);
+}
+
 /* ------------------------------------------------------------ evaluation */
 /* Material values are in engine.h's PType.value (variants.c). Frozen pieces
  * count half; a slider's reach adds mobility; Maxima's palace: enemy pieces on
  * or next to the own goal squares cost, own Guards near it pay. */
 static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count as mobility */
+/* the types whose mobility mobility() counts: in every direction, in the diagonal ones; any type
+ * whose mobility each piece's rays count (ev_ray3) */
+static uint8_t ev_mob_all[MAXTYPES], ev_mob_diag[MAXTYPES]; static int ev_mob_rays, ev_mob_diag_any;
+static int16_t ev_vsq[2][MAXTYPES][MAXSQ];  /* ev_val + ev_sq: a piece's value and square bonus */
 static int8_t ev_ray3[MAXSQ][8][3];     /* the first three squares of each ray, padded with the square itself (occupied) */
 static int16_t ev_sq[2][MAXTYPES][MAXSQ]; /* [colour index][type][square]: Pawn advancement and palace pressure */
 static int ev_val[MAXTYPES];
@@ -94,6 +258,17 @@ static void eval_prepare(void) {
         ev_mobdirs[t] = 0;
         if ((pr->kind == PR_SLIDE && pr->dirs != 0x0F) || pr->kind == PR_LEAPSLIDE || pr->kind == PR_IMIT)
             ev_mobdirs[t] = pr->kind == PR_SLIDE ? pr->dirs : 0xFF;
+    }
+    mob_prepare();
+    for (int ci = 0; ci < 2; ci++)
+        for (int t = 0; t < MAXTYPES; t++)
+            for (int s = 0; s < MAXSQ; s++) ev_vsq[ci][t][s] = (int16_t)(ev_val[t] + ev_sq[ci][t][s]);
+    ev_mob_rays = ev_mob_diag_any = 0;
+    for (int t = 0; t < MAXTYPES; t++) {
+        ev_mob_all[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0xFF;
+        ev_mob_diag[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0xF0;
+        if (t <= V.ntypes && ev_mobdirs[t] && !ev_mob_all[t] && !ev_mob_diag[t]) ev_mob_rays = 1;
+        ev_mob_diag_any |= ev_mob_diag[t];
     }
     ev_def = V.def;
 }
@@ -153,48 +328,62 @@ int evaluate(const Pos *p) {
     unsigned slot = (unsigned)(p->hash >> 7) & (EV_CACHE - 1);
     if (ev_cache[slot].key == p->hash && p->hash) return finish_eval(p, ev_cache[slot].score);
     int score = 0;
-    int8_t sqs[MAXSQ], fsq[MAXSQ]; int nf = 0;
-    if (V.nfreezers)
-        for (int i = 0, n = piece_squares(p, 2, sqs); i < n; i++) { int v = p->b[sqs[i]]; if (V.freezer[v > 0 ? v : -v]) fsq[nf++] = sqs[i]; }
     /* the immobilized pieces of both sides: [colour index] square masks */
-    uint64_t fz[2][2] = {{0, 0}, {0, 0}};
-    if (nf) { frozen_given(p, -1, fsq, nf, fz[0]); frozen_given(p, 1, fsq, nf, fz[1]); }
+    uint64_t fz[2][2];
+    frozen_masks(p, fz);
     frozen_note(p, (const uint64_t (*)[2])fz);
 #define FROZEN(s, c) ((fz[(c) > 0][(s) >> 6] >> ((s) & 63)) & 1)
+    /* the squares of the pieces whose mobility mobility() counts: [colour index][word] */
+    uint64_t mob_all[2][2] = {{0, 0}, {0, 0}}, mob_diag[2][2] = {{0, 0}, {0, 0}};
     /* each colour's pieces in turn (the colour is then a constant) */
     for (int ci = 0; ci < 2; ci++) {
       const int c = ci ? 1 : -1;
-      const int16_t *sqv = ev_sq[ci][0];
+      const int16_t *vsq = ev_vsq[ci][0];
       int side_score = 0;
-      for (int w = 0; w < 2; w++)
-      for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
-        int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
-        int val = ev_val[t];
-        if ((fz[ci][w] >> (s & 63)) & 1) val /= 2;   /* frozen: half value, no mobility */
-        else if (ev_mobdirs[t]) {
-            /* empty squares within three steps, without branches (a ray shorter
-             * than three is padded with s itself, which is occupied) */
-            int mob = 0, dirs = ev_mobdirs[t];
-            const int8_t *b = p->b;
-            if (dirs == 0xFF) {
-                const int8_t *r3 = ev_ray3[s][0];
-                /* unrolled over the eight directions */
-#define RAY3(d) { unsigned e1 = b[r3[3 * (d)]] == 0, e2 = e1 & (b[r3[3 * (d) + 1]] == 0); \
-                  mob += (int)(e1 + e2 + (e2 & (b[r3[3 * (d) + 2]] == 0))); }
-                RAY3(0) RAY3(1) RAY3(2) RAY3(3) RAY3(4) RAY3(5) RAY3(6) RAY3(7)
-#undef RAY3
-            } else
-                for (int d = 0; d < 8; d++) {
-                    if (!(dirs & (1 << d))) continue;
-                    const int8_t *r3 = ev_ray3[s][d];
-                    int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
-                    mob += e1 + e2 + e3;
-                }
-            val += 3 * mob;
+      for (int w = 0; w < 2; w++) {
+        if (ev_mob_diag_any)
+          for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
+            int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
+            side_score += vsq[t * MAXSQ + s];
+            mob_all[ci][w] |= (uint64_t)ev_mob_all[t] << (s & 63);
+            mob_diag[ci][w] |= (uint64_t)ev_mob_diag[t] << (s & 63);
+          }
+        else
+          for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
+            int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
+            side_score += vsq[t * MAXSQ + s];
+            mob_all[ci][w] |= (uint64_t)ev_mob_all[t] << (s & 63);
+          }
+        /* frozen: half value, no mobility */
+        for (uint64_t bits = fz[ci][w]; bits; bits &= bits - 1) {
+          int t = p->b[w * 64 + __builtin_ctzll(bits)] * c;
+          side_score -= ev_val[t] - ev_val[t] / 2;
         }
-        side_score += val + sqv[t * MAXSQ + s];
+        mob_all[ci][w] &= ~fz[ci][w]; mob_diag[ci][w] &= ~fz[ci][w];
       }
+      if (ev_mob_rays)   /* the other sliders: empty squares within three steps of each ray */
+        for (int w = 0; w < 2; w++)
+          for (uint64_t bits = p->occ[ci][w] & ~fz[ci][w]; bits; bits &= bits - 1) {
+            int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c, dirs = ev_mobdirs[t];
+            if (!dirs || ev_mob_all[t] || ev_mob_diag[t]) continue;
+            /* without branches: a ray shorter than three is padded with s itself, which is occupied */
+            int mob = 0;
+            const int8_t *b = p->b;
+            for (int d = 0; d < 8; d++) {
+                if (!(dirs & (1 << d))) continue;
+                const int8_t *r3 = ev_ray3[s][d];
+                int e1 = b[r3[0]] == 0, e2 = e1 & (b[r3[1]] == 0), e3 = e2 & (b[r3[2]] == 0);
+                mob += e1 + e2 + e3;
+            }
+            side_score += 3 * mob;
+          }
       score += c * side_score;
+    }
+    if (mob_all[0][0] | mob_all[0][1] | mob_all[1][0] | mob_all[1][1]
+        | mob_diag[0][0] | mob_diag[0][1] | mob_diag[1][0] | mob_diag[1][1]) {
+        int mob[2];
+        mobility(p, (const uint64_t (*)[2])mob_all, (const uint64_t (*)[2])mob_diag, mob);
+        score += 3 * (mob[1] - mob[0]);
     }
     if (V.palace) {  /* a piece on one goal square already is an invasion threat */
         for (int c = -1; c <= 1; c += 2)
@@ -276,9 +465,12 @@ static int sc_node_end(Pos *p, int ply, int *score) {
 }
 /* pseudo-legal moves (with castling, en passant, the swap ban); legality is tested after each is made */
 static int sc_generate(Pos *p, MoveList *l, int ply, int *score) { (void)ply; (void)score; candidates(p, l); return 0; }
-static void sc_legal_init(LegalCtx *x) { x->hz = -1; }
+static void sc_legal_init(LegalCtx *x) { x->hz = -1; x->tested = 0; }
 static int sc_legal(Pos *p, const Move *m, const Pos *q, LegalCtx *x) {
-    if (x->hz < 0) x->hz = legal_prepare(p, x->z);
+    if (x->hz < 0) {
+        if (x->tested++ < LEGAL_PREPARE_AFTER) return move_legal(p, m, 0, NULL, q);
+        x->hz = legal_prepare(p, x->z);
+    }
     return move_legal(p, m, x->hz, x->z, q);
 }
 static int sc_no_moves(Pos *p, int ply) { return no_move_score(p, ply); }

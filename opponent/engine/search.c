@@ -256,7 +256,8 @@ static void eval_prepare(void) {
     for (int t = 1; t <= V.ntypes; t++) {
         const Prim *pr = &V.t[t].prim[0];
         ev_mobdirs[t] = 0;
-        if ((pr->kind == PR_SLIDE && pr->dirs != 0x0F) || pr->kind == PR_LEAPSLIDE || pr->kind == PR_IMIT)
+        /* not the orthogonal-only sliders, Ultima's and Maxima's Pawns; but Deckle's Rook */
+        if ((pr->kind == PR_SLIDE && (pr->dirs != 0x0F || t == V.rook)) || pr->kind == PR_LEAPSLIDE || pr->kind == PR_IMIT)
             ev_mobdirs[t] = pr->kind == PR_SLIDE ? pr->dirs : 0xFF;
     }
     mob_prepare();

@@ -1,0 +1,64 @@
+"""The compiled engine's mobility term (docs/opponent-engine.md, *Evaluation*):
+3 centipawns per empty square within three steps along a slider's lines, for
+every slider but the orthogonal-only ones that are Pawns (Ultima's and
+Maxima's Pawns move like Rooks; Deckle's Rook does earn it, D2/D4). The expected
+figures are counted here from the board, not copied from the engine."""
+from __future__ import annotations
+
+import pytest
+
+from tests.opponent_engine import engine_binary, run_batch  # noqa: F401 (a fixture)
+
+ORTHOGONAL = [(0, 1), (0, -1), (1, 0), (-1, 0)]
+ALL = ORTHOGONAL + [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+
+
+def reach(files: int, ranks: int, at: tuple[int, int], dirs, occupied: set[tuple[int, int]]) -> int:
+    """Empty squares within three steps of ``at`` along ``dirs``, each ray stopped by a piece."""
+    n = 0
+    for df, dr in dirs:
+        f, r = at
+        for _ in range(3):
+            f, r = f + df, r + dr
+            if not (0 <= f < files and 0 <= r < ranks) or (f, r) in occupied:
+                break
+            n += 1
+    return n
+
+
+def fen_rows(files: int, ranks: int, pieces: dict[tuple[int, int], str]) -> str:
+    rows = []
+    for r in range(ranks - 1, -1, -1):
+        row, empty = "", 0
+        for f in range(files):
+            if (f, r) in pieces:
+                row += (str(empty) if empty else "") + pieces[(f, r)]
+                empty = 0
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+@pytest.mark.parametrize("variant, ranks", [("withdrawer-chess", 10), ("withdrawer-chess-10x8", 8),
+                                            ("immobilizer-chess", 10)])
+@pytest.mark.parametrize("letter, dirs", [("R", ORTHOGONAL), ("Q", ALL)])
+def test_D2_D4_a_deckle_rook_and_queen_earn_mobility_along_their_lines(engine_binary, variant, ranks, letter, dirs):
+    files = 10
+    kings = {(2, ranks - 1): "k", (9, 0): "K"}
+    centre, corner = (4, ranks // 2), (0, 0)
+    fens = [fen_rows(files, ranks, {**kings, sq: letter}) + " w - - 0 1" for sq in (centre, corner)]
+    evals = [int(x) for x in run_batch(engine_binary, "eval", variant, fens)]
+    occupied = set(kings)
+    expected = 3 * (reach(files, ranks, centre, dirs, occupied) - reach(files, ranks, corner, dirs, occupied))
+    assert expected > 0 and evals[0] - evals[1] == expected, (evals, expected)
+
+
+def test_U4_an_ultima_pawn_earns_no_mobility(engine_binary):
+    """Ultima's Pawn slides like a Rook (U4) but is left out of mobility: on the
+    same rank, in the centre or at the edge, it is worth the same."""
+    kings = {(0, 7): "k", (7, 0): "K"}
+    fens = [fen_rows(8, 8, {**kings, sq: "P"}) + " w 0" for sq in ((4, 3), (0, 3))]
+    evals = [int(x) for x in run_batch(engine_binary, "eval", "ultima", fens)]
+    assert reach(8, 8, (4, 3), ORTHOGONAL, set(kings)) != reach(8, 8, (0, 3), ORTHOGONAL, set(kings))
+    assert evals[0] == evals[1], evals

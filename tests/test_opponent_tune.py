@@ -263,7 +263,8 @@ def test_engine_tapers_the_pawn_by_the_pieces_left(engine_binary, tmp_path):  # 
     built = copy / "maxima-engine"
     kings = "4k5/10/10/10/10/10/10/10/10/4K5 w - - 0 1"
     pairs = [   # (with the Pawn, without it, the Pawn's worth)
-        (WITHDRAWER_START, WITHDRAWER_START.replace("/PPPPPPPPPP/", "/1PPPPPPPPP/"), 100 + 6),          # a2
+        (WITHDRAWER_START, WITHDRAWER_START.replace("/PPPPPPPPPP/", "/1PPPPPPPPP/"),                    # a2,
+         100 + 6 - 3 * 3),   # less the a1 Rook's mobility up the a-file (3 squares) that the Pawn blocks
         ("4k5/10/10/10/10/10/10/P9/10/4K5 w - - 0 1", kings, 420 + 12 + 700 / 49),                      # a3
         ("4k5/P9/10/10/10/10/10/10/10/4K5 w - - 0 1", kings, 420 + 48 + 700),                            # a9
         ("rnwbqk4/10/10/10/10/7P2/10/10/10/RNWB1K4 w - - 0 1",                                            # h5

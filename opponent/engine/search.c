@@ -149,15 +149,17 @@ static inline __attribute__((always_inline)) uint64_t lanes_weighted(uint64_t m,
  * all[ci] (every direction) and diag[ci] (the diagonal directions only); nw
  * and files are constants in the calls of mobility() */
 static inline __attribute__((always_inline))
-void mob_count(const Pos *p, const uint64_t all_sq[2][2], const uint64_t diag_sq[2][2], int mob[2], const int nw,
-               const int files) {
+void mob_count(const Pos *p, const uint64_t all_sq[2][2], const uint64_t diag_sq[2][2], const uint64_t orth_sq[2][2],
+               int mob[2], const int nw, const int files) {
     uint64_t occ[2] = {p->occ[0][0] | p->occ[1][0], p->occ[0][1] | p->occ[1][1]};
-    Grid occg = to_grid(occ), empty, all[2], diag[2];
+    Grid occg = to_grid(occ), empty, all[2], diag[2], orth[2];
     for (int w = 0; w < 2; w++) empty.w[w] = mg_cells.w[w] & ~occg.w[w];
     int any_diag = (diag_sq[0][0] | diag_sq[0][1] | diag_sq[1][0] | diag_sq[1][1]) != 0;
+    int any_orth = (orth_sq[0][0] | orth_sq[0][1] | orth_sq[1][0] | orth_sq[1][1]) != 0;
     for (int ci = 0; ci < 2; ci++) {
         all[ci] = to_grid(all_sq[ci]);
         if (any_diag) diag[ci] = to_grid(diag_sq[ci]);
+        if (any_orth) orth[ci] = to_grid(orth_sq[ci]);
     }
     const int step[8] = {files, 1, -files, -1, files + 1, -files + 1, -files - 1, files - 1};   /* N E S W NE SE SW NW */
     uint64_t lo[8][2], hi[8][2];
@@ -194,15 +196,22 @@ void mob_count(const Pos *p, const uint64_t all_sq[2][2], const uint64_t diag_sq
             x = c[2] ^ e[1]; dg[2] = x ^ k; dg[3] = e[2] ^ ((c[2] & e[1]) | (x & k));
             for (int ci = 0; ci < 2; ci++) if (diag[ci].w[w]) lanes[ci] += lanes_weighted(diag[ci].w[w], dg, 4);
         }
+        if (any_orth && (orth[0].w[w] | orth[1].w[w])) {   /* orthogonal directions only (Deckle's Rook): a + 2b */
+            uint64_t og[4];
+            og[0] = a[0]; og[1] = a[1] ^ b[0]; k = a[1] & b[0];
+            x = a[2] ^ b[1]; og[2] = x ^ k; og[3] = b[2] ^ ((a[2] & b[1]) | (x & k));
+            for (int ci = 0; ci < 2; ci++) if (orth[ci].w[w]) lanes[ci] += lanes_weighted(orth[ci].w[w], og, 4);
+        }
     }
     for (int ci = 0; ci < 2; ci++) mob[ci] = (int)((lanes[ci] * 0x0001000100010001ULL) >> 48);
 }
-static void mobility(const Pos *p, const uint64_t all_sq[2][2], const uint64_t diag_sq[2][2], int mob[2]) {
-    if (mg_words == 1 && V.g.files == 8) mob_count(p, all_sq, diag_sq, mob, 1, 8);          /* Ultima */
-    else if (mg_words == 2 && V.g.files == 8) mob_count(p, all_sq, diag_sq, mob, 2, 8);     /* Maxima */
-    else if (mg_words == 2 && V.g.files == 10) mob_count(p, all_sq, diag_sq, mob, 2, 10);   /* Deckle's games */
-    else if (mg_words == 1) mob_count(p, all_sq, diag_sq, mob, 1, 0);
-    else mob_count(p, all_sq, diag_sq, mob, 2, 0);
+static void mobility(const Pos *p, const uint64_t all_sq[2][2], const uint64_t diag_sq[2][2],
+                     const uint64_t orth_sq[2][2], int mob[2]) {
+    if (mg_words == 1 && V.g.files == 8) mob_count(p, all_sq, diag_sq, orth_sq, mob, 1, 8);          /* Ultima */
+    else if (mg_words == 2 && V.g.files == 8) mob_count(p, all_sq, diag_sq, orth_sq, mob, 2, 8);     /* Maxima */
+    else if (mg_words == 2 && V.g.files == 10) mob_count(p, all_sq, diag_sq, orth_sq, mob, 2, 10);   /* Deckle's games */
+    else if (mg_words == 1) mob_count(p, all_sq, diag_sq, orth_sq, mob, 1, 0);
+    else mob_count(p, all_sq, diag_sq, orth_sq, mob, 2, 0);
 }
 
 /* ------------------------------------------------------------ evaluation */
@@ -210,9 +219,10 @@ static void mobility(const Pos *p, const uint64_t all_sq[2][2], const uint64_t d
  * count half; a slider's reach adds mobility; Maxima's palace: enemy pieces on
  * or next to the own goal squares cost, own Guards near it pay. */
 static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count as mobility */
-/* the types whose mobility mobility() counts: in every direction, in the diagonal ones; any type
- * whose mobility each piece's rays count (ev_ray3) */
-static uint8_t ev_mob_all[MAXTYPES], ev_mob_diag[MAXTYPES]; static int ev_mob_rays, ev_mob_diag_any;
+/* the types whose mobility mobility() counts: in every direction, in the diagonal ones, in the
+ * orthogonal ones; any type whose mobility each piece's rays count (ev_ray3) */
+static uint8_t ev_mob_all[MAXTYPES], ev_mob_diag[MAXTYPES], ev_mob_orth[MAXTYPES];
+static int ev_mob_rays, ev_mob_diag_any;   /* ev_mob_diag_any: some type counts only some directions */
 static int16_t ev_vsq[2][MAXTYPES][MAXSQ];  /* ev_val + ev_sq: a piece's value and square bonus */
 static int8_t ev_ray3[MAXSQ][8][3];     /* the first three squares of each ray, padded with the square itself (occupied) */
 static int16_t ev_sq[2][MAXTYPES][MAXSQ]; /* [colour index][type][square]: Pawn advancement and palace pressure */
@@ -268,8 +278,9 @@ static void eval_prepare(void) {
     for (int t = 0; t < MAXTYPES; t++) {
         ev_mob_all[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0xFF;
         ev_mob_diag[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0xF0;
-        if (t <= V.ntypes && ev_mobdirs[t] && !ev_mob_all[t] && !ev_mob_diag[t]) ev_mob_rays = 1;
-        ev_mob_diag_any |= ev_mob_diag[t];
+        ev_mob_orth[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0x0F;
+        if (t <= V.ntypes && ev_mobdirs[t] && !ev_mob_all[t] && !ev_mob_diag[t] && !ev_mob_orth[t]) ev_mob_rays = 1;
+        ev_mob_diag_any |= ev_mob_diag[t] | ev_mob_orth[t];
     }
     ev_def = V.def;
 }
@@ -335,7 +346,7 @@ int evaluate(const Pos *p) {
     frozen_note(p, (const uint64_t (*)[2])fz);
 #define FROZEN(s, c) ((fz[(c) > 0][(s) >> 6] >> ((s) & 63)) & 1)
     /* the squares of the pieces whose mobility mobility() counts: [colour index][word] */
-    uint64_t mob_all[2][2] = {{0, 0}, {0, 0}}, mob_diag[2][2] = {{0, 0}, {0, 0}};
+    uint64_t mob_all[2][2] = {{0, 0}, {0, 0}}, mob_diag[2][2] = {{0, 0}, {0, 0}}, mob_orth[2][2] = {{0, 0}, {0, 0}};
     /* each colour's pieces in turn (the colour is then a constant) */
     for (int ci = 0; ci < 2; ci++) {
       const int c = ci ? 1 : -1;
@@ -348,6 +359,7 @@ int evaluate(const Pos *p) {
             side_score += vsq[t * MAXSQ + s];
             mob_all[ci][w] |= (uint64_t)ev_mob_all[t] << (s & 63);
             mob_diag[ci][w] |= (uint64_t)ev_mob_diag[t] << (s & 63);
+            mob_orth[ci][w] |= (uint64_t)ev_mob_orth[t] << (s & 63);
           }
         else
           for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
@@ -360,13 +372,13 @@ int evaluate(const Pos *p) {
           int t = p->b[w * 64 + __builtin_ctzll(bits)] * c;
           side_score -= ev_val[t] - ev_val[t] / 2;
         }
-        mob_all[ci][w] &= ~fz[ci][w]; mob_diag[ci][w] &= ~fz[ci][w];
+        mob_all[ci][w] &= ~fz[ci][w]; mob_diag[ci][w] &= ~fz[ci][w]; mob_orth[ci][w] &= ~fz[ci][w];
       }
       if (ev_mob_rays)   /* the other sliders: empty squares within three steps of each ray */
         for (int w = 0; w < 2; w++)
           for (uint64_t bits = p->occ[ci][w] & ~fz[ci][w]; bits; bits &= bits - 1) {
             int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c, dirs = ev_mobdirs[t];
-            if (!dirs || ev_mob_all[t] || ev_mob_diag[t]) continue;
+            if (!dirs || ev_mob_all[t] || ev_mob_diag[t] || ev_mob_orth[t]) continue;
             /* without branches: a ray shorter than three is padded with s itself, which is occupied */
             int mob = 0;
             const int8_t *b = p->b;
@@ -381,9 +393,11 @@ int evaluate(const Pos *p) {
       score += c * side_score;
     }
     if (mob_all[0][0] | mob_all[0][1] | mob_all[1][0] | mob_all[1][1]
-        | mob_diag[0][0] | mob_diag[0][1] | mob_diag[1][0] | mob_diag[1][1]) {
+        | mob_diag[0][0] | mob_diag[0][1] | mob_diag[1][0] | mob_diag[1][1]
+        | mob_orth[0][0] | mob_orth[0][1] | mob_orth[1][0] | mob_orth[1][1]) {
         int mob[2];
-        mobility(p, (const uint64_t (*)[2])mob_all, (const uint64_t (*)[2])mob_diag, mob);
+        mobility(p, (const uint64_t (*)[2])mob_all, (const uint64_t (*)[2])mob_diag, (const uint64_t (*)[2])mob_orth,
+                 mob);
         score += 3 * (mob[1] - mob[0]);
     }
     if (V.palace) {  /* a piece on one goal square already is an invasion threat */

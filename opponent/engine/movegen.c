@@ -171,15 +171,14 @@ static void add_pawn_move(MoveList *l, int c, int s, int t, const int8_t *caps, 
  * possible (supersets: coord_caps and custodian_caps find nothing elsewhere),
  * the enemy pieces a Chameleon could jump. */
 typedef struct {
-    int qonly;     /* only the moves that capture (and every Pawn move, promotions being wanted too) */
     int masks;     /* the target masks may be used */
     int have_coord, have_cust, have_eleap;
     uint64_t coord_t[2], cust_t[2], eleap[2];
 } GenCtx;
 static void coordinator_targets(const Pos *p, int c, uint64_t *m);
 static void custodian_targets(const Pos *p, int c, uint64_t *mask);
-static inline void gc_init(GenCtx *x, int qonly, int masks) {
-    x->qonly = qonly; x->masks = masks;
+static inline void gc_init(GenCtx *x, int masks) {
+    x->masks = masks;
     x->have_coord = x->have_cust = x->have_eleap = 0;
 }
 static inline const uint64_t *gc_coord(GenCtx *x, const Pos *p, int c) {
@@ -204,7 +203,7 @@ static inline const uint64_t *gc_eleap(GenCtx *x, const Pos *p, int c) {
 }
 #define BIT(m, t) (((m)[(t) >> 6] >> ((t) & 63)) & 1)
 
-/* a slider's moves (gen_prim_q's PR_SLIDE) with capture effects eff */
+/* a slider's moves (gen_prim_body's PR_SLIDE) with capture effects eff */
 static inline __attribute__((always_inline))
 void slide_moves(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x, const int eff) {
     const Geo *g = &V.g;
@@ -239,11 +238,10 @@ void slide_moves(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx
     }
 }
 
-/* x->qonly: only the moves that capture (and every Pawn move, promotions
- * being wanted too); the order of the moves kept is the order of the full
- * list. x->masks: capture effects are looked for only on their target
- * squares, and in qonly the Chameleon skips the rays along which it cannot
- * capture. */
+/* qonly: only the moves that capture (and a Pawn's promotions); the order
+ * of the moves kept is the order of the full list. x->masks: capture effects
+ * are looked for only on their target squares, and in qonly the Chameleon
+ * skips the rays along which it cannot capture. */
 static inline __attribute__((always_inline))
 void gen_prim_body(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x, const int qonly) {
     const Geo *g = &V.g;
@@ -312,9 +310,9 @@ void gen_prim_body(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenC
     }
     case PR_PAWN: {
         int st = V.pawn_step[c + 1][s];
-        if (st >= 0 && B(st) == 0) {
+        if (st >= 0 && B(st) == 0 && (!qonly || V.last_rank[c + 1][st])) {
             add_pawn_move(l, c, s, st, caps, 0);
-            if (V.second_rank[c + 1][s]) {
+            if (!qonly && V.second_rank[c + 1][s]) {
                 int x = st;
                 for (int i = 0; i < V.pawn_advance - 1; i++) {
                     x = V.pawn_step[c + 1][x];
@@ -433,9 +431,6 @@ void gen_prim_body(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenC
 /* gen_prim_body compiled once for each kind of generation */
 static void gen_prim_full(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x) { gen_prim_body(p, pr, c, s, l, x, 0); }
 static void gen_prim_capt(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x) { gen_prim_body(p, pr, c, s, l, x, 1); }
-static void gen_prim_q(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx *x) {
-    if (x->qonly) gen_prim_capt(p, pr, c, s, l, x); else gen_prim_full(p, pr, c, s, l, x);
-}
 
 
 
@@ -450,8 +445,8 @@ static inline int clear_between(const Pos *p, int s, int k) {
 static int gen_has_capture(const Pos *p, const Prim *pr, int a, int s, int k) {
     MoveList l; l.n = 0;
     GenCtx x;
-    gc_init(&x, 1, 0);
-    gen_prim_q(p, pr, a, s, &l, &x);
+    gc_init(&x, 0);
+    gen_prim_capt(p, pr, a, s, &l, &x);
     for (int i = 0; i < l.n; i++)
         for (int j = 0; j < l.m[i].ncap; j++) if (l.m[i].cap[j] == k) return 1;
     return 0;
@@ -631,8 +626,8 @@ static int prim_captures(const Pos *p, const Prim *pr, int a, int s, int k, int 
 static int gen_reaches(const Pos *p, const Prim *pr, int a, int s, int goal) {
     MoveList l; l.n = 0;
     GenCtx x;
-    gc_init(&x, 0, 0);
-    gen_prim_q(p, pr, a, s, &l, &x);
+    gc_init(&x, 0);
+    gen_prim_full(p, pr, a, s, &l, &x);
     for (int i = 0; i < l.n; i++) if (l.m[i].to == goal) return 1;
     return 0;
 }
@@ -736,7 +731,7 @@ int in_check(const Pos *p) { return attacks(p, -p->side); }
 static void special_moves(Pos *p, int c, MoveList *out);
 void pseudo_moves(const Pos *p, int c, MoveList *out) {
     GenCtx x;
-    gc_init(&x, 0, 1);
+    gc_init(&x, 1);
     uint64_t fz[2];
     int anyfz = frozen_mask(p, c, fz);
     for (int w0 = 0; w0 < 2; w0++)
@@ -794,7 +789,7 @@ void capture_moves(Pos *p, MoveList *out) {
     int c = p->side;
     out->n = 0;
     GenCtx x;
-    gc_init(&x, 1, 1);
+    gc_init(&x, 1);
     const uint64_t *enemy = p->occ[c < 0];
     uint64_t fz[2];
     int anyfz = frozen_mask_known(p, c, fz);
@@ -869,16 +864,6 @@ void capture_moves(Pos *p, MoveList *out) {
                 for (int j = 0; j < V.nleaps[pr->leaptab][s]; j++) {
                     int t = V.leaps[pr->leaptab][s][j];
                     if (B(t) * c < 0 && pr->replace) { cap[0] = (int8_t)t; add(out, s, t, cap, 1, 0, 0, 0); }
-                }
-                continue;
-            }
-            if (pr->kind == PR_PAWN) {   /* of the moves gen_prim_q would add, those quiescence keeps: promotions and captures */
-                int8_t caps[1];
-                int st = V.pawn_step[c + 1][s];
-                if (st >= 0 && B(st) == 0 && V.last_rank[c + 1][st]) add_pawn_move(out, c, s, st, caps, 0);
-                for (int j = 0; j < V.npawn_caps[c + 1][s]; j++) {
-                    int t = V.pawn_caps[c + 1][s][j];
-                    if (B(t) * c < 0) { caps[0] = (int8_t)t; add_pawn_move(out, c, s, t, caps, 1); }
                 }
                 continue;
             }

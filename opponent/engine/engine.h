@@ -117,24 +117,18 @@ typedef struct {
     uint64_t frz[2];        /* the squares of freezers (Immobilizers) of both colours [square / 64], kept likewise */
 } Pos;
 
-/* the squares of colour index ci (0 Black, 1 White; 2 = both) in ascending order */
-static inline int piece_squares(const Pos *p, int ci, int8_t *out) {
-    int n = 0;
-    for (int w = 0; w < 2; w++) {
-        uint64_t m = ci == 2 ? p->occ[0][w] | p->occ[1][w] : p->occ[ci][w];
-        while (m) { out[n++] = (int8_t)(w * 64 + __builtin_ctzll(m)); m &= m - 1; }
-    }
-    return n;
+/* the number of set bits of each byte of x */
+static inline uint64_t byte_pop(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
 }
 /* the number of set bits (without a population-count instruction, gcc calls a library function) */
 static inline int popcount64(uint64_t x) {
 #if defined(__POPCNT__) || defined(__aarch64__)
     return __builtin_popcountll(x);
 #else
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
+    return (int)((byte_pop(x) * 0x0101010101010101ULL) >> 56);
 #endif
 }
 static inline int piece_count(const Pos *p, int ci) {

@@ -132,12 +132,6 @@ static inline void add4(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t
     s[0] = x ^ y; s[1] = t ^ k; s[2] = (ab & cd) | (t & k);
 }
 
-/* the number of set bits of each byte of x */
-static inline uint64_t byte_pop(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-}
 /* sum over k < n of 2^k x the bits of m in plane k, in 16-bit lanes */
 static inline __attribute__((always_inline)) uint64_t lanes_weighted(uint64_t m, const uint64_t *plane, int n) {
     uint64_t acc = 0;   /* bytes: at most 8 x (2^n - 1) <= 248 */

@@ -238,6 +238,27 @@ void slide_moves(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenCtx
     }
 }
 
+/* a Deckle Pawn's moves; qonly: only its promotions and captures (what quiescence keeps) */
+static inline __attribute__((always_inline)) void pawn_moves(const Pos *p, int c, int s, MoveList *l, const int qonly) {
+    int8_t caps[1] = {0};
+    int st = V.pawn_step[c + 1][s];
+    if (st >= 0 && B(st) == 0 && (!qonly || V.last_rank[c + 1][st])) {
+        add_pawn_move(l, c, s, st, caps, 0);
+        if (!qonly && V.second_rank[c + 1][s]) {
+            int x = st;
+            for (int i = 0; i < V.pawn_advance - 1; i++) {
+                x = V.pawn_step[c + 1][x];
+                if (x < 0 || B(x) != 0) break;
+                add(l, s, x, caps, 0, 0, 0, 0);
+            }
+        }
+    }
+    for (int i = 0; i < V.npawn_caps[c + 1][s]; i++) {
+        int t = V.pawn_caps[c + 1][s][i];
+        if (B(t) * c < 0) { caps[0] = (int8_t)t; add_pawn_move(l, c, s, t, caps, 1); }
+    }
+}
+
 /* qonly: only the moves that capture (and a Pawn's promotions); the order
  * of the moves kept is the order of the full list. x->masks: capture effects
  * are looked for only on their target squares, and in qonly the Chameleon
@@ -308,25 +329,7 @@ void gen_prim_body(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenC
         }
         break;
     }
-    case PR_PAWN: {
-        int st = V.pawn_step[c + 1][s];
-        if (st >= 0 && B(st) == 0 && (!qonly || V.last_rank[c + 1][st])) {
-            add_pawn_move(l, c, s, st, caps, 0);
-            if (!qonly && V.second_rank[c + 1][s]) {
-                int x = st;
-                for (int i = 0; i < V.pawn_advance - 1; i++) {
-                    x = V.pawn_step[c + 1][x];
-                    if (x < 0 || B(x) != 0) break;
-                    add(l, s, x, caps, 0, 0, 0, 0);
-                }
-            }
-        }
-        for (int i = 0; i < V.npawn_caps[c + 1][s]; i++) {
-            int t = V.pawn_caps[c + 1][s][i];
-            if (B(t) * c < 0) { caps[0] = (int8_t)t; add_pawn_move(l, c, s, t, caps, 1); }
-        }
-        break;
-    }
+    case PR_PAWN: pawn_moves(p, c, s, l, qonly); break;
     case PR_IMIT: {
         /* a capture by a step and a withdrawal need an enemy next to it */
         int near_enemy = ((p->occ[c < 0][0] & nb_mask[s][0]) | (p->occ[c < 0][1] & nb_mask[s][1])) != 0;
@@ -867,6 +870,7 @@ void capture_moves(Pos *p, MoveList *out) {
                 }
                 continue;
             }
+            if (pr->kind == PR_PAWN) { pawn_moves(p, c, s, out, 1); continue; }   /* inline: most of the pieces */
             if (pr->kind == PR_IMIT) {   /* nothing to capture next to it, nothing on its rays to capture from or jump */
                 uint64_t m0 = 0, m1 = 0;
                 if (V.im_coordination) { const uint64_t *m = gc_coord(&x, p, c); m0 |= m[0]; m1 |= m[1]; }

@@ -197,6 +197,7 @@ void search_init(int hash_mb);
 void search_clear(void);
 void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found);
 int evaluate(const Pos *p);
+int static_eval(const Pos *p);   /* White's view, without the tempo bonus and the levels' noise */
 void pawn_phase_counts(const Pos *p, const uint64_t fz[2][2], int *pieces, int *pawns2, int *run2);
 long long search_nodes(void);
 extern volatile int stop_flag;

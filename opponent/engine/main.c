@@ -49,7 +49,7 @@ static int batch(int argc, char **argv) {
             for (int i = 0; i < n; i++) printf("%s%s", i ? " " : "", strs[i]);
             printf("\n");
         } else if (!strcmp(mode, "eval")) {
-            printf("%d\n", (evaluate(&p) - 10) * p.side);   /* White's view, without the tempo */
+            printf("%d\n", static_eval(&p));
         } else if (!strcmp(mode, "children")) {
             MoveList l; char ms[64], fen[512];
             legal_moves(&p, &l);

@@ -126,6 +126,13 @@ static inline __attribute__((always_inline)) Grid grid_shift(Grid x, int k, int 
     return r;
 }
 
+/* the bit-wise sum lo + 2 hi of two 3-plane numbers: s[0..3] */
+static inline void add_lo_2hi(const uint64_t *lo, const uint64_t *hi, uint64_t *s) {
+    uint64_t k = lo[1] & hi[0], x = lo[2] ^ hi[1];
+    s[0] = lo[0]; s[1] = lo[1] ^ hi[0];
+    s[2] = x ^ k; s[3] = hi[2] ^ ((lo[2] & hi[1]) | (x & k));
+}
+
 /* the bit-wise sum of four planes: s[0..2] */
 static inline void add4(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t *s) {
     uint64_t x = a ^ b, y = c ^ d, ab = a & b, cd = c & d, k = x & y, t = ab ^ cd;
@@ -186,14 +193,12 @@ void mob_count(const Pos *p, const uint64_t all_sq[2][2], const uint64_t diag_sq
         for (int ci = 0; ci < 2; ci++) if (all[ci].w[w]) lanes[ci] += lanes_weighted(all[ci].w[w], t, 5);
         if (any_diag && (diag[0].w[w] | diag[1].w[w])) {   /* diagonal directions only: c + 2e */
             uint64_t dg[4];
-            dg[0] = c[0]; dg[1] = c[1] ^ e[0]; k = c[1] & e[0];
-            x = c[2] ^ e[1]; dg[2] = x ^ k; dg[3] = e[2] ^ ((c[2] & e[1]) | (x & k));
+            add_lo_2hi(c, e, dg);
             for (int ci = 0; ci < 2; ci++) if (diag[ci].w[w]) lanes[ci] += lanes_weighted(diag[ci].w[w], dg, 4);
         }
         if (any_orth && (orth[0].w[w] | orth[1].w[w])) {   /* orthogonal directions only (Deckle's Rook): a + 2b */
             uint64_t og[4];
-            og[0] = a[0]; og[1] = a[1] ^ b[0]; k = a[1] & b[0];
-            x = a[2] ^ b[1]; og[2] = x ^ k; og[3] = b[2] ^ ((a[2] & b[1]) | (x & k));
+            add_lo_2hi(a, b, og);
             for (int ci = 0; ci < 2; ci++) if (orth[ci].w[w]) lanes[ci] += lanes_weighted(orth[ci].w[w], og, 4);
         }
     }
@@ -216,7 +221,7 @@ static uint8_t ev_mobdirs[MAXTYPES];    /* directions whose empty squares count 
 /* the types whose mobility mobility() counts: in every direction, in the diagonal ones, in the
  * orthogonal ones; any type whose mobility each piece's rays count (ev_ray3) */
 static uint8_t ev_mob_all[MAXTYPES], ev_mob_diag[MAXTYPES], ev_mob_orth[MAXTYPES];
-static int ev_mob_rays, ev_mob_diag_any;   /* ev_mob_diag_any: some type counts only some directions */
+static int ev_mob_rays, ev_mob_part_any;   /* ev_mob_part_any: some type counts only the diagonal or orthogonal ones */
 static int16_t ev_vsq[2][MAXTYPES][MAXSQ];  /* ev_val + ev_sq: a piece's value and square bonus */
 static int8_t ev_ray3[MAXSQ][8][3];     /* the first three squares of each ray, padded with the square itself (occupied) */
 static int16_t ev_sq[2][MAXTYPES][MAXSQ]; /* [colour index][type][square]: Pawn advancement and palace pressure */
@@ -268,13 +273,13 @@ static void eval_prepare(void) {
     for (int ci = 0; ci < 2; ci++)
         for (int t = 0; t < MAXTYPES; t++)
             for (int s = 0; s < MAXSQ; s++) ev_vsq[ci][t][s] = (int16_t)(ev_val[t] + ev_sq[ci][t][s]);
-    ev_mob_rays = ev_mob_diag_any = 0;
+    ev_mob_rays = ev_mob_part_any = 0;
     for (int t = 0; t < MAXTYPES; t++) {
         ev_mob_all[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0xFF;
         ev_mob_diag[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0xF0;
         ev_mob_orth[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0x0F;
         if (t <= V.ntypes && ev_mobdirs[t] && !ev_mob_all[t] && !ev_mob_diag[t] && !ev_mob_orth[t]) ev_mob_rays = 1;
-        ev_mob_diag_any |= ev_mob_diag[t] | ev_mob_orth[t];
+        ev_mob_part_any |= ev_mob_diag[t] | ev_mob_orth[t];
     }
     ev_def = V.def;
 }
@@ -298,6 +303,16 @@ static int finish_eval(const Pos *p, int score) {
         out += (int)((z >> 40) % (uint64_t)(2 * level_noise + 1)) - level_noise;
     }
     return out + 10;  /* tempo */
+}
+
+/* the static evaluation for White, without the tempo bonus and the weak levels' noise (selfplay's EVAL,
+ * the eval mode; optima_search.c's op_static_eval for Optima) */
+int static_eval(const Pos *p) {
+    int keep = level_noise;
+    level_noise = 0;
+    int out = (evaluate(p) - 10) * p->side;
+    level_noise = keep;
+    return out;
 }
 
 /* The game phase's Pawn terms (games with an endgame Pawn value, P, or an
@@ -347,7 +362,7 @@ int evaluate(const Pos *p) {
       const int16_t *vsq = ev_vsq[ci][0];
       int side_score = 0;
       for (int w = 0; w < 2; w++) {
-        if (ev_mob_diag_any)
+        if (ev_mob_part_any)
           for (uint64_t bits = p->occ[ci][w]; bits; bits &= bits - 1) {
             int s = w * 64 + __builtin_ctzll(bits), t = p->b[s] * c;
             side_score += vsq[t * MAXSQ + s];

@@ -94,7 +94,7 @@ int selfplay_main(int argc, char **argv) {
                         samples[ns][v > 0 ? v : -v] += v > 0 ? 1 : -1;
                         if ((fz[v > 0][s >> 6] >> (s & 63)) & 1) frozen[ns][v > 0 ? v : -v] += v > 0 ? 1 : -1;
                     }
-                    evals[ns] = (evaluate(&p) - 10) * p.side;   /* finish_eval: side to move's view + tempo */
+                    evals[ns] = static_eval(&p);
                     int pawns2;
                     pawn_phase_counts(&p, (const uint64_t (*)[2])fz, &pieces[ns], &pawns2, &runs[ns]);
                     sample_ply[ns++] = ply;

@@ -224,14 +224,17 @@ def _other_game(ch: str, variant: Variant) -> str | None:
     return None
 
 
+_OTHER_SPACE = re.compile(r"[^\S \t\n\r\v\f]")   # what str.split() splits on and C's strtok does not
+
+
 def check_fen_characters(fen: str) -> None:
     """The compiled engine splits a FEN's fields on ASCII spaces only (tabs and
     line ends tolerated), so a no-break or other Unicode space is named here
     instead of being split on."""
-    for i, ch in enumerate(fen):
-        if ch.isspace() and ch not in " \t\n\r\v\f":
-            raise FenError(f"FEN has the Unicode space U+{ord(ch):04X} at position {i + 1}: "
-                           f"separate its fields with plain spaces")
+    m = _OTHER_SPACE.search(fen)
+    if m:
+        raise FenError(f"FEN has the Unicode space U+{ord(m.group()):04X} at position {m.start() + 1}: "
+                       f"separate its fields with plain spaces")
 
 
 def parse_fen(fen: str, variant: Variant) -> FenData:

@@ -9,13 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.opponent_board_game import play_against_the_computer
-from tests.opponent_engine import BINARY, build
-
-
-@pytest.fixture(scope="module")
-def engine() -> str:
-    build()
-    return str(BINARY)
+from tests.opponent_engine import engine_binary  # noqa: F401 (a fixture)
 
 
 def _shown_on_the_board(p, layer, move) -> None:
@@ -31,8 +25,8 @@ def _shown_on_the_board(p, layer, move) -> None:
     ("ultima", "maxima", "black"),
     ("withdrawer-chess", "10x10", "white"),
 ])
-def test_the_board_plays_a_whole_game_against_the_built_in_engine(engine, variant, board, computer):
-    layer, moves = play_against_the_computer(variant, board, computer, 4, engine, seed=7,
+def test_the_board_plays_a_whole_game_against_the_built_in_engine(engine_binary, variant, board, computer):
+    layer, moves = play_against_the_computer(variant, board, computer, 4, str(engine_binary), seed=7,
                                              on_computer_move=_shown_on_the_board)
     assert layer.result != "*" and layer.mode == "ended", layer.moves[-5:]
     # level 4 (depth 2, no random moves) beats a player who moves at random

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine import variants
+from engine.notation import FenData, format_fen
+from engine.variants.base import BLACK, WHITE
 from tests.opponent_engine import engine_binary, run_batch  # noqa: F401 (a fixture)
 
 ORTHOGONAL = [(0, 1), (0, -1), (1, 0), (-1, 0)]
@@ -26,18 +29,14 @@ def reach(files: int, ranks: int, at: tuple[int, int], dirs, occupied: set[tuple
     return n
 
 
-def fen_rows(files: int, ranks: int, pieces: dict[tuple[int, int], str]) -> str:
-    rows = []
-    for r in range(ranks - 1, -1, -1):
-        row, empty = "", 0
-        for f in range(files):
-            if (f, r) in pieces:
-                row += (str(empty) if empty else "") + pieces[(f, r)]
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows)
+def fen_with(variant: str, pieces: dict[tuple[int, int], str]) -> str:
+    """The FEN (engine.notation.format_fen) of ``pieces`` by (file, rank index), White to move."""
+    v = variants.get(variant)
+    g, codes = v.geometry, {t.letter: t.code for t in v.types}
+    board = [0] * g.size
+    for (f, r), letter in pieces.items():
+        board[g.at(f, g.ranks[r])] = codes[letter.lower()] * (WHITE if letter.isupper() else BLACK)
+    return format_fen(FenData(board, WHITE), v)
 
 
 @pytest.mark.parametrize("variant, ranks", [("withdrawer-chess", 10), ("withdrawer-chess-10x8", 8),
@@ -47,7 +46,7 @@ def test_D2_D4_a_deckle_rook_and_queen_earn_mobility_along_their_lines(engine_bi
     files = 10
     kings = {(2, ranks - 1): "k", (9, 0): "K"}
     centre, corner = (4, ranks // 2), (0, 0)
-    fens = [fen_rows(files, ranks, {**kings, sq: letter}) + " w - - 0 1" for sq in (centre, corner)]
+    fens = [fen_with(variant, {**kings, sq: letter}) for sq in (centre, corner)]
     evals = [int(x) for x in run_batch(engine_binary, "eval", variant, fens)]
     occupied = set(kings)
     expected = 3 * (reach(files, ranks, centre, dirs, occupied) - reach(files, ranks, corner, dirs, occupied))
@@ -58,7 +57,7 @@ def test_U4_an_ultima_pawn_earns_no_mobility(engine_binary):
     """Ultima's Pawn slides like a Rook (U4) but is left out of mobility: on the
     same rank, in the centre or at the edge, it is worth the same."""
     kings = {(0, 7): "k", (7, 0): "K"}
-    fens = [fen_rows(8, 8, {**kings, sq: "P"}) + " w 0" for sq in ((4, 3), (0, 3))]
+    fens = [fen_with("ultima", {**kings, sq: "P"}) for sq in ((4, 3), (0, 3))]
     evals = [int(x) for x in run_batch(engine_binary, "eval", "ultima", fens)]
     assert reach(8, 8, (4, 3), ORTHOGONAL, set(kings)) != reach(8, 8, (0, 3), ORTHOGONAL, set(kings))
     assert evals[0] == evals[1], evals

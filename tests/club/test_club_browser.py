@@ -53,7 +53,7 @@ def test_page_shows_a_move_live(browser, served):
     # one read of the list and the drawn board (redrawn on every change)
     drawn = wait_for(lambda: browser.execute_script(
         "const b = document.getElementById('board');"
-        "if (!document.getElementById('moves').textContent.includes('Pd3-d4')) return null;"
+        "if (!document.getElementById('moves').textContent.includes('Pawn d3-d4')) return null;"
         "return [!!b.querySelector('g.piece[data-piece=\"P\"][data-square=\"d4\"]'),"
         "        !!b.querySelector('g.piece[data-square=\"d3\"]'),"
         "        b.querySelector('rect[data-square=\"d4\"]').getAttribute('data-led')];"),

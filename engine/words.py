@@ -81,6 +81,8 @@ def move_words(variant: Variant | str, label: str) -> str:
         words = f"{name} {frm}"
         if captures:
             words += f" takes {_squares(captures)}, stays on {frm}"
+    elif captures == to:                    # a capture by replacement
+        words = f"{name} {frm} takes {to}"
     else:
         words = f"{name} {frm}-{to}"
         if captures:

@@ -55,7 +55,7 @@ def stand_in(variant: Variant, name: str, token: str = "", royal: bool = False, 
     if variant.family == "optima":
         if kind in _OPTIMA_KINDS:
             return _OPTIMA_KINDS[kind]
-        words = f"a cap labelled {token}" + (" with a gold ring (royal)" if royal else "")
+        words = f"a cap labelled {token}" + (" with a gold ring" if royal else "")
         return StandIn("cap", words, label=token, royal=royal)
     if variant.family == "deckle":
         if name in ORTHODOX:

@@ -55,7 +55,7 @@ def drawn_pieces(position: Position) -> list[DrawnPiece]:
         royal = bool(getattr(piece, "royal", False))
         if unit_type is not None:
             stand = stand_in(variant, unit_type.name, unit_type.token, royal, unit_type.kind)
-            name = ("royal " if royal else "") + unit_type.name
+            name = unit_type.name + (" (royal)" if royal else "")
         else:
             stand = stand_in(variant, piece.name)
             name = piece.name

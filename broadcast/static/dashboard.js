@@ -43,6 +43,8 @@ function moveWords(variant, label) {
   let words;
   if (to === frm) {
     words = `${piece} ${frm}` + (captures ? ` takes ${list(captures)}, stays on ${frm}` : "");
+  } else if (captures === to) {   // a capture by replacement
+    words = `${piece} ${frm} takes ${to}`;
   } else {
     words = `${piece} ${frm}-${to}`;
     if (captures) words += ` takes ${list(captures)}`;

@@ -157,7 +157,8 @@ function showGames() {
     li.appendChild(a);
     const name = titles[g.variant] || g.variant || "";
     li.appendChild(document.createTextNode(
-      ` ${name ? name + " · " : ""}${live ? state.result : g.result} · ${plural(plies, "ply", "plies")}` +
+      [name, plural(plies, "ply", "plies"), live ? state.result : g.result].filter((x) => x && x !== "*")
+        .map((x) => " · " + x).join("").replace(/^ · /, " ") +
       `${(live ? state.result === "*" : !g.finished) ? " · playing" : ""}`));
     ul.appendChild(li);
   }

@@ -1,0 +1,459 @@
+"""Issue 21, "A screen a club player can read": the board's web page and
+the club dashboard in headless Chromium at phone and desktop width, for
+Maxima, Ultima, a Deckle game and Optima played on simulated boards (and,
+for the dashboard, published through a real Mosquitto broker). Each view
+is saved as a screenshot (``MAXIMA_BOARD_SCREENSHOTS``, else a pytest
+temporary directory) for people to look at; the tests check what a
+player needs: pieces with names and a legend, moves in words, the game
+named, clocks with their sides and the side to move, a grid of cards, no
+missing glyph, and the page drawn before any script runs."""
+from __future__ import annotations
+
+import io
+import os
+import queue
+import random
+import re
+import shutil
+import subprocess
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from broadcast.dashboard import ClubTables, dashboard_server
+from broadcast.publisher import BoardPublisher
+from controller.feed import BoardFeed
+from controller.hands import hand_lines, pick_move
+from controller.settings import Settings
+from controller.sim import Sim
+from controller.store import GameStore
+from engine import Position, variants
+from engine.words import move_words, piece_names, plural
+from webpage import pin as pins
+from webpage.page import board_page
+from webpage.server import board_server
+from webpage.svg import board_svg
+
+from .conftest import CHROMEDRIVER, CHROMIUM, wait_for
+
+GAMES = {   # game: (board kind, plies to play)
+    "maxima": ("maxima", 14),
+    "ultima": ("maxima", 14),
+    "swapper-chess": ("10x10", 14),
+    "optima": ("10x10", 30),      # 20 placements, then moves
+}
+WIDTHS = {"phone": (390, 844), "desktop-1200": (1200, 900), "desktop-1920": (1920, 1080)}
+# A FEN-style move (Pf3-f4, ARd4-d4xd7, Sc1<>e5, AR@e2): what the lists must not show.
+FEN_MOVE = re.compile(r"\b[A-Z]{1,2}\*?[a-j](?:10|[1-9])(?:-|<>|@)|\b[A-Z]{1,2}\*?@[a-j]")
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    where = os.environ.get("MAXIMA_BOARD_SCREENSHOTS")
+    path = Path(where) if where else tmp_path_factory.mktemp("screens")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def phone_window_after(request):
+    """The session's browser back at the size the other tests expect."""
+    yield
+    if "browser" in request.fixturenames:
+        request.getfixturevalue("browser").set_window_size(420, 900)
+
+
+class ScreenBoard:
+    """A simulated board of ``variant`` with a clock and players' names,
+    ticking in its own thread (which owns the controller), with its web page
+    and, given a broker, publishing its table."""
+
+    def __init__(self, tmp_path: Path, variant: str, kind: str, broker: str | None = None,
+                 table: str = "1", time_control: str = "15+10"):
+        self.db = str(tmp_path / f"{variant}-{table}.db")
+        self.feed = BoardFeed()
+        self.publisher = None
+        if broker:
+            self.publisher = BoardPublisher(broker, "screens", table)
+            self.feed.listeners.append(self.publisher)
+        self.pin = pins.board_pin(self.db)
+        self.server = board_server(self.feed, self.pin, "127.0.0.1", 0).start()
+        self.url = f"http://127.0.0.1:{self.server.port}/"
+        self.settings = Settings(db_path=self.db, variant=variant, board_kind=kind, time_control=time_control,
+                                 white="Ann Arbiter", black="Bob Board", event="Club night", round="3")
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+        assert self._ready.wait(10), "the board did not start"
+
+    def _loop(self) -> None:
+        store = GameStore(self.db)
+        self.sim = Sim(self.settings, store, io.StringIO(), feed=self.feed)
+        self.sim.controller.web_pin = self.pin
+        self._ready.set()
+        while not self._stop.is_set():
+            self.sim.tick()
+            while not self._jobs.empty():
+                job, done = self._jobs.get()
+                try:
+                    done.append(job(self.sim))
+                except Exception as exc:        # handed back to the test
+                    done.append(exc)
+            time.sleep(0.02)
+        store.close()
+
+    def run(self, job):
+        done: list = []
+        self._jobs.put((job, done))
+        wait_for(lambda: done, timeout=30, what="the board's loop")
+        if isinstance(done[0], Exception):
+            raise done[0]
+        return done[0]
+
+    def play(self, plies: int, seed: int) -> list[str]:
+        """``plies`` moves made by hand (lifts and placements), chosen by a
+        simulated player; the moves made."""
+        def job(sim):
+            rng = random.Random(seed)
+            for _ in range(plies):
+                position = sim.controller.position
+                if sim.controller.result != "*":
+                    break
+                move = pick_move(position, rng)
+                for line in hand_lines(position, move, rng, 300):
+                    sim.command(line, 1)
+                assert sim.controller.moves[-1:] == [str(move)], (str(move), sim.controller.display)
+            return list(sim.controller.moves)
+        return self.run(job)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self.server.close()
+        if self.publisher is not None:
+            self.publisher.close()
+
+
+def show_all(browser, width: int, height: int) -> None:
+    """A window ``width`` wide, tall enough for the whole page."""
+    browser.set_window_size(width, height)
+    full, chrome = browser.execute_script(
+        "return [document.documentElement.scrollHeight, window.outerHeight - window.innerHeight];")
+    if full > height - chrome:
+        browser.set_window_size(width, min(full + chrome, 6000))
+
+
+def page_text(browser) -> str:
+    return browser.execute_script("return document.body.innerText;")
+
+
+def check_board(browser, scope: str, variant: str, legend_scope: str | None = None) -> None:
+    """Every drawn piece is a figure with its name (and side) in a title;
+    only Optima's caps carry their label; the legend lists every name."""
+    pieces = browser.execute_script(f"""
+        return [...document.querySelectorAll({scope!r} + ' svg.board g.piece')].map((g) => [
+            g.dataset.name, g.dataset.side, g.querySelector('title').textContent,
+            [...g.querySelectorAll('text')].map((t) => t.textContent)]);""")
+    assert pieces, "no pieces drawn"
+    for name, side, title, texts in pieces:
+        assert title.startswith(f"{side.title()} {name} "), title
+        if variants.get(variant).family != "optima":
+            assert texts == [], f"{title}: a letter drawn on a piece: {texts}"
+        else:
+            assert all(re.fullmatch(r"[A-Z]{2}", t) for t in texts), texts
+    legend = browser.execute_script(f"""
+        return [...document.querySelectorAll({legend_scope or scope!r} + ' .legend-list li')].map((li) => [
+            li.dataset.name, li.querySelector('.name').textContent, li.querySelectorAll('svg.icon g.figure').length]);""")
+    assert sorted({p[0] for p in pieces}) == [name for name, _, _ in legend]
+    assert all(text == name and icons >= 1 for name, text, icons in legend)
+
+
+def words_of_moves(text: str, variant: str) -> None:
+    assert not FEN_MOVE.search(text), f"a move in FEN letters: {FEN_MOVE.search(text).group(0)!r} in {text!r}"
+    names = set(piece_names(variant).values())
+    assert any(name in text for name in names), text
+
+
+# ------------------------------------------------------------------ words
+def test_moves_in_words_for_every_kind_of_move():
+    """The move list's words (engine.words), one per kind of move."""
+    assert move_words("maxima", "Pf3-f4xe4") == "Pawn f3-f4 takes e4"
+    assert move_words("maxima", "Qd2-d5xd6,d7") == "Withdrawer d2-d5 takes d6, d7"
+    assert move_words("maxima", "Dd7-d6xd6") == "Guard d7 takes d6"          # by replacement
+    assert move_words("maxima", "Pd3-S") == "Pawn d3 removes itself"
+    assert move_words("swapper-chess", "Sc1<>e5") == "Swapper c1 swaps with e5"
+    assert move_words("swapper-chess", "Sc1-Sxd2") == "Swapper c1 takes d2 and removes itself"
+    assert move_words("coordinator-chess", "Kf1-i1") == "King f1-i1 (castles)"
+    assert move_words("coordinator-chess", "Pe9-e10=C") == "Pawn e9-e10, becomes Coordinator"
+    assert move_words("optima", "VR*@e2") == "places royal Viceroy on e2"
+    assert move_words("optima", "ARd4-d4xd7") == "Archer d4 takes d7, stays on d4"
+    assert move_words("optima", "AGd4-f6^g7,h8") == "Agent d4-f6, converts g7, h8"
+    assert move_words("optima", "PNe9-e10=WI") == "Pawn e9-e10, becomes Wizard"
+    assert move_words("maxima", "Zd3-d4") == "Zd3-d4"          # unreadable: shown as it came
+    assert (plural(1, "ply", "plies"), plural(2, "ply", "plies"), plural(1, "table")) == ("1 ply", "2 plies", "1 table")
+
+
+def test_pieces_are_drawn_as_their_stand_ins_not_letters():
+    """Issue 21: bare FEN letters on the board. Maxima's Withdrawer is the
+    Queen players put there, the Immobilizer an upside-down Rook."""
+    svg = board_svg(Position().fen())
+    assert not re.search(r'<g class="piece"[^>]*>(?:(?!</g>).)*<text', svg), "a letter drawn on a piece"
+    assert "<title>White Withdrawer d1 (a Queen)</title>" in svg
+    assert 'rotate(180 50 50)' in svg                               # the upside-down Rook
+    optima = board_svg(Position("start", "optima").fen(), variant="optima")
+    assert "<title>White Pawn a3 (a chess Pawn)</title>" in optima
+
+
+# ---------------------------------------------------------------- the page
+@pytest.fixture(scope="module", params=list(GAMES))
+def game_board(request, tmp_path_factory):
+    variant = request.param
+    kind, plies = GAMES[variant]
+    board = ScreenBoard(tmp_path_factory.mktemp(variant), variant, kind)
+    board.play(plies, seed=7)
+    yield variant, board
+    board.close()
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_the_page_reads_in_words(browser, game_board, width, shots):
+    variant, board = game_board
+    title = variants.get(variant).title
+    browser.get(board.url)
+    wait_for(lambda: browser.execute_script("return document.querySelectorAll('#moves .ply').length;")
+             == len(board.feed.latest["moves"]), what="the moves")
+    wait_for(lambda: "game" in browser.find_element("id", "status").text, what="the live state")
+    show_all(browser, *WIDTHS[width])
+    browser.save_screenshot(str(shots / f"page-{variant}-{width}.png"))
+    assert browser.find_element("id", "status").text.startswith(f"{title} · game 1")
+    check_board(browser, "#board", variant, "#legend")
+    words_of_moves(browser.find_element("id", "moves").text, variant)
+    white, black = (browser.find_element("id", f"clock-{side}").text for side in ("white", "black"))
+    turn = board.feed.latest["turn"]
+    assert white.startswith("White ") and black.startswith("Black ")
+    assert ("to move" in white, "to move" in black) == (turn == "white", turn == "black")
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth;")
+
+
+def test_the_page_is_drawn_before_any_script(game_board, shots):
+    """Issue 21: the page was drawn only by JavaScript ("connecting…" and an
+    empty board). Plain HTTP, no script: the board, its legend, the moves in
+    words, the clocks and the game's name are in the page."""
+    variant, board = game_board
+    with urllib.request.urlopen(board.url, timeout=10) as reply:
+        html = reply.read().decode()
+    latest = board.feed.latest
+    assert html.count('<g class="piece"') == len(list(Position(latest["fen"], variant).pieces())) > 0
+    assert '<ul id="legend-list" class="legend-list"><li data-name=' in html
+    assert html.count('<span class="ply">') == len(latest["moves"])
+    assert f'{variants.get(variant).title} · game 1 · Club night, round 3' in html
+    assert '<span class="side">White</span>' in html and "connecting" not in html
+    words_of_moves(re.sub(r"<[^>]+>", " ", html.split('id="moves"')[1].split("</ol>")[0]), variant)
+
+
+def test_the_page_without_javascript_in_chromium(game_board, shots):
+    """The same page in Chromium with JavaScript switched off."""
+    variant, board = game_board
+    if variant != "maxima":
+        pytest.skip("one game is enough for a second browser")
+    driver = _chromium(javascript=False)
+    try:
+        driver.set_window_size(1200, 1000)
+        driver.get(board.url)
+        assert driver.execute_script is not None
+        pieces = driver.find_elements("css selector", "#board svg g.piece")
+        assert len(pieces) == len(list(Position(board.feed.latest["fen"]).pieces()))
+        assert driver.find_element("id", "status").text.startswith("Maxima · game 1")
+        driver.save_screenshot(str(shots / "page-maxima-no-javascript.png"))
+    finally:
+        driver.quit()
+
+
+def _chromium(javascript: bool = True):
+    chromium = next((p for p in CHROMIUM if os.path.exists(p)), None)
+    driver_path = next((p for p in CHROMEDRIVER if os.path.exists(p)), None)
+    if chromium is None or driver_path is None:
+        pytest.skip("chromium and chromium-driver are not installed")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
+                "--disable-extensions"):
+        options.add_argument(arg)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    return webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+
+
+def test_the_games_list_is_fetched_only_when_a_game_starts_or_ends(browser, tmp_path):
+    """Issue 22: the page fetched /api/games after every move."""
+    board = ScreenBoard(tmp_path, "maxima", "maxima")
+    try:
+        browser.get(board.url)
+        wait_for(lambda: "game 1" in browser.find_element("id", "status").text, what="the live state")
+        wait_for(lambda: "0 plies" in browser.find_element("id", "games").text, what="the games list")
+        fetched = "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/games')).length;"
+        assert browser.execute_script(fetched) == 1
+        board.play(3, seed=1)
+        wait_for(lambda: "3 plies" in browser.find_element("id", "games").text, what="the plies counted live")
+        assert browser.execute_script(fetched) == 1
+        board.play(1, seed=2)
+        wait_for(lambda: "4 plies" in browser.find_element("id", "games").text, what="the plies counted live")
+        assert browser.execute_script(fetched) == 1
+        board.run(lambda sim: [sim.command("press menu", 1), sim.command("press ok", 1)])   # Resign White?
+        wait_for(lambda: browser.execute_script(fetched) == 2, what="the list fetched when the game ended")
+    finally:
+        board.close()
+
+
+# ------------------------------------------------------------ the dashboard
+@pytest.fixture(scope="module")
+def club(broker, tmp_path_factory):
+    """Four tables (Maxima, Ultima, Swapper Chess, Optima) publishing
+    through Mosquitto to a dashboard."""
+    tables = ClubTables(broker.address, "screens")
+    server = dashboard_server(tables, "127.0.0.1", 0).start()
+    boards = []
+    try:
+        for n, (variant, (kind, plies)) in enumerate(GAMES.items(), 1):
+            board = ScreenBoard(tmp_path_factory.mktemp(f"table{n}"), variant, kind, broker.address, str(n))
+            boards.append(board)
+            board.play(plies, seed=n)
+            assert board.publisher.flush(10)
+        url = f"http://127.0.0.1:{server.port}/"
+        wait_for(lambda: [len(t["moves"] or []) for t in tables.tables()] ==
+                 [len(b.feed.latest["moves"]) for b in boards], what="every table on the dashboard")
+        yield url, boards
+    finally:
+        for board in boards:
+            board.close()
+        server.close()
+        tables.close()
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_the_dashboard_reads_in_words(browser, club, width, shots):
+    url, boards = club
+    browser.get(url)
+    wait_for(lambda: browser.execute_script(
+        "return [...document.querySelectorAll('article.table')].map((a) => a.dataset.plies).join();")
+        == ",".join(str(len(b.feed.latest["moves"])) for b in boards), what="every card")
+    wait_for(lambda: all(c.find_elements("css selector", ".legend-list li")
+                         for c in browser.find_elements("css selector", "article.table")), what="the legends")
+    if width == "desktop-1200":      # every legend open, once, to be looked at
+        browser.execute_script("document.querySelectorAll('article.table details').forEach((d) => d.open = true);")
+    show_all(browser, *WIDTHS[width])
+    browser.save_screenshot(str(shots / f"dashboard-{width}.png"))
+    cards = browser.find_elements("css selector", "article.table")
+    assert browser.find_element("id", "status").text == "4 tables"
+    for card, board, variant in zip(cards, boards, GAMES):
+        assert card.find_element("css selector", ".game-name").text == variants.get(variant).title
+        check_board(browser, f'article.table[data-table="{card.get_attribute("data-table")}"]', variant)
+        last = card.find_element("css selector", ".last").text
+        words_of_moves(last, variant)
+        assert last.endswith(f"· {len(board.feed.latest['moves'])} plies")
+        clocks = card.find_elements("css selector", ".clock")
+        assert [c.find_element("css selector", ".side").text for c in clocks] == ["White", "Black"]
+        turn = board.feed.latest["turn"]
+        assert ["to move" in c.text for c in clocks] == [turn == "white", turn == "black"]
+    columns = browser.execute_script(
+        "return getComputedStyle(document.getElementById('tables')).gridTemplateColumns.split(' ').length;")
+    lefts = {card.location["x"] for card in cards}
+    if width == "phone":
+        assert columns == 1
+        assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth;")
+    else:
+        assert columns >= (4 if width == "desktop-1920" else 3) and len(lefts) == min(4, columns)
+    # Optima on its card: every cap's label at least 10 px high and inside its square
+    sizes = browser.execute_script("""
+        const card = document.querySelector('article.table[data-table="4"]');
+        const rect = card.querySelector('svg.board rect').getBoundingClientRect();
+        return [rect.width, [...card.querySelectorAll('svg.board g.piece text')].map((t) => {
+            const b = t.getBoundingClientRect(); return [b.width, b.height]; })];""")
+    square, labels = sizes
+    assert labels, "no Optima cap on the card"
+    assert all(h >= 10 and w <= square for w, h in labels), (square, labels[:3])
+
+
+def test_the_dashboard_is_drawn_before_any_script(club):
+    url, boards = club
+    with urllib.request.urlopen(url, timeout=10) as reply:
+        html = reply.read().decode()
+    assert html.count('<article class="table') == 4 and html.count('<svg xmlns') == 4
+    for variant in GAMES:
+        assert f'<span class="game-name">{variants.get(variant).title}</span>' in html
+    assert html.count('<span class="side">White</span>') == 4
+    assert "4 tables" in html and "connecting" not in html
+    for last in re.findall(r'<div class="last">([^<]*)</div>', html):
+        assert not FEN_MOVE.search(last), last
+
+
+def test_the_dashboard_writes_moves_as_the_engine_does(browser, club):
+    """dashboard.js's moveWords and engine.words.move_words agree."""
+    url, _ = club
+    browser.get(url)
+    labels = [("maxima", "Pf3-f4xe4"), ("maxima", "Gb9-a8"), ("maxima", "Dd7-d6xd6"), ("maxima", "Pd3-S"), ("swapper-chess", "Sc1<>e5"),
+              ("swapper-chess", "Sc1-Sxd2"), ("coordinator-chess", "Kf1-i1"), ("coordinator-chess", "Pe9-e10=C"),
+              ("optima", "VR*@e2"), ("optima", "ARd4-d4xd7"), ("optima", "AGd4-f6^g7,h8"), ("optima", "PNe9-e10=WI"),
+              ("ultima", "Ld1-d8xd3,d5"), ("maxima", "<b>x</b>"), ("nosuch", "Pd3-d4")]
+    got = browser.execute_script("return arguments[0].map(([v, l]) => moveWords(v, l));", labels)
+    want = [move_words(v if v != "nosuch" else "maxima", label) for v, label in labels]
+    assert got == want
+
+
+def test_one_table_and_one_ply_are_singular(browser, broker, tmp_path):
+    """Issue 21: "1 plies", "1 tables"."""
+    tables = ClubTables(broker.address, "single")
+    server = dashboard_server(tables, "127.0.0.1", 0).start()
+    board = ScreenBoard(tmp_path, "maxima", "maxima", None)
+    publisher = BoardPublisher(broker.address, "single", "1")
+    board.feed.listeners.append(publisher)
+    try:
+        board.play(1, seed=3)
+        wait_for(lambda: [len(t["moves"] or []) for t in tables.tables()] == [1], what="the table")
+        browser.get(f"http://127.0.0.1:{server.port}/")
+        wait_for(lambda: browser.find_element("id", "status").text == "1 table", what="one table")
+        wait_for(lambda: browser.find_element("css selector", "article.table .last").text.endswith("· 1 ply"),
+                 what="one ply")
+        browser.get(board.url)
+        wait_for(lambda: "1 ply" in browser.find_element("id", "games").text, what="the games list")
+        assert "plies" not in browser.find_element("id", "games").text
+    finally:
+        publisher.close()
+        board.close()
+        server.close()
+        tables.close()
+
+
+def _covered(char: str) -> bool:
+    """Whether a Liberation font (Debian's chromium recommends
+    fonts-liberation) has a glyph for ``char``."""
+    out = subprocess.run(["fc-list", f":charset={ord(char):x}", "family"], capture_output=True, text=True).stdout
+    return "Liberation" in out
+
+
+def test_no_glyph_is_missing_with_debians_fonts(browser, club):
+    """Issue 21: the clock symbol was an empty box in Debian's Chromium.
+    Every character the page and the dashboard show is in the Liberation
+    fonts that Debian installs with chromium."""
+    if shutil.which("fc-list") is None or not _covered("A"):
+        pytest.skip("fontconfig or the Liberation fonts (fonts-liberation) are missing")
+    url, boards = club
+    seen = set()
+    for page in (url, boards[0].url, boards[3].url):
+        browser.get(page)
+        wait_for(lambda: browser.find_elements("css selector", "svg.board g.piece"), what="a board")
+        time.sleep(1.0)                  # the live state and its clocks
+        text = browser.execute_script(
+            "return document.body.innerText + [...document.querySelectorAll('svg text')].map((t) => t.textContent).join('')"
+            " + [...document.querySelectorAll('summary')].map((s) => s.textContent).join('');")
+        seen |= {ch for ch in text if ord(ch) > 126}
+    missing = sorted(ch for ch in seen if not _covered(ch))
+    assert not missing, f"no glyph in Debian's Liberation fonts for {[f'U+{ord(c):04X}' for c in missing]}"

@@ -31,9 +31,7 @@ from controller.settings import Settings
 from controller.sim import Sim
 from controller.store import GameStore
 from engine import Position, variants
-from engine.words import move_words, piece_names, plural
 from webpage import pin as pins
-from webpage.page import board_page
 from webpage.server import board_server
 from webpage.svg import board_svg
 
@@ -175,13 +173,15 @@ def check_board(browser, scope: str, variant: str, legend_scope: str | None = No
 
 def words_of_moves(text: str, variant: str) -> None:
     assert not FEN_MOVE.search(text), f"a move in FEN letters: {FEN_MOVE.search(text).group(0)!r} in {text!r}"
-    names = set(piece_names(variant).values())
+    game = variants.get(variant)
+    names = {t.name for t in game.units or game.types}
     assert any(name in text for name in names), text
 
 
 # ------------------------------------------------------------------ words
 def test_moves_in_words_for_every_kind_of_move():
     """The move list's words (engine.words), one per kind of move."""
+    from engine.words import move_words, plural
     assert move_words("maxima", "Pf3-f4xe4") == "Pawn f3-f4 takes e4"
     assert move_words("maxima", "Qd2-d5xd6,d7") == "Withdrawer d2-d5 takes d6, d7"
     assert move_words("maxima", "Dd7-d6xd6") == "Guard d7 takes d6"          # by replacement
@@ -220,23 +220,61 @@ def game_board(request, tmp_path_factory):
     board.close()
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
-def test_the_page_reads_in_words(browser, game_board, width, shots):
-    variant, board = game_board
-    title = variants.get(variant).title
+def open_page(browser, board: ScreenBoard, size: tuple[int, int] = WIDTHS["desktop-1200"]) -> None:
+    """The board's page, showing the board's newest state."""
+    browser.set_window_size(*size)
     browser.get(board.url)
-    wait_for(lambda: browser.execute_script("return document.querySelectorAll('#moves .ply').length;")
-             == len(board.feed.latest["moves"]), what="the moves")
-    wait_for(lambda: "game" in browser.find_element("id", "status").text, what="the live state")
+    plies = len(board.feed.latest["moves"])
+    wait_for(lambda: len(browser.find_elements("css selector", "#moves li")) == (plies + 1) // 2
+             and "to move" in browser.find_element("id", "status").text, what="the live state")
+
+
+def test_page_draws_the_pieces_as_stand_ins_with_names_and_a_legend(browser, game_board):
+    """Issue 21: bare FEN letters and no legend (in Maxima G is the Mage)."""
+    variant, board = game_board
+    open_page(browser, board)
+    check_board(browser, "#board", variant, "#legend")
+
+
+def test_page_writes_the_moves_in_words(browser, game_board):
+    """Issue 21: the move list read ``Pf3-f4xe4``."""
+    variant, board = game_board
+    open_page(browser, board)
+    words_of_moves(browser.find_element("id", "moves").text, variant)
+
+
+def test_page_names_the_game(browser, game_board):
+    variant, board = game_board
+    open_page(browser, board)
+    assert browser.find_element("id", "status").text.startswith(f"{variants.get(variant).title} · game 1 · ")
+    assert browser.title.startswith(variants.get(variant).title)
+
+
+def test_page_clocks_say_their_side_and_whose_turn(browser, game_board):
+    variant, board = game_board
+    open_page(browser, board)
+    check_clocks([browser.find_element("id", f"clock-{side}") for side in ("white", "black")],
+                 board.feed.latest["turn"])
+
+
+def check_clocks(clocks, turn: str) -> None:
+    """Two clocks, White's then Black's, each named, the side to move marked."""
+    assert [c.find_element("css selector", ".side").text for c in clocks] == ["White", "Black"]
+    assert [c.text.startswith(("White ", "Black ")) for c in clocks] == [True, True]
+    assert ["to move" in c.text for c in clocks] == [turn == "white", turn == "black"]
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_the_page_at_phone_and_desktop_width(browser, game_board, width, shots):
+    """Every game at every width, saved for people to look at."""
+    variant, board = game_board
+    open_page(browser, board, WIDTHS[width])
     show_all(browser, *WIDTHS[width])
     browser.save_screenshot(str(shots / f"page-{variant}-{width}.png"))
-    assert browser.find_element("id", "status").text.startswith(f"{title} · game 1")
     check_board(browser, "#board", variant, "#legend")
     words_of_moves(browser.find_element("id", "moves").text, variant)
-    white, black = (browser.find_element("id", f"clock-{side}").text for side in ("white", "black"))
-    turn = board.feed.latest["turn"]
-    assert white.startswith("White ") and black.startswith("Black ")
-    assert ("to move" in white, "to move" in black) == (turn == "white", turn == "black")
+    check_clocks([browser.find_element("id", f"clock-{side}") for side in ("white", "black")],
+                 board.feed.latest["turn"])
     assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth;")
 
 
@@ -297,7 +335,7 @@ def test_the_games_list_is_fetched_only_when_a_game_starts_or_ends(browser, tmp_
     board = ScreenBoard(tmp_path, "maxima", "maxima")
     try:
         browser.get(board.url)
-        wait_for(lambda: "game 1" in browser.find_element("id", "status").text, what="the live state")
+        wait_for(lambda: "White to move" in browser.find_element("id", "status").text, what="the live state")
         wait_for(lambda: "0 plies" in browser.find_element("id", "games").text, what="the games list")
         fetched = "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/games')).length;"
         assert browser.execute_script(fetched) == 1
@@ -338,48 +376,96 @@ def club(broker, tmp_path_factory):
         tables.close()
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
-def test_the_dashboard_reads_in_words(browser, club, width, shots):
+def open_dashboard(browser, club, size: tuple[int, int] = WIDTHS["desktop-1200"]) -> list:
+    """The dashboard with every table's newest state: the cards."""
     url, boards = club
+    browser.set_window_size(*size)
     browser.get(url)
     wait_for(lambda: browser.execute_script(
         "return [...document.querySelectorAll('article.table')].map((a) => a.dataset.plies).join();")
         == ",".join(str(len(b.feed.latest["moves"])) for b in boards), what="every card")
-    wait_for(lambda: all(c.find_elements("css selector", ".legend-list li")
-                         for c in browser.find_elements("css selector", "article.table")), what="the legends")
-    if width == "desktop-1200":      # every legend open, once, to be looked at
-        browser.execute_script("document.querySelectorAll('article.table details').forEach((d) => d.open = true);")
-    show_all(browser, *WIDTHS[width])
-    browser.save_screenshot(str(shots / f"dashboard-{width}.png"))
-    cards = browser.find_elements("css selector", "article.table")
-    assert browser.find_element("id", "status").text == "4 tables"
-    for card, board, variant in zip(cards, boards, GAMES):
-        assert card.find_element("css selector", ".game-name").text == variants.get(variant).title
+    return browser.find_elements("css selector", "article.table")
+
+
+def test_cards_name_the_game(browser, club):
+    cards = open_dashboard(browser, club)
+    for card, variant in zip(cards, GAMES):
+        assert variants.get(variant).title in card.find_element("css selector", "h2").text.split("\n")[-1]
+
+
+def test_card_clocks_say_their_side_and_whose_turn(browser, club):
+    """Issue 21: "⏱ 10:00 – 9:05", no sides, no side to move."""
+    cards = open_dashboard(browser, club)
+    for card, board in zip(cards, club[1]):
+        check_clocks(card.find_elements("css selector", ".clock"), board.feed.latest["turn"])
+
+
+def test_card_pieces_are_stand_ins_with_names_and_a_legend(browser, club):
+    cards = open_dashboard(browser, club)
+    for card, variant in zip(cards, GAMES):
         check_board(browser, f'article.table[data-table="{card.get_attribute("data-table")}"]', variant)
+
+
+def test_card_last_move_in_words(browser, club):
+    cards = open_dashboard(browser, club)
+    for card, board, variant in zip(cards, club[1], GAMES):
         last = card.find_element("css selector", ".last").text
         words_of_moves(last, variant)
         assert last.endswith(f"· {len(board.feed.latest['moves'])} plies")
-        clocks = card.find_elements("css selector", ".clock")
-        assert [c.find_element("css selector", ".side").text for c in clocks] == ["White", "Black"]
-        turn = board.feed.latest["turn"]
-        assert ["to move" in c.text for c in clocks] == [turn == "white", turn == "black"]
+
+
+def check_grid(browser, cards, width: str) -> None:
     columns = browser.execute_script(
         "return getComputedStyle(document.getElementById('tables')).gridTemplateColumns.split(' ').length;")
     lefts = {card.location["x"] for card in cards}
+    right = max(card.location["x"] + card.size["width"] for card in cards)
     if width == "phone":
-        assert columns == 1
+        assert columns == 1 and len(lefts) == 1
         assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth;")
-    else:
-        assert columns >= (4 if width == "desktop-1920" else 3) and len(lefts) == min(4, columns)
-    # Optima on its card: every cap's label at least 10 px high and inside its square
-    sizes = browser.execute_script("""
+    else:   # the cards side by side, filling the width
+        assert len(lefts) == 4, f"{len(lefts)} column(s) of cards"
+        assert right >= 0.9 * browser.execute_script("return window.innerWidth;")
+
+
+def test_cards_fill_1200_px_as_a_grid(browser, club):
+    """Issue 21: the cards sat in one narrow column at 1200 px."""
+    check_grid(browser, open_dashboard(browser, club), "desktop-1200")
+
+
+def check_optima_labels(browser) -> None:
+    square, labels = browser.execute_script("""
         const card = document.querySelector('article.table[data-table="4"]');
         const rect = card.querySelector('svg.board rect').getBoundingClientRect();
         return [rect.width, [...card.querySelectorAll('svg.board g.piece text')].map((t) => {
             const b = t.getBoundingClientRect(); return [b.width, b.height]; })];""")
-    square, labels = sizes
     assert labels, "no Optima cap on the card"
-    assert all(h >= 10 and w <= square for w, h in labels), (square, labels[:3])
+    too_small = [(w, h) for w, h in labels if h < 10 or w > 0.85 * square]
+    assert not too_small, f"labels not readable in {square:.0f} px squares: {too_small[:3]}"
+
+
+def test_optima_is_readable_on_a_card(browser, club):
+    """Issue 21: Optima's tokens were unreadable at card size: every cap's
+    label is at least 10 px high and fits its square."""
+    open_dashboard(browser, club)
+    check_optima_labels(browser)
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_the_dashboard_at_phone_and_desktop_width(browser, club, width, shots):
+    """The four tables at every width, saved for people to look at."""
+    cards = open_dashboard(browser, club, WIDTHS[width])
+    if width == "desktop-1200":      # every legend open, once, to be looked at
+        browser.execute_script("document.querySelectorAll('article.table details').forEach((d) => d.open = true);")
+    show_all(browser, *WIDTHS[width])
+    browser.save_screenshot(str(shots / f"dashboard-{width}.png"))
+    assert browser.find_element("id", "status").text == "4 tables"
+    for card, board, variant in zip(cards, club[1], GAMES):
+        assert card.find_element("css selector", ".game-name").text == variants.get(variant).title
+        check_board(browser, f'article.table[data-table="{card.get_attribute("data-table")}"]', variant)
+        words_of_moves(card.find_element("css selector", ".last").text, variant)
+        check_clocks(card.find_elements("css selector", ".clock"), board.feed.latest["turn"])
+    check_grid(browser, cards, width)
+    check_optima_labels(browser)
 
 
 def test_the_dashboard_is_drawn_before_any_script(club):
@@ -397,6 +483,7 @@ def test_the_dashboard_is_drawn_before_any_script(club):
 
 def test_the_dashboard_writes_moves_as_the_engine_does(browser, club):
     """dashboard.js's moveWords and engine.words.move_words agree."""
+    from engine.words import move_words
     url, _ = club
     browser.get(url)
     labels = [("maxima", "Pf3-f4xe4"), ("maxima", "Gb9-a8"), ("maxima", "Dd7-d6xd6"), ("maxima", "Pd3-S"), ("swapper-chess", "Sc1<>e5"),

@@ -102,13 +102,13 @@ def figure_svg(piece: StandIn, white: bool) -> str:
     """The stand-in's drawing in a 100 × 100 box (SVG elements, no <svg>)."""
     fill, outline, detail = _colours(white)
     if piece.figure == "cap":
-        ring = (f'<circle cx="50" cy="50" r="43" fill="none" stroke="{RING}" stroke-width="9"/>'
+        ring = (f'<circle cx="50" cy="50" r="43" fill="none" stroke="{RING}" stroke-width="7"/>'
                 if piece.royal else "")
-        return (f'<g class="figure"><circle cx="50" cy="50" r="46" fill="{fill}" stroke="{outline}" stroke-width="4"/>'
-                f'{ring}<circle cx="50" cy="50" r="35" fill="none" stroke="{detail}" stroke-width="2" opacity="0.5"/>'
-                f'<text x="50" y="51" font-size="{44 if len(piece.label) > 1 else 56}" font-weight="bold" '
-                f'font-family="{FONT}" text-anchor="middle" dominant-baseline="central" fill="{detail}">'
-                f'{piece.label}</text></g>')
+        # the label as large as the cap allows: it must stay readable on a dashboard card
+        return (f'<g class="figure"><circle cx="50" cy="50" r="47" fill="{fill}" stroke="{outline}" stroke-width="4"/>'
+                f'{ring}<text x="50" y="52" font-size="{50 if len(piece.label) > 1 else 60}" font-weight="bold" '
+                f'font-family="{FONT}" text-anchor="middle" dominant-baseline="central" fill="{detail}" '
+                f'letter-spacing="-2">{piece.label}</text></g>')
     body = _SHAPES[piece.figure]
     if piece.figure == "king":
         body = (_CROSS if piece.cross else _KNOB) + body

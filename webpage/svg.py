@@ -70,11 +70,13 @@ def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str
     game that cannot be read gives a ValueError."""
     position = Position(fen, variant)
     geo = position.geometry
-    leds = dict(leds or {})
+    # the states and the last move may come from the network (the dashboard): strings only
+    leds = {k: v for k, v in leds.items() if isinstance(k, str) and isinstance(v, str)} \
+        if isinstance(leds, Mapping) else {}
     marked = {}
-    if last:
+    if isinstance(last, Mapping):
         for key, state in (("from", "last-from"), ("to", "last-to")):
-            if last.get(key):
+            if isinstance(last.get(key), str):
                 marked[last[key]] = state
     margin = cell // 2 if coordinates else 0
     ranks = list(reversed(list(geo.ranks)))

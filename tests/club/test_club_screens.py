@@ -544,3 +544,69 @@ def test_no_glyph_is_missing_with_debians_fonts(browser, club):
         seen |= {ch for ch in text if ord(ch) > 126}
     missing = sorted(ch for ch in seen if not _covered(ch))
     assert not missing, f"no glyph in Debian's Liberation fonts for {[f'U+{ord(c):04X}' for c in missing]}"
+
+
+# ---------------------------------------------------------------- escaping
+def test_the_page_escapes_what_players_typed(browser, tmp_path):
+    """The served page writes names from the new-game form as text."""
+    import json
+
+    board = ScreenBoard(tmp_path, "maxima", "maxima")
+    hostile = '<img src=x onerror="document.title=1">'
+    try:
+        request = urllib.request.Request(board.url + "api/new-game", json.dumps(
+            {"pin": board.pin, "white": hostile, "black": "Bob & Co", "setup": "off"}).encode(),
+            {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            assert json.loads(reply.read())["ok"]
+        wait_for(lambda: board.feed.latest["tags"]["White"] == hostile, what="the new game")
+        with urllib.request.urlopen(board.url, timeout=10) as reply:
+            html = reply.read().decode()
+        assert "<img" not in html and "&lt;img src=x onerror=&quot;document.title=1&quot;&gt; – Bob &amp; Co" in html
+        browser.get(board.url)
+        assert browser.find_element("id", "players").text == f"{hostile} – Bob & Co"
+        assert not browser.find_elements("css selector", "header img")
+    finally:
+        board.close()
+
+
+def test_the_dashboard_escapes_and_survives_hostile_tables(broker):
+    """Whatever a table publishes, the served dashboard writes it as text
+    and draws the other tables."""
+    import json
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    tables = ClubTables(broker.address, "hostile")
+    server = dashboard_server(tables, "127.0.0.1", 0).start()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    fen = Position().fen()
+    states = {
+        "t<b>1": {"title": "<script>alert(1)</script>", "variant": "maxima", "fen": fen, "turn": "white",
+                  "tags": {"White": "<b>W</b>", "Black": 7}, "moves": ["d3-d4"], "sans": ["<i>x</i>"],
+                  "leds": ["a1"], "last": {"from": ["d3"]}, "clocks": {"white": "x", "black": None}},
+        "2": {"title": "Ultima", "variant": "nosuch", "fen": "not a fen", "tags": "x", "moves": {"a": 1},
+              "sans": None, "clocks": [1, 2], "result": "<u>1-0</u>", "reason": "<s>"},
+        "3": {"title": "Maxima", "variant": "maxima", "fen": fen, "turn": "white", "tags": {}, "moves": [],
+              "sans": [], "leds": {}, "last": None, "clocks": None, "result": "*", "mode": "play"},
+    }
+    try:
+        for table, state in states.items():
+            client.publish(f"maxima-board/hostile/{table}/state", json.dumps(state), qos=1, retain=False).wait_for_publish(5)
+        wait_for(lambda: len(tables.tables()) == 3, what="three tables")
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/", timeout=10) as reply:
+            assert reply.status == 200
+            html = reply.read().decode()
+        for raw in ("<script>alert", "<b>W", "<i>x", "<u>1-0", "<s>", "t<b>1"):
+            assert raw not in html, raw
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "Table t&lt;b&gt;1" in html
+        assert html.count('<article class="table') == 3 and html.count("<svg xmlns") == 2
+        assert '<span class="side">White</span>' not in html.split('data-table="3"')[0]     # bad clocks: none
+    finally:
+        client.loop_stop()
+        client.disconnect()
+        server.close()
+        tables.close()

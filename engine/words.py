@@ -42,10 +42,6 @@ def piece_name(variant: Variant | str, letter: str) -> str:
     return v.type_of(key).name
 
 
-def side_name(white: bool) -> str:
-    return "White" if white else "Black"
-
-
 def _squares(text: str | None) -> str:
     return ", ".join(text.split(",")) if text else ""
 

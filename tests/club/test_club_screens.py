@@ -198,6 +198,18 @@ def test_moves_in_words_for_every_kind_of_move():
     assert (plural(1, "ply", "plies"), plural(2, "ply", "plies"), plural(1, "table")) == ("1 ply", "2 plies", "1 table")
 
 
+def test_piece_names_per_game():
+    """One name per letter (Optima: token) and game, for the OLED and the pages."""
+    from engine.words import piece_name
+
+    assert [piece_name("maxima", x) for x in "gQdm"] == ["Mage", "Withdrawer", "Guard", "Immobilizer"]
+    assert piece_name("ultima", "W") == "Withdrawer" and piece_name("ultima", "l") == "Long Leaper"
+    assert piece_name("swapper-chess", "s") == "Swapper" and piece_name("swapper-chess", "q") == "Queen"
+    assert piece_name("optima", "VR*") == "Viceroy" and piece_name("optima", "wi") == "Wizard"
+    with pytest.raises(KeyError):
+        piece_name("ultima", "g")
+
+
 def test_pieces_are_drawn_as_their_stand_ins_not_letters():
     """Issue 21: bare FEN letters on the board. Maxima's Withdrawer is the
     Queen players put there, the Immobilizer an upside-down Rook."""
@@ -294,22 +306,21 @@ def test_the_page_is_drawn_before_any_script(game_board, shots):
     words_of_moves(re.sub(r"<[^>]+>", " ", html.split('id="moves"')[1].split("</ol>")[0]), variant)
 
 
-def test_the_page_without_javascript_in_chromium(game_board, shots):
-    """The same page in Chromium with JavaScript switched off."""
-    variant, board = game_board
-    if variant != "maxima":
-        pytest.skip("one game is enough for a second browser")
+def test_the_page_without_javascript_in_chromium(tmp_path, shots):
+    """The page in Chromium with JavaScript switched off."""
+    board = ScreenBoard(tmp_path, "maxima", "maxima")
+    board.play(14, seed=7)
     driver = _chromium(javascript=False)
     try:
         driver.set_window_size(1200, 1000)
         driver.get(board.url)
-        assert driver.execute_script is not None
         pieces = driver.find_elements("css selector", "#board svg g.piece")
         assert len(pieces) == len(list(Position(board.feed.latest["fen"]).pieces()))
         assert driver.find_element("id", "status").text.startswith("Maxima · game 1")
         driver.save_screenshot(str(shots / "page-maxima-no-javascript.png"))
     finally:
         driver.quit()
+        board.close()
 
 
 def _chromium(javascript: bool = True):

@@ -248,6 +248,21 @@ def test_page_draws_the_pieces_as_stand_ins_with_names_and_a_legend(browser, gam
     check_board(browser, "#board", variant, "#legend")
 
 
+def test_the_script_keeps_the_servers_legend(browser, game_board):
+    """board.js builds the legend from the board's SVG as webpage/svg.py does."""
+    variant, board = game_board
+    with urllib.request.urlopen(board.url, timeout=10) as reply:
+        served = reply.read().decode().split('<ul id="legend-list" class="legend-list">')[1].split("</ul>")[0]
+    open_page(browser, board)
+    summary = """const lines = (ul) => [...ul.children].map((li) => [li.dataset.name, li.querySelector('.name').textContent,
+                     (li.querySelector('.stand') || {}).textContent || '', li.querySelectorAll('svg.icon').length,
+                     li.textContent]);"""
+    live, drawn = browser.execute_script(summary + """
+        const served = document.createElement('ul'); served.innerHTML = arguments[0];
+        return [lines(document.getElementById('legend-list')), lines(served)];""", served)
+    assert live == drawn and live
+
+
 def test_page_writes_the_moves_in_words(browser, game_board):
     """Issue 21: the move list read ``Pf3-f4xe4``."""
     variant, board = game_board

@@ -636,3 +636,23 @@ def test_the_dashboard_escapes_and_survives_hostile_tables(broker):
         client.disconnect()
         server.close()
         tables.close()
+
+
+def test_the_stand_ins_are_the_ones_the_building_guide_names():
+    """The figures follow docs/building.md's tables "Which pieces stand for
+    which type" (Maxima, Ultima): the chess piece, turned over, ringed or
+    without its cross as the guide says."""
+    from webpage.figures import stand_in
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "building.md").read_text()
+    for game, heading in (("maxima", "\n### Maxima\n"), ("ultima", "\n### Ultima\n")):
+        section = text.split(heading, 1)[1].split("\n### ", 1)[0]
+        rows = re.findall(r"^\| ([A-Z][A-Za-z ()]+?) \| ([a-z]) \| \d+ \| ([^|]+) \|$", section, re.M)
+        assert len(rows) == len(variants.get(game).types), (game, rows)
+        for _, letter, piece in rows:
+            name = variants.get(game).type_of(letter).name
+            drawn = stand_in(variants.get(game), name)
+            assert drawn.figure == re.search(r"King|Queen|Rook|Bishop|Knight|Pawn", piece).group(0).lower(), name
+            assert drawn.flipped == ("upside down" in piece), name
+            assert drawn.ring == ("ring" in piece), name
+            assert drawn.cross == ("cross" not in piece), name

@@ -37,7 +37,7 @@ _ULTIMA_STYLE = {  # Maxima's and Ultima's pieces (building.md)
     "King": StandIn("king", "King"),
     "Withdrawer": StandIn("queen", "a Queen"),
     "Coordinator": StandIn("rook", "a Rook"),
-    "Immobilizer": StandIn("rook", "a Rook turned upside down", flipped=True),
+    "Immobilizer": StandIn("rook", "a Rook upside down", flipped=True),
     "Leaper": StandIn("knight", "a Knight"),
     "Long Leaper": StandIn("knight", "a Knight"),
     "Chameleon": StandIn("bishop", "a Bishop"),
@@ -60,7 +60,7 @@ def stand_in(variant: Variant, name: str, token: str = "", royal: bool = False, 
     if variant.family == "deckle":
         if name in ORTHODOX:
             return StandIn(name.lower(), name)
-        return StandIn("rook", "a Rook turned upside down", flipped=True)
+        return StandIn("rook", "a Rook upside down", flipped=True)
     return _ULTIMA_STYLE.get(name, StandIn("cap", name, label=name[:2]))
 
 

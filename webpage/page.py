@@ -56,10 +56,11 @@ def clock_html(side: str, clocks: dict | None, element_id: str = "", to_move: st
     """One clock: its side in words, the time left, and "to move" on the
     side to move (``to_move``); it is green while it runs."""
     ms = (clocks or {}).get(side)
+    ms = ms if isinstance(ms, int) else None
     running = bool(clocks) and clocks.get("running") == side
     classes = "clock" + (" running" if running else "") + (" flag" if ms is not None and ms <= 0 else "")
     ident = f' id="{element_id}"' if element_id else ""
-    time = clock_text(ms) if isinstance(ms, int) else "–"
+    time = clock_text(ms) if ms is not None else "–"
     return (f'<span{ident} class="{classes}" data-side="{side}"><span class="side">{side.title()}</span> '
             f'<span class="time">{time}</span><span class="turn">{" to move" if to_move == side else ""}</span></span>')
 

@@ -656,3 +656,18 @@ def test_the_stand_ins_are_the_ones_the_building_guide_names():
             assert drawn.flipped == ("upside down" in piece), name
             assert drawn.ring == ("ring" in piece), name
             assert drawn.cross == ("cross" not in piece), name
+
+
+def test_the_page_before_the_board_starts_and_for_every_game():
+    """board_page without a snapshot, and with the start of every game."""
+    from webpage.page import board_page
+
+    html = board_page(None)
+    assert "the board is starting…" in html and "<svg" not in html and 'id="new-game-form"' in html
+    for game in variants.all_variants():
+        snapshot = {"game": 1, "variant": game.name, "title": game.title, "tags": {}, "fen": game.start_fen,
+                    "turn": "white", "moves": [], "sans": [], "move_texts": [], "last": None, "leds": {},
+                    "display": [], "mode": "play", "result": "*", "reason": None, "clocks": None}
+        html = board_page(snapshot, [{"id": game.name, "name": game.title}])
+        assert f"{game.title} · game 1 · White to move" in html and "<svg" in html, game.name
+        assert html.count('<g class="piece"') == len(list(Position(game.start_fen, game.name).pieces()))

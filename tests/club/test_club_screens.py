@@ -371,8 +371,17 @@ def test_the_games_list_is_fetched_only_when_a_game_starts_or_ends(browser, tmp_
         board.play(1, seed=2)
         wait_for(lambda: "4 plies" in browser.find_element("id", "games").text, what="the plies counted live")
         assert browser.execute_script(fetched) == 1
-        board.run(lambda sim: [sim.command("press menu", 1), sim.command("press ok", 1)])   # Resign White?
+        def resign(sim):
+            for _ in range(10):
+                sim.command("press menu", 1)
+                if any("Resign White?" in line for line in sim.controller.display):
+                    return sim.command("press ok", 1)
+            raise AssertionError(f"no Resign White? in the menu: {sim.controller.display}")
+        board.run(resign)
+        wait_for(lambda: "0-1" in browser.find_element("id", "result").text, what="the result")
         wait_for(lambda: browser.execute_script(fetched) == 2, what="the list fetched when the game ended")
+        board.play(0, seed=3)
+        assert browser.execute_script(fetched) == 2
     finally:
         board.close()
 

@@ -278,9 +278,59 @@ def test_relative_links_reach_a_file(path: Path):
 
 def test_docs_do_not_point_to_the_shared_folder():
     """shared/ is not in the repository: the docs link their own copies."""
-    offenders = [str(p.relative_to(ROOT)) for p in MARKDOWN
-                 if "shared/" in p.read_text("utf-8") and p.name not in ("pico.md", "engine.md")]
+    offenders = [str(p.relative_to(ROOT)) for p in MARKDOWN if "shared/" in p.read_text("utf-8")]
     assert not offenders
+
+
+# A document named in prose, in back quotes or as a link: "controller.md",
+# `bench/results-strength-*.md`, [O2](rules/optima.md#o2-...); web addresses are not citations.
+CITED_MD = re.compile(r"(?<![\w/.*-])((?:\.\./)*[\w*][\w./*-]*\.md)(?![\w-])")
+URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+")
+LINK_TEXT = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")     # a link cites its target, whatever its words
+
+
+def _missing_cited_md(path: Path, text: str) -> list[str]:
+    """The .md files ``text`` (the contents of ``path``) names that the
+    repository does not hold: a name counts when it is a file (or a glob that
+    matches one) under the citing file's folder or the repository's root."""
+    missing = []
+    for cited in CITED_MD.findall(LINK_TEXT.sub(r" \1 ", URL.sub("", text))):
+        found = False
+        for base in (path.parent, ROOT):
+            hits = list(base.glob(cited)) if "*" in cited else [base / cited]
+            found |= any(hit.is_file() and hit.resolve().is_relative_to(ROOT) for hit in hits)
+        if not found:
+            missing.append(cited)
+    return missing
+
+
+def test_missing_cited_md_finds_the_names_the_repository_lacks():
+    path = ROOT / "docs" / "example.md"
+    text = ("As controller.md says, [board.md](design/board.md#the-1010-board-deckles-games-optima-ultima) "
+            "and `bench/results-strength-*.md`; see ../shared/rules/maxima.md, optima.md O4, "
+            "[a](rules/optima.md), `docs/clock.md`, https://example.org/notes.md and board-notes.md.")
+    assert _missing_cited_md(path, text) == ["controller.md", "../shared/rules/maxima.md", "optima.md",
+                                             "board-notes.md"]
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=[str(p.relative_to(ROOT)) for p in MARKDOWN])
+def test_every_cited_md_file_is_in_the_repository(path: Path):
+    """A document the docs cite is one a reader of the repository can open."""
+    assert _missing_cited_md(path, path.read_text("utf-8")) == []
+
+
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason=f"{SHARED} is not here (CI checks it out beside the clone)")
+@pytest.mark.parametrize("ours, source", [("design/controller.md", "design/controller.md"),
+                                          ("design/board.md", "hardware/board.md")])
+def test_docs_design_carry_every_section_of_the_design_notes(ours: str, source: str):
+    """docs/design/ is our copy of the project's design notes: every heading and every paragraph's first line."""
+    theirs = (SHARED / source).read_text("utf-8")
+    copy = (ROOT / "docs" / ours).read_text("utf-8")
+    lines = [line for line in theirs.splitlines() if line.startswith("#") or line.startswith("- ")]
+    assert lines and [line for line in lines if line not in copy] == []
 
 
 # ------------------------------------------------- drawings agree with the code

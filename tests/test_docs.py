@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import ast
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -436,3 +437,83 @@ def test_led_meanings_table_matches_the_code():
         pattern, colour = protocol.LED_STYLE[state]
         assert rgb == f"{mbproto.COLOUR_NAMES[colour]}, {patterns[pattern]}", state
         assert mono == single[example[state]], state
+
+
+# ------------------------------------------------------ the bills of materials
+
+def _bom(board: str) -> list[dict]:
+    """The rows of building.md's bill of materials for ``board`` ("Maxima board", "10×10 board")."""
+    text = (ROOT / "docs" / "building.md").read_text("utf-8").split("## Bill of materials", 1)[1]
+    section = text.split(f"### {board}\n", 1)[1].split("\n#", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0] != "qty" and not re.fullmatch(r"-+", cells[0]):
+            qty = re.match(r"\d+", cells[0])
+            cost = re.search(r"\d+", cells[3])
+            rows.append({"qty": int(qty[0]) if qty else None, "part": cells[1], "cost": int(cost[0]) if cost else None})
+    return rows
+
+
+def _row(rows: list[dict], words: str) -> dict:
+    found = [r for r in rows if words in r["part"]]
+    assert len(found) == 1, (words, found)
+    return found[0]
+
+
+def _units(game: str) -> int:
+    """Pieces of ``game``'s start on the board and in the hands (Optima's placement phase)."""
+    from engine import Position
+    p = Position("start", game)
+    hand = getattr(p, "hand", None)
+    return bin(p.occupancy()).count("1") + (len(hand(0)) + len(hand(1)) if callable(hand) else 0)
+
+
+@pytest.mark.parametrize("board, kind, layout", [("Maxima board", "maxima", "MAXIMA_LAYOUT"),
+                                                 ("10×10 board", "10x10", "BOARD_10X10_LAYOUT")])
+def test_bill_of_materials_counts_the_board_and_adds_up(board: str, kind: str, layout: str):
+    """Switches, diodes and LEDs for every square and button of the drawn matrix, a magnet for
+    every piece of the largest game the board plays, and a total that is the sum of its lines."""
+    from hardware.boards import games_for
+    rows = _bom(board)
+    names = [name for line in _drawing_tables()[layout] for name in line if name != "spare"]
+    buttons = sum(name in ("OK", "BACK", "MENU", "NEW") for name in names)
+    squares = len(names) - buttons
+    assert _row(rows, "reed switches")["qty"] >= squares
+    assert _row(rows, "diodes 1N4148")["qty"] == squares + buttons
+    assert _row(rows, "WS2812B")["qty"] == squares + buttons
+    largest = max(_units(game) for game in games_for(kind))
+    assert _row(rows, "magnets")["qty"] >= largest
+    total = _row(rows, "**total**")
+    assert total["cost"] == sum(r["cost"] for r in rows if r is not total and r["cost"] is not None)
+    for part in ("Raspberry Pi 4", "Raspberry Pi Pico", "OLED", "buzzer", "push buttons", "AWG 24", "AWG 20",
+                 "Dupont"):
+        assert _row(rows, part)["qty"], part
+
+
+def test_the_largest_game_of_each_board_is_counted_as_the_rules_say():
+    """Maxima: 18 a side (M2); Optima: 10 pawns, 10 guards and 10 pieces a side (O4)."""
+    from hardware.boards import games_for
+    assert max(_units(game) for game in games_for("maxima")) == _units("maxima") == 36
+    assert max(_units(game) for game in games_for("10x10")) == _units("optima") == 60
+
+
+def test_building_md_has_no_stale_software_status():
+    text = (ROOT / "docs" / "building.md").read_text("utf-8")
+    assert "Software status" not in text and "only Maxima" not in text and "plays Maxima on the Maxima board today" not in text
+
+
+def test_the_led_of_the_drawn_square_stays_visible_beside_every_kings_base_of_the_size_table():
+    """square-section.svg's geometry against building.md's table of square sizes: the light pipe
+    lies outside the largest King's base on every square size, the reed switch runs inside the
+    square, and the magnet face is 4-8 mm from the glass."""
+    g = _drawing_tables()["SQUARE_SECTION"]
+    text = (ROOT / "docs" / "building.md").read_text("utf-8").split("## Squares and board size", 1)[1]
+    sizes = re.findall(r"^\| (\d+) mm \| [^|]*?(\d+)–(\d+) mm \|", text, re.M)
+    assert len(sizes) >= 3
+    for side, _, widest in sizes:
+        half = int(side) / 2
+        pipe_to_centre = (half - g["led_inset"]) * math.sqrt(2)
+        assert pipe_to_centre - g["pipe"] / 2 > int(widest) / 2 + 2, (side, widest)   # 2 mm to spare
+        assert g["reed"][1] + 3 < half * math.sqrt(2) - 3                             # glass and leads inside
+    assert 4 <= g["felt"] + g["top"] <= 8

@@ -517,3 +517,71 @@ def test_the_led_of_the_drawn_square_stays_visible_beside_every_kings_base_of_th
         assert pipe_to_centre - g["pipe"] / 2 > int(widest) / 2 + 2, (side, widest)   # 2 mm to spare
         assert g["reed"][1] + 3 < half * math.sqrt(2) - 3                             # glass and leads inside
     assert 4 <= g["felt"] + g["top"] <= 8
+
+
+# ------------------------------------------------------- the README's first walk
+
+README = ROOT / "README.md"
+
+
+def _walk_step(number: int) -> tuple[str, list[str]]:
+    """The prose and the indented code lines of step ``number`` of the README's first walk."""
+    text = README.read_text("utf-8").split("## The first ten minutes", 1)[1].split("\n## ", 1)[0]
+    step = text.split(f"**{number}. ", 1)[1].split(f"**{number + 1}. ", 1)[0]
+    return step, [line[4:] for line in step.splitlines() if line.startswith("    ")]
+
+
+def _sim(tmp_path: Path, args: list[str], stdin: str) -> str:
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_STATE_HOME=str(tmp_path / "state"))
+    env.pop("MAXIMA_BOARD_DB", None)
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([sys.executable, "-m", "controller.cli", *args, "--db", str(tmp_path / "games.db")],
+                          input=stdin, text=True, capture_output=True, cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_readme_first_lines_give_the_two_commands():
+    first = README.read_text("utf-8").splitlines()[:15]
+    assert "    ./start" in first and "    ./run-tests" in first
+
+
+def test_readme_walk_has_five_steps_each_with_a_command():
+    for number, words in enumerate(["Start", "Play a move", "Choose another game", "Play the computer",
+                                    "Open the web page"], 1):
+        step, _ = _walk_step(number)
+        assert step.startswith(words + ".**"), number
+        assert re.search(r"`(\./start|maxima-board [a-z]+[^`]*|lift [a-j]\d+|press [a-z]+)`", step), number
+
+
+def test_readme_walk_move_is_what_the_simulator_prints(tmp_path: Path):
+    """Step 2: the typed lines (``> ...``) given to ``sim`` print the lines the README shows, in order."""
+    _, code = _walk_step(2)
+    typed = [line[2:] for line in code if line.startswith("> ")]
+    shown = [line for line in code if not line.startswith("> ")]
+    assert typed and shown
+    out = _sim(tmp_path, ["sim"], "".join(f"{command}\nwait 400\n" for command in typed) + "quit\n").splitlines()
+    at = 0
+    for line in shown:
+        assert line in out[at:], f"README step 2 shows {line!r}; sim printed {out}"
+        at = out.index(line, at) + 1
+
+
+def test_readme_walk_commands_start_the_simulator(tmp_path: Path):
+    """Step 3's command lines start the simulated board on the game they name."""
+    _, code = _walk_step(3)
+    commands = [line.split("#", 1)[0].split() for line in code if line.startswith("maxima-board sim")]
+    assert commands
+    for n, command in enumerate(commands):
+        args = command[1:]
+        if "--board" in args and "--board" not in _sim(tmp_path / f"h{n}", ["sim", "--help"], ""):
+            pytest.skip("sim --board is not in this tree yet (issue 21: choosing a game on either board)")
+        out = _sim(tmp_path / str(n), args, "quit\n")
+        assert "| Game 1: " in out, (command, out)
+        if "--variant" in args:
+            from engine import variants
+            title = variants.get(args[args.index("--variant") + 1]).title
+            assert f"| Game 1: {title}" in out, (command, out)

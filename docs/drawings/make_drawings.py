@@ -1013,8 +1013,7 @@ def square_section() -> Svg:
     for dx in (-7, -3.5, 0, 3.5, 7):
         svg.line(sx(u_pipe) + dx * 0.8, sy(0) - 2, sx(u_pipe) + dx * 2.4, sy(-7), "ray")
     svg.text(sx(u_pipe), sy(-8) - 2, "light", "xs", "middle")
-    svg.text(sx(u_pipe) - 4, sy(-11) - 2, "clear acrylic rod Ø5 × 3,", "xs", "end")
-    svg.text(sx(u_pipe) - 4, sy(-11) + 9, "top face sanded matt", "xs", "end")
+    svg.lines(sx(u_pipe), sy(-14), ["clear acrylic rod Ø5 × 3,", "top face sanded matt"], "xs", 11, "middle")
     # dimensions of the section
     _dimension(svg, sx(-5), sy(0), sx(-5), sy(top), "top 3", anchor="end")
     _dimension(svg, sx(-5), sy(top), sx(-5), sy(top + cavity), "cavity 15", anchor="end")

@@ -934,7 +934,7 @@ def square_section() -> Svg:
     note(svg, x0 - 40, y0 + side * k + 60, [
         "The LED sits in a corner, 7 mm from both edges:",
         f"its light pipe centre is {(side / 2 - inset) * math.sqrt(2):.1f} mm from the centre,",
-        f"{clear:.1f} mm clear of a 38 mm base, so a piece",
+        f"{clear:.1f} mm outside a 38 mm base, so a piece",
         "standing on the square never hides its light",
         "(remove, immobilized, engine-from show on pieces).",
         "Same corner on every square: the lower left,",

@@ -214,7 +214,8 @@ SVGS = sorted((ROOT / "docs").rglob("*.svg"))
 def test_docs_have_drawings():
     names = {p.name for p in SVGS}
     for expected in ("matrix-maxima.svg", "matrix-10x10.svg", "pico-pins.svg", "pi-header.svg",
-                     "topology-a.svg", "topology-b.svg", "ws2812-power.svg", "max7219.svg", "buzzer.svg"):
+                     "topology-a.svg", "topology-b.svg", "ws2812-power.svg", "max7219.svg", "buzzer.svg",
+                     "square-section.svg"):
         assert expected in names
 
 

@@ -9,6 +9,7 @@ Output lines start with a word saying what they are: ``move 3 d3-d4 ...``
 from __future__ import annotations
 
 import os
+import re
 import select
 import sys
 import time
@@ -109,9 +110,7 @@ class Sim:
                 self._emit(self.runner.do(step))
             self._serve_feed(True)
         except ScriptError as exc:
-            known = ", ".join(COMMANDS + ("quit",))
-            hint = f" (commands: {known})" if "unknown command" in str(exc) else ""
-            self._print(f"error {exc}{hint}")
+            self._print(f"error {typed_error(str(exc), word)}")
         return True
 
     def _emit(self, events: list[dict]) -> None:
@@ -171,6 +170,16 @@ class Sim:
     def _print(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
+
+
+def typed_error(text: str, word: str) -> str:
+    """A script error as the person who typed the line reads it: without
+    the script's "line N: " (the line is the one just typed); an unknown
+    command lists the simulator's commands once."""
+    text = re.sub(r"^line \d+: ", "", text)
+    if text.startswith("unknown command"):
+        return f"unknown command {word!r} (commands: {', '.join(COMMANDS + ('quit',))})"
+    return text
 
 
 def _clocks(left: dict[str, int]) -> str:

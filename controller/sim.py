@@ -4,7 +4,10 @@ typed live; real time passes as well, and ``wait`` adds more.
 
 Output lines start with a word saying what they are: ``move 3 d3-d4 ...``
 (a committed, stored move), ``takeback``, ``game``, ``oled``, ``leds``,
-``error``, ``note``.
+``error``, ``note``. An OLED change of the status bar alone (a running
+clock's second) is not printed, so nothing is written over the prompt
+every second: ``show`` has the clocks, and each move line is followed by
+them.
 """
 from __future__ import annotations
 
@@ -54,6 +57,7 @@ class Sim:
         self._clock = clock
         self._t0 = clock()
         self._waited = 0
+        self._oled: list[str] = []   # the OLED lines last printed
         if store.message:
             self._print(f"note {store.message}")
         # The simulated board is set up as the game stands: the resumed
@@ -140,7 +144,12 @@ class Sim:
             elif kind == "show":
                 self._print(e["text"])
             elif kind == "display":
-                self._print("oled " + " | ".join(e["lines"]))
+                lines = e["lines"]
+                if lines[1:] == self._oled[1:] and lines[:1] != self._oled[:1] and self._oled:
+                    self._oled = list(lines)   # only the status bar (a clock ticking): not printed; 'show' has it
+                    continue
+                self._oled = list(lines)
+                self._print("oled " + " | ".join(lines))
             elif kind == "leds":
                 by_state: dict[str, list[str]] = {}
                 for sq, state in e["leds"].items():

@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -123,3 +124,14 @@ def test_main_returns_2_for_bad_input(tmp_path, capsys):
     path.write_text("lift\n")
     assert main(["replay", str(path)]) == 2
     assert "line 1: lift needs one square" in capsys.readouterr().err
+
+
+def test_sim_does_not_print_every_tick_of_a_running_clock(tmp_path):
+    out = io.StringIO()
+    script = "clock 5+0\nfen start\nlift d3\nwait 4000\nshow\n"
+    assert run_sim(Settings(db_path=str(tmp_path / "g.db")), io.StringIO(script), out) == 0
+    text = out.getvalue()
+    ticking = [l for l in text.splitlines() if l.startswith("oled ") and "4:5" in l]
+    assert ticking == [], ticking                       # 4:59, 4:58 … not printed over the prompt
+    assert "In hand" in text                            # a real change still is
+    assert re.search(r"\|\*W 4:5\d", text)              # show: the clock, on request

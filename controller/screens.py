@@ -59,6 +59,7 @@ class View:
     link_problem: str | None = None  # why the board link is down ("No board at /dev/…")
     outside: frozenset[str] = frozenset()   # board squares off the game's that hold a piece (board names)
     placement: object | None = None  # Optima's placement phase: the player's Choice (modes/placement.py)
+    start_standing: bool = False     # the game is over and the board shows the next game's start
 
     @property
     def stable(self) -> bool:
@@ -435,5 +436,5 @@ def _ended_screen(v: View) -> tuple[str, str, str]:
         words = f"Draw by {v.reason}." if v.reason == "agreement" else f"Draw: {v.reason}."
     else:
         words = f"{winner}: {v.reason}."
-    return (g.status_line("Game over", v.result), _second(v),
-            f"{words} Set up the start, then NEW.")
+    then = "OK or NEW: new game." if v.start_standing else "Set up the start, then NEW."
+    return g.status_line("Game over", v.result), _second(v), f"{words} {then}"

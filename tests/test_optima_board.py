@@ -135,6 +135,8 @@ def test_O5_choose_menu_past_the_last_unit_opens_the_game_menu():
     c.on_frame(0, c.expected_squares)
     for _ in range(len(c.position.placeable()) + 1):
         c.on_button(10, "menu")
+    assert "Play Optima 9x9?" in text(c.display)   # the game menu's first item: the board's next game
+    c.on_button(10, "menu")
     assert "Resign White?" in text(c.display)
 
 

@@ -1,0 +1,85 @@
+"""Choosing the game on the board (issue 21): MENU → "Play …?" in play and
+"Game" in set-up, every game the board holds in the order of
+``maxima-board variants``; pieces outside the new game lit and named;
+nothing asks for a piece nobody lifted; the board's own first game."""
+from __future__ import annotations
+
+from controller.core import Controller
+from controller.script import Runner
+from controller.settings import Settings
+from controller.store import GameStore
+from hardware.config import load_config
+
+
+def words(lines: list[str]) -> str:
+    return " ".join(lines)
+
+
+def test_menu_in_play_offers_the_next_game_first_and_needs_no_piece_moved():
+    runner = Runner(Settings())
+    c = runner.controller
+    runner.press("menu")
+    assert "Play Ultima?" in words(c.display)
+    runner.press("ok")
+    assert c.mode == "setup" and c.variant == "ultima"
+    assert "Game: Ultima" in words(c.display)
+    runner.press("ok")                                       # OK on "Game": the one after
+    assert c.variant == "ultima-pure" and "Game: Ultima (pure)" in words(c.display)
+    runner.press("ok")
+    assert c.variant == "maxima"
+
+
+def test_menu_game_asks_before_abandoning_a_game_with_moves():
+    store = GameStore(":memory:")
+    runner = Runner(Settings(), store=store)
+    c = runner.controller
+    runner.lift("d3"), runner.place("d4"), runner.wait(400)
+    runner.press("menu"), runner.press("ok")
+    assert c.mode == "play" and "Abandon game 1 for Ultima?" in words(c.display)
+    runner.press("back")                                     # no: the game goes on
+    assert c.mode == "play" and c.moves == ["d3-d4"] and "Abandon" not in words(c.display)
+    runner.press("menu"), runner.press("ok"), runner.press("ok")
+    assert c.mode == "setup" and c.variant == "ultima"
+    game = store.games()[0]
+    assert game.finished and game.reason == "abandoned" and store.moves(game.id) == ["d3-d4"]
+
+
+def test_pieces_outside_the_new_game_are_lit_and_named_and_none_is_asked_for_twice():
+    runner = Runner(Settings())
+    c = runner.controller
+    runner.press("menu"), runner.press("ok")                 # Maxima → Ultima: rank 9 is off Ultima's board
+    runner.wait(400)
+    leds = c.leds
+    for square in ("b9", "d9", "e9", "g9"):
+        assert leds[square] == "error-extra", leds
+    assert "b9" in words(c.display) and "not part of the game" in words(c.display)
+    runner.press("ok"), runner.press("ok")                   # → Ultima (pure) → Maxima again
+    runner.wait(400)
+    assert c.variant == "maxima"
+    assert c.leds == {} and "Place" not in words(c.display), (c.leds, c.display)
+    runner.press("back")                                     # leave "Game"
+    assert "Board set up" in words(c.display)
+    runner.press("ok")
+    assert c.mode == "play" and c.variant == "maxima"
+
+
+def test_after_resigning_with_the_start_standing_it_does_not_ask_to_set_it_up():
+    runner = Runner(Settings())
+    c = runner.controller
+    runner.press("menu"), runner.press("menu"), runner.press("ok")    # White resigns
+    assert c.result == "0-1"
+    assert "Set up the start" not in words(c.display) and "OK or NEW" in words(c.display)
+    runner.press("ok")
+    assert c.mode == "play" and c.game_id == 2
+    runner.lift("d3"), runner.place("d4"), runner.wait(400)
+    runner.press("menu"), runner.press("menu"), runner.press("ok")    # Black resigns, d4 not on its start
+    assert "Set up the start, then NEW" in words(c.display)
+
+
+def test_a_ten_by_ten_board_without_a_game_starts_its_first_game(tmp_path):
+    assert Controller(Settings(board_kind="10x10")).variant == "ultima"
+    cfg = tmp_path / "board.toml"
+    cfg.write_text('hardware = "pico"\n[board]\nkind = "10x10"\n[pico]\ndevice = "/dev/no-such-pico"\n')
+    settings = load_config(cfg).settings()
+    assert Controller(settings).variant == "ultima"
+    assert Controller(Settings(board_kind="10x10", variant="optima")).variant == "optima"

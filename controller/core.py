@@ -714,7 +714,7 @@ class Controller:
 
         def choose(now: int) -> list[dict]:
             if self._position.move_stack and self._mode.name in ("play", "sync"):
-                self._menu = Menu([MenuItem(f"Abandon game {self._game_id} for {short_title(nxt)}?",
+                self._menu = Menu([MenuItem(f"Abandon game {self._game_id}?",
                                             lambda later: self._choose(nxt, later))])
                 return []
             return self._choose(nxt, now)

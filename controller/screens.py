@@ -95,9 +95,10 @@ def render(view: View) -> Screen:
     board = view.setup.position if view.setup else view.position
     names = board.geometry.names
     layers = [(state, [names[s] for s in squares]) for state, squares in lit.layers]
-    if view.outside and view.link_ok:
-        layers.append(("error-extra", sorted(view.outside)))
-        text = g.not_in_game(sorted(view.outside))
+    if view.outside and view.link_ok:   # a board square named like a game square: the board view lights it
+        layers.append(("error-extra", sorted(sq for sq in view.outside if sq not in board.geometry.index)))
+        if view.menu is None or view.mode == "setup":   # an open menu stays readable
+            text = g.not_in_game(sorted(view.outside))
     leds = g.compose_leds(layers)
     return Screen(leds, g.screen(status, second, text), lit.pick)
 

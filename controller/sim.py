@@ -19,6 +19,9 @@ import time
 from typing import Callable, Iterator, TextIO
 
 
+from hardware.boards import PlacementError
+
+from .board_view import BoardView
 from .clock import format_ms
 from .core import Controller
 from .script import COMMANDS, Runner, ScriptError, parse_line
@@ -51,7 +54,8 @@ class Sim:
     """One simulated board session writing to ``output``."""
 
     def __init__(self, settings: Settings, store: GameStore, output: TextIO,
-                 clock: Callable[[], float] = time.monotonic, feed=None, wrap: Callable | None = None):
+                 clock: Callable[[], float] = time.monotonic, feed=None, wrap: Callable | None = None,
+                 board: str | None = None):
         self.out = output
         self.feed = feed       # controller.feed.BoardFeed: the web page, the broadcast
         self._clock = clock
@@ -66,7 +70,14 @@ class Sim:
         controller = self.core = Controller(settings, store, fen=fen, now_ms=0)
         if wrap is not None:   # a layer around the controller (the computer opponent)
             controller = wrap(controller)
-        self.runner = Runner.attach(controller, set(controller.expected_squares), 0)
+        if board is not None:  # the physical board's squares, outermost as on a real board
+            try:
+                controller = BoardView(controller, board, settings.board_offset)
+            except PlacementError as exc:
+                game = self.core.position.variant
+                raise PlacementError(f"game {self.core.game_id} ({game.title}) is unfinished: {exc}; "
+                                     f"play it with --variant {game.name} or another --board") from None
+        self.runner = Runner.attach(controller, None, 0)
         self._emit(self.runner.events)
         self._serve_feed(True)
 
@@ -89,7 +100,7 @@ class Sim:
             return
         events = self.feed.pump(self.controller, self.runner.now)
         if any(e["type"] == "new_game" for e in events) and self.controller.mode == "play":
-            events += self.runner.set_board(self.controller.expected_squares)   # hands set it up
+            events += self.runner.set_board(self.runner.expected_board())   # hands set it up
         self._emit(events)
         if changed or events:
             self.feed.update(self.controller)
@@ -223,22 +234,26 @@ def _lines(source: TextIO, tick: Callable[[], None]) -> Iterator[str]:
 
 def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | None = None,
             label: str | None = None, feed=None, on_start: Callable[[Sim], None] | None = None,
-            wrap: Callable | None = None) -> int:
+            wrap: Callable | None = None, board: str | None = None) -> int:
     """Run a simulated board session until ``quit`` or end of input; the
     games database is ``settings.db_path`` (default: ``default_db_path()``),
     held with the board lock for the session (``label`` names it in errors).
     With a ``feed`` (the web page) the board goes on after the end of input,
-    until interrupted; ``on_start`` is called once the board is up."""
+    until interrupted; ``on_start`` is called once the board is up.
+    ``board`` ("maxima", "10x10"): the squares typed and shown are that
+    physical board's (``controller.board_view``); None: the game's own."""
     source = input if input is not None else sys.stdin
     out = output if output is not None else sys.stdout
     store = board_store(settings.db_path, label)
     sim = None
     try:
-        sim = Sim(settings, store, out, feed=feed, wrap=wrap)
+        sim = Sim(settings, store, out, feed=feed, wrap=wrap, board=board)
         if on_start is not None:
             on_start(sim)
         interactive = _isatty(source) and _isatty(out)
-        intro = (f"Simulated board ({sim.controller.position.variant.title}); games are stored in {store.path}.\n"
+        view = sim.runner.view
+        where = f" on {view.board.title}" if view is not None else ""
+        intro = (f"Simulated board ({sim.controller.position.variant.title}{where}); games are stored in {store.path}.\n"
                  "Type 'help' for the commands, 'show' to see the board, 'quit' to leave.")
         if interactive and source is sys.stdin and out is sys.stdout:
             from .console import run_console

@@ -35,7 +35,7 @@ def test_menu_game_asks_before_abandoning_a_game_with_moves():
     c = runner.controller
     runner.lift("d3"), runner.place("d4"), runner.wait(400)
     runner.press("menu"), runner.press("ok")
-    assert c.mode == "play" and "Abandon game 1 for Ultima?" in words(c.display)
+    assert c.mode == "play" and "Abandon game 1?" in words(c.display)
     runner.press("back")                                     # no: the game goes on
     assert c.mode == "play" and c.moves == ["d3-d4"] and "Abandon" not in words(c.display)
     runner.press("menu"), runner.press("ok"), runner.press("ok")
@@ -83,3 +83,53 @@ def test_a_ten_by_ten_board_without_a_game_starts_its_first_game(tmp_path):
     settings = load_config(cfg).settings()
     assert Controller(settings).variant == "ultima"
     assert Controller(Settings(board_kind="10x10", variant="optima")).variant == "optima"
+
+
+# ---------------------------------------------------------------- sim and replay --board
+def sim_text(tmp_path, script: str, **kwargs) -> str:
+    import io
+
+    from controller.sim import run_sim
+
+    out = io.StringIO()
+    settings = kwargs.pop("settings", Settings(db_path=str(tmp_path / "g.db")))
+    assert run_sim(settings, io.StringIO(script), out, **kwargs) == 0
+    return out.getvalue()
+
+
+def test_sim_on_the_ten_by_ten_board_speaks_its_squares(tmp_path):
+    """Ultima stands on b2…i9: the board's b3 is the game's a2."""
+    out = sim_text(tmp_path, "lift b3\nplace b6\nwait 400\n",
+                   settings=Settings(db_path=str(tmp_path / "g.db"), board_kind="10x10"), board="10x10")
+    assert "move 1 a2-a5 " in out
+    assert "leds last-from b3; last-to b6" in out
+
+
+def test_a_piece_on_a_board_square_named_like_a_game_square_lights_only_itself():
+    runner = Runner(Settings(board_kind="10x10"), board="10x10")
+    runner.place("a1")                       # the board's a1: outside Ultima (whose a1 is the board's b2)
+    runner.wait(2000)
+    assert runner.controller.leds == {"a1": "error-extra"}
+    assert "a1" in words(runner.controller.display)
+
+
+def test_sim_default_is_the_maxima_board_and_shows_pieces_outside_the_game(tmp_path):
+    out = sim_text(tmp_path, "press menu\npress ok\nwait 400\nshow\n", board="maxima")
+    assert "set up clhwkhli/" in out                         # Ultima chosen by MENU, OK
+    rank9 = next(line for line in out.splitlines() if line.startswith(" 9 "))
+    assert rank9.split()[1:] == [".", "*X", ".", "*X", "*X", ".", "*X", "."], rank9
+
+
+def test_replay_board_option(tmp_path):
+    import json
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "replay", "--board", "10x10", "-"],
+                          input="lift b3\nplace b6\nwait 400\n", text=True, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout.splitlines()[-1])
+    assert final["moves"] == ["a2-a5"] and final["leds"] == {"b3": "last-from", "b6": "last-to"}
+    bad = subprocess.run([sys.executable, "-m", "controller.cli", "replay", "--board", "maxima", "--variant",
+                          "optima", "-"], input="", text=True, capture_output=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert "Optima needs the 10×10 board" in bad.stderr

@@ -133,3 +133,17 @@ def test_replay_board_option(tmp_path):
                           "optima", "-"], input="", text=True, capture_output=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
     assert "Optima needs the 10×10 board" in bad.stderr
+
+
+def test_run_with_a_simulated_ten_by_ten_board_plays_its_first_game_on_its_squares(tmp_path):
+    import os
+    import subprocess
+    import sys
+    cfg = tmp_path / "board.toml"
+    cfg.write_text(f'hardware = "sim"\n[board]\nkind = "10x10"\n[database]\npath = "{tmp_path / "g.db"}"\n')
+    env = dict(os.environ, MAXIMA_BOARD_CONFIG="")
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg)],
+                          input="lift b3\nplace b6\nwait 400\nquit\n", text=True, capture_output=True,
+                          timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "Game 1: Ultima" in done.stdout and "move 1 a2-a5 " in done.stdout

@@ -147,3 +147,43 @@ def test_run_with_a_simulated_ten_by_ten_board_plays_its_first_game_on_its_squar
                           timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     assert "Game 1: Ultima" in done.stdout and "move 1 a2-a5 " in done.stdout
+
+
+# ---------------------------------------------------------------- a newcomer's presses
+def presses_to(game: str, board: str) -> list[str]:
+    """The buttons a newcomer presses on a fresh simulated board to have
+    ``game`` chosen: MENU (its first item offers the next game), then OK
+    until it is the game being set up."""
+    runner = Runner(Settings(board_kind=board), board=board)
+    c = runner.controller
+    pressed: list[str] = []
+    while c.variant != game:
+        button = "ok" if pressed else "menu"
+        runner.press(button)
+        pressed.append(button)
+        assert len(pressed) <= 25, (game, board, c.display)
+    return pressed
+
+
+def test_every_game_of_the_maxima_board_is_chosen_in_three_presses_or_fewer():
+    from hardware.boards import games_for
+    from engine import variants
+    games = games_for("maxima")
+    assert games == [g for g in variants.names() if g in games]      # in the order of `variants`
+    for game in games:
+        assert len(presses_to(game, "maxima")) <= 3, game
+
+
+def test_every_game_of_the_ten_by_ten_board_is_chosen_by_buttons_and_by_one_typed_line(tmp_path):
+    """Four buttons cannot reach 20 games in three presses (MENU, then 16
+    two-press sequences for 19 other games): on the 10x10 board MENU → OK
+    walks the games in the order of `variants`, and the simulator chooses
+    any of them in one typed line."""
+    from hardware.boards import games_for
+    games = games_for("10x10")
+    for n, game in enumerate(games):
+        assert len(presses_to(game, "10x10")) == (n + 1 if n else 0), game
+        out = sim_text(tmp_path / game, f"variant {game}\nshow\n",
+                       settings=Settings(db_path=str(tmp_path / f"{game}.db"), board_kind="10x10"), board="10x10")
+        assert not any(line.startswith("error ") for line in out.splitlines()), out
+        assert "game 2 started from" in out, out

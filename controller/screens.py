@@ -112,14 +112,18 @@ def offered(pick: Pick | None, raw: int | None, lifted: int) -> Pick:
 
 def move_words(position: Position, move: Move) -> str:
     """A move for people, e.g. ``"3. Pawn d3-d4"``, ``"3... Leaper c7-S"``;
-    the piece letter replaces the name when the line is too long."""
+    without the number when the line is too long ("Pushme-Pullyu a10-a9")."""
     number = f"{position.ply // 2 + 1}{'.' if position.turn == WHITE else '...'}"
+    words = piece_move(position, move)
+    text = f"{number} {words}"
+    return text if len(text) <= g.WIDTH or len(words) > g.WIDTH else words   # the number goes first
+
+
+def piece_move(position: Position, move: Move) -> str:
+    """A move with its piece's name, no number: ``"Guard a7-a6"``."""
     placed = getattr(move, "placed", None)
     name = unit_title(placed, royal=False) if placed else position.piece_at(move.from_square).name
-    text = f"{number} {name} {move}"
-    if len(text) > g.WIDTH:
-        text = f"{number} {position.piece_letter(move).upper()}{move}"
-    return text
+    return f"{name} {move}"
 
 
 def unit_title(token: str, royal: bool = True) -> str:
@@ -336,7 +340,7 @@ def _play_text(v: View, lit: _Lit) -> str:
         lit.pick = offered(v.pick, v.raw, v.lifted)
         index = lit.pick[1]
         move = m.entries[index].move
-        return (f"Which move? {index + 1}/{len(m.entries)}: {p.piece_letter(move).upper()}{move}. "
+        return (f"Which move? {index + 1}/{len(m.entries)}: {p.piece_at(move.from_square).name} {move}. "
                 f"OK = yes, BACK = next.")
     if m.kind == "remove":
         lit.add("remove", bits(m.remove))

@@ -181,6 +181,8 @@ class Sim:
                 self._print(f"error {e['text']}: {e['detail']}")
             elif kind == "engine_error":
                 self._print(f"error computer: {e['text']}")
+            elif kind == "players":
+                self._print(f"game {e['game']}: {e['white']} - {e['black']}")
             elif kind == "link":
                 self._print(f"link {'up' if e['ok'] else 'down'}")
             else:

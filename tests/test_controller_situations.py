@@ -266,12 +266,12 @@ def test_4_still_ambiguous_the_oled_asks_and_ok_or_back_picks():
     """
     events, final = run(script, fen=KING2)
     assert moves(events) == []
-    assert "Which move? 1/2: Ke1-d3xd3" in words(final["display"])
+    assert "Which move? 1/2: King e1-d3xd3" in words(final["display"])
     events, _ = run(script + "press ok\n", fen=KING2)
     assert moves(events) == ["e1-d3xd3"]
     events, final = run(script + "press back\n", fen=KING2)
     assert moves(events) == []
-    assert "Which move? 2/2: Ke1-f3xf3" in words(final["display"])
+    assert "Which move? 2/2: King e1-f3xf3" in words(final["display"])
     events, _ = run(script + "press back\npress ok\n", fen=KING2)
     assert moves(events) == ["e1-f3xf3"]
 

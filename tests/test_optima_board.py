@@ -631,7 +631,7 @@ def test_O5_placement_taken_back_with_back_and_by_lifting_it():
     """)
     assert [e["move"] for e in events if e["type"] == "takeback"] == ["AR@a1", "AR@b1"]
     show = " ".join([e for e in events if e["type"] == "show"][0]["text"].replace("|", "").split())
-    assert "Take the piece off a1." in show and "Undo AR@a1" in show
+    assert "Take the piece off a1." in show and "Undo Archer AR@a1" in show
     end = final(events)
     assert end["moves"] == [] and end["fen"] == E10
     assert "White: set a piece on rank 1." in text(end["display"])

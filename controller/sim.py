@@ -19,7 +19,7 @@ import time
 from typing import Callable, Iterator, TextIO
 
 
-from hardware.boards import PlacementError
+from hardware.boards import BOARDS, PlacementError, games_for
 
 from .board_view import BoardView
 from .clock import format_ms
@@ -55,7 +55,7 @@ class Sim:
 
     def __init__(self, settings: Settings, store: GameStore, output: TextIO,
                  clock: Callable[[], float] = time.monotonic, feed=None, wrap: Callable | None = None,
-                 board: str | None = None):
+                 board: str | None = None, follow: bool = False):
         self.out = output
         self.feed = feed       # controller.feed.BoardFeed: the web page, the broadcast
         self._clock = clock
@@ -71,12 +71,17 @@ class Sim:
         if wrap is not None:   # a layer around the controller (the computer opponent)
             controller = wrap(controller)
         if board is not None:  # the physical board's squares, outermost as on a real board
+            game = self.core.position.variant
+            holder = next((k for k in BOARDS if game.name in games_for(k)), None)
+            if follow and holder is not None and game.name not in games_for(board):
+                self._print(f"note game {self.core.game_id} ({game.title}) is played on {BOARDS[holder].title}: "
+                            f"simulating that board")
+                board = holder
             try:
                 controller = BoardView(controller, board, settings.board_offset)
             except PlacementError as exc:
-                game = self.core.position.variant
-                raise PlacementError(f"game {self.core.game_id} ({game.title}) is unfinished: {exc}; "
-                                     f"play it with --variant {game.name} or another --board") from None
+                how = f"'sim --board {holder}' resumes it" if holder else f"'sim --variant {game.name}' resumes it"
+                raise PlacementError(f"game {self.core.game_id} ({game.title}) is unfinished: {exc}; {how}") from None
         self.runner = Runner.attach(controller, None, 0)
         self._emit(self.runner.events)
         self._serve_feed(True)
@@ -236,20 +241,22 @@ def _lines(source: TextIO, tick: Callable[[], None]) -> Iterator[str]:
 
 def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | None = None,
             label: str | None = None, feed=None, on_start: Callable[[Sim], None] | None = None,
-            wrap: Callable | None = None, board: str | None = None) -> int:
+            wrap: Callable | None = None, board: str | None = None, follow: bool = False) -> int:
     """Run a simulated board session until ``quit`` or end of input; the
     games database is ``settings.db_path`` (default: ``default_db_path()``),
     held with the board lock for the session (``label`` names it in errors).
     With a ``feed`` (the web page) the board goes on after the end of input,
     until interrupted; ``on_start`` is called once the board is up.
     ``board`` ("maxima", "10x10"): the squares typed and shown are that
-    physical board's (``controller.board_view``); None: the game's own."""
+    physical board's (``controller.board_view``); None: the game's own.
+    ``follow``: a resumed game that ``board`` cannot hold is simulated on
+    the board that holds it (``board`` was not asked for)."""
     source = input if input is not None else sys.stdin
     out = output if output is not None else sys.stdout
     store = board_store(settings.db_path, label)
     sim = None
     try:
-        sim = Sim(settings, store, out, feed=feed, wrap=wrap, board=board)
+        sim = Sim(settings, store, out, feed=feed, wrap=wrap, board=board, follow=follow)
         if on_start is not None:
             on_start(sim)
         interactive = _isatty(source) and _isatty(out)

@@ -187,3 +187,21 @@ def test_every_game_of_the_ten_by_ten_board_is_chosen_by_buttons_and_by_one_type
                        settings=Settings(db_path=str(tmp_path / f"{game}.db"), board_kind="10x10"), board="10x10")
         assert not any(line.startswith("error ") for line in out.splitlines()), out
         assert "game 2 started from" in out, out
+
+
+def test_sim_resumes_a_game_of_the_other_board_on_that_board(tmp_path):
+    import subprocess
+    import sys
+    db = str(tmp_path / "g.db")
+
+    def sim(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--db", db, *args], input="quit\n",
+                              text=True, capture_output=True, timeout=60)
+
+    assert sim("--variant", "optima-9x9", "--board", "10x10").returncode == 0
+    done = sim()                                             # the default Maxima board cannot hold it
+    assert done.returncode == 0, done.stderr
+    assert "is played on the 10×10 board" in done.stdout and "game 1 resumed" in done.stdout
+    refused = sim("--board", "maxima")                       # asked for: one line saying how
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "'sim --board 10x10' resumes it" in refused.stderr

@@ -146,7 +146,8 @@ def _sim(args: argparse.Namespace) -> int:
     board = args.board if args.board is not None or args.variant is not None else "maxima"
     kind, variant = board_and_game(board, args.variant)
     return run_sim(Settings(db_path=args.db, time_control=args.clock, variant=variant, board_kind=kind),
-                   label=f"--db {args.db}" if args.db else None, wrap=wrap, board=board)
+                   label=f"--db {args.db}" if args.db else None, wrap=wrap, board=board,
+                   follow=args.board is None)
 
 
 def _games(args: argparse.Namespace) -> int:

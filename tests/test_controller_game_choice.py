@@ -205,3 +205,14 @@ def test_sim_resumes_a_game_of_the_other_board_on_that_board(tmp_path):
     refused = sim("--board", "maxima")                       # asked for: one line saying how
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1
     assert "'sim --board 10x10' resumes it" in refused.stderr
+
+
+def test_menu_after_a_game_goes_to_the_game_choice():
+    runner = Runner(Settings())
+    c = runner.controller
+    runner.press("menu"), runner.press("menu"), runner.press("ok")    # White resigns
+    assert c.mode == "ended"
+    runner.press("menu")
+    assert c.mode == "setup" and "Game: Maxima" in words(c.display)
+    runner.press("ok")
+    assert c.variant == "ultima"

@@ -49,14 +49,13 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 from engine import START_FEN, Position, variants
+from hardware.boards import place
 from hardware.interfaces import BUTTONS
 
+from .board_view import BoardView
 from .clock import TimeControlError, parse_time_control
 from .core import Controller
 from .numbers import shown, whole_number
-from hardware.boards import place
-
-from .board_view import BoardView
 from .render import board_text, board_view_text
 from .settings import Settings
 from .store import GameStore
@@ -209,6 +208,7 @@ class Runner:
     events' squares are the board's too. Without, squares are the game's."""
 
     engine = "builtin"   # the engine of ``opponent`` lines
+    _board_leds: dict[str, str] = {}   # with a physical board: its LED frame last reported
 
     def __init__(self, settings: Settings, fen: str | None = None, store: GameStore | None = None,
                  now_ms: int = 0, variant: str | None = None, board: str | None = None):
@@ -253,7 +253,7 @@ class Runner:
                              for k in ("missing", "extra", "remove")}}
             out.append(e)
         leds = dict(sorted(view.leds.items()))
-        if leds != getattr(self, "_board_leds", {}):
+        if leds != self._board_leds:
             self._board_leds = leds
             out.append({"type": "leds", "leds": leds})
         return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Position
+
 from ..clock import PRESETS, parse_time_control
 from ..games import board_kind, forces_for, next_game
 from ..reconstruct import MoveTable

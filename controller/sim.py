@@ -44,7 +44,7 @@ commands (one per line):
   clock CONTROL      time control of the next new game (90+30, 60d10, 40/90,30+30, none)
   forces KIND        Optima's forces of the next new game: eq, u1, u2, random
   seed N             the seed that draws them
-  show               the board, its LEDs and the OLED
+  show               the board, its LEDs and the OLED (with the clocks: their seconds are not printed)
   opponent SIDE [N]  the computer plays white, black or none, at level N (1-10)
   help               this text
   quit               leave (the game is stored and resumes next time)"""

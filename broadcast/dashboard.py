@@ -26,6 +26,7 @@ from engine.record import GameRecord
 from webpage.httpbase import Handler, WebServer
 from webpage.svg import board_svg
 
+from .page import dashboard_page
 from .topics import ROOT, parse_broker, topic_word
 
 _PGN_RESULT = {"1/2": "1/2-1/2"}
@@ -177,7 +178,8 @@ class DashboardHandler(Handler):
         if method != "GET":
             self.send_json({"error": "the dashboard only shows; it changes nothing"}, 405)
         elif path in ("/", "/index.html"):
-            self.send_static("dashboard.html")
+            page = dashboard_page(self.tables.club, self.tables.tables(svg=True), self.tables.broker_ok, self.tables.rounds())
+            self.send_bytes(page.encode(), "text/html; charset=utf-8")
         elif path == "/static/style.css":
             self.static_package = "webpage"
             self.send_static("style.css")

@@ -30,6 +30,7 @@ from controller.record import export_text
 from hardware.boards import games_for
 
 from .httpbase import Handler, WebServer
+from .page import board_page
 from .pin import PinGuard
 from .svg import board_svg
 
@@ -121,7 +122,8 @@ class BoardHandler(Handler):
                 self.send_json({"error": f"no such action: {path}"}, 404)
             return
         if path in ("/", "/index.html"):
-            self.send_static("board.html")
+            self.send_bytes(board_page(self.feed.latest, available_games(self._board_kind())).encode(),
+                            "text/html; charset=utf-8")
         elif path.startswith("/static/"):
             self.send_static(path[len("/static/"):])
         elif path == "/events":

@@ -51,9 +51,9 @@ def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str
             x = margin + file * cell
             state = leds.get(name) or marked.get(name)
             fill = LED_COLOURS.get(state or "", LIGHT if (file + rank) % 2 else DARK)
-            attrs = f' data-led="{state}"' if state else ""
+            attrs = f' data-led="{escape(state, quote=True)}"' if state else ""
             out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
-                       f'data-square="{name}"{attrs}/>')
+                       f'data-square="{escape(name, quote=True)}"{attrs}/>')
             piece = position.piece_at(sq)
             if piece is None:
                 continue

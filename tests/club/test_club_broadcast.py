@@ -153,23 +153,45 @@ def get_json(url: str):
         return json.loads(r.read())
 
 
-@pytest.fixture
-def dashboard(broker):
+def start_dashboard(broker, *options: str):
+    """``maxima-board dashboard`` of club ``round``: (url, process)."""
     process = subprocess.Popen(MAXIMA_BOARD + ["dashboard", "--broker", broker.address, "--club", "round",
-                                              "--port", "0", "--bind", "127.0.0.1"],
+                                              "--port", "0", "--bind", "127.0.0.1", *options],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = process.stderr.readline()
     m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
     assert m, line
-    yield m.group(1)
+    return m.group(1), process
+
+
+def stop_dashboard(process) -> None:
     process.terminate()
     assert process.wait(10) == 0
 
 
-def test_twenty_boards_through_a_broker_restart_all_on_the_dashboard(broker, dashboard, tmp_path, request):
-    """Twenty boards play at once (replay --broadcast --realtime); the broker
-    is stopped and restarted mid-round; every move of every table reaches
-    the dashboard (API, round download, and the page in a browser)."""
+@pytest.fixture
+def dashboard(broker):
+    url, process = start_dashboard(broker)
+    yield url
+    stop_dashboard(process)
+
+
+@pytest.fixture
+def secure_dashboard(secure_broker):
+    """The dashboard logged in as the read-only user of the secure broker."""
+    url, process = start_dashboard(secure_broker, *secure_broker.login(secure_broker.DASHBOARD))
+    yield url
+    stop_dashboard(process)
+
+
+def test_twenty_boards_through_a_broker_restart_all_on_the_dashboard(secure_broker, secure_dashboard, tmp_path,
+                                                                     request):
+    """Twenty boards play at once (replay --broadcast --realtime), each
+    logged in as its own table at a broker set up as docs/club.md says
+    (password file, ACL); the broker is stopped and restarted mid-round;
+    every move of every table reaches the dashboard (API, round download,
+    and the page in a browser)."""
+    broker, dashboard = secure_broker, secure_dashboard
     boards = {}
     for n in range(1, 21):
         moves = quiet_game(100 + n, 14)
@@ -177,7 +199,7 @@ def test_twenty_boards_through_a_broker_restart_all_on_the_dashboard(broker, das
         path.write_text(script_of(moves, wait_ms=500))
         boards[str(n)] = (moves, subprocess.Popen(
             MAXIMA_BOARD + ["replay", str(path), "--broadcast", broker.address, "--club", "round",
-                            "--table", str(n), "--realtime"],
+                            "--table", str(n), "--realtime", *broker.login(str(n))],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
     try:
         wait_for(lambda: len(get_json(dashboard + "api/tables")) == 20, timeout=30, what="twenty tables")
@@ -205,9 +227,12 @@ def test_twenty_boards_through_a_broker_restart_all_on_the_dashboard(broker, das
         text = r.read().decode()
     games = text.count("[Event ")
     assert games == 20
-    for chunk in text.split("\n\n[Event ")[1:]:
-        record = GameRecord.from_text("[Event " + chunk)
-        assert record.moves == boards[record.tags["Board"]][0]
+    checked = set()
+    for chunk in re.split(r"\n(?=\[Event )", text):
+        record = GameRecord.from_text(chunk)
+        assert record.moves == boards[record.tags["Table"]][0]
+        checked.add(record.tags["Table"])
+    assert checked == set(boards)
     if "browser" in request.fixturenames or _has_browser(request):
         browser = request.getfixturevalue("browser")
         browser.get(dashboard)

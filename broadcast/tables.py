@@ -108,7 +108,6 @@ class ClubTables:
             self._client.loop_forever(retry_first_connection=True)
         except BaseException as exc:     # noqa: BLE001 - said once; broker_ok tells the page
             print(f"maxima-board dashboard: the MQTT client stopped: {exc!r}", file=sys.stderr, flush=True)
-            raise
         finally:
             with self._cond:
                 self._connected = False

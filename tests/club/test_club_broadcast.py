@@ -28,7 +28,8 @@ from .conftest import MAXIMA_BOARD, quiet_game, script_of, wait_for
 class Listener:
     """A paho subscriber collecting the newest payload of every topic."""
 
-    def __init__(self, broker, pattern: str):
+    def __init__(self, broker, pattern: str, raw: bool = False):
+        self.raw = raw                        # keep the payload's bytes, not its JSON
         self.messages: dict[str, dict | None] = {}
         self.history: list[tuple[str, object]] = []
         self.lock = threading.Lock()
@@ -39,7 +40,7 @@ class Listener:
         self.client.loop_start()
 
     def _message(self, client, userdata, message):
-        data = json.loads(message.payload)
+        data = message.payload if self.raw else json.loads(message.payload)
         with self.lock:
             self.messages[message.topic] = data
             self.history.append((message.topic, data))

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 MAX_PASSWORD = 1024
 
@@ -55,10 +57,14 @@ class BrokerAuth:
         return line
 
 
-def make_client(client_id: str, auth: BrokerAuth | None) -> mqtt.Client:
-    """A paho client (MQTT 3.1.1, clean session) with ``auth``'s log-in and TLS."""
+def make_client(client_id: str, auth: BrokerAuth | None, *, v5: bool = False) -> mqtt.Client:
+    """A paho client with ``auth``'s log-in and TLS: MQTT 3.1.1 with a clean
+    session, or with ``v5`` MQTT 5 (connect with ``connect_properties``)."""
     auth = (auth or BrokerAuth()).check()
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
+    if v5:
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
+    else:
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
     client.suppress_exceptions = True       # a failing callback is logged, never kills the thread
     if auth.username:
         client.username_pw_set(auth.username, auth.password())
@@ -70,3 +76,12 @@ def make_client(client_id: str, auth: BrokerAuth | None) -> mqtt.Client:
             raise OSError(f"tls: cannot load {auth.tls_ca}"
                           f"{' / ' + auth.tls_cert if auth.tls_cert else ''}: {exc}") from None
     return client
+
+
+def connect_properties(max_packet: int) -> Properties:
+    """MQTT 5 CONNECT properties: the broker must not send us a packet
+    bigger than ``max_packet`` bytes (it drops such a message for us), so a
+    huge retained message never even reaches our memory."""
+    properties = Properties(PacketTypes.CONNECT)
+    properties.MaximumPacketSize = max_packet
+    return properties

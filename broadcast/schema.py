@@ -117,19 +117,21 @@ def decode(kind: str, payload: bytes) -> State | Status | Record:
 
 
 def replay(variant: str, start_fen: str | None, moves: list[str],
-           known: tuple[str, str, tuple[str, ...], Position] | None = None) -> Position:
+           known: tuple[str, str, tuple[str, ...], str] | None = None) -> Position:
     """The position after ``moves`` from ``start_fen``, every move parsed and
-    checked by the engine. ``known``: (variant, start FEN, moves, position)
-    of an earlier replay of the same game; only the moves since are replayed."""
+    checked by the engine. ``known``: (variant, start FEN, moves, FEN after
+    them) of an earlier replay of the same game; only the moves since are
+    replayed, from that FEN (a Position with its history takes far more
+    memory than a table is worth: about 600 kB after 40 plies)."""
     start = start_fen or variants.get(variant).start_fen
-    if known is not None and known[0] == variant and known[1] == start \
-            and tuple(moves[:len(known[2])]) == known[2]:
-        position, done = known[3].copy(), len(known[2])
-    else:
-        try:
+    try:
+        if known is not None and known[0] == variant and known[1] == start \
+                and tuple(moves[:len(known[2])]) == known[2]:
+            position, done = Position(known[3], variant), len(known[2])
+        else:
             position, done = Position(start, variant), 0
-        except FenError as exc:
-            raise BadMessage(f"start_fen: {exc}") from None
+    except FenError as exc:
+        raise BadMessage(f"start_fen: {exc}") from None
     for i in range(done, len(moves)):
         try:
             position.push(position.parse_move(moves[i]))

@@ -1,6 +1,7 @@
 """The club's tables as the broker tells them: the newest state of every
 table and the record of every game, kept by the MQTT client's thread and
-read by the dashboard's web server.
+read by the dashboard's web server. The client speaks MQTT 5 and tells the
+broker the largest packet it takes, so oversized messages stay at the broker.
 
 Every message is hostile until broadcast.schema has checked it. A message
 that does not fit is dropped and counted (``stats``, and ``dropped`` per
@@ -24,7 +25,7 @@ from engine.record import GameRecord
 from webpage.svg import board_svg
 
 from . import schema
-from .connection import BrokerAuth, make_client
+from .connection import BrokerAuth, connect_properties, make_client
 from .topics import ROOT, parse_broker, topic_word
 
 MAX_TABLES = 256
@@ -76,13 +77,14 @@ class ClubTables:
         self.refused: str | None = None              # why the broker last refused us
         self.dropped: dict[str, int] = {}            # why -> messages dropped
         self.recent_drops: deque[tuple[str, str]] = deque(maxlen=20)     # (topic, why), newest last
-        client = make_client(f"maxima-dashboard-{self.club}-{secrets.token_hex(3)}", auth)
+        client = make_client(f"maxima-dashboard-{self.club}-{secrets.token_hex(3)}", auth, v5=True)
         client.reconnect_delay_set(1, 2)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
         self._client = client
-        client.connect_async(host, port, keepalive)
+        client.connect_async(host, port, keepalive, clean_start=True,
+                             properties=connect_properties(schema.MAX_MESSAGE + 1024))
         self._thread = threading.Thread(target=self._run, name=f"dashboard mqtt {self.club}", daemon=True)
         self._thread.start()
 
@@ -182,7 +184,7 @@ class ClubTables:
                 entry["state"], entry["order"] = schema.to_dict(message), message.order
                 entry.pop("svg", None)
                 self._known[table] = (message.variant, message.start_fen or position.variant.start_fen,
-                                      tuple(message.moves), position)
+                                      tuple(message.moves), position.fen())
                 self._bump(table)
         elif isinstance(message, schema.Status):
             with self._cond:

@@ -140,7 +140,7 @@ def broker(tmp_path_factory):
     b.stop()
 
 
-SECURE_TABLES = [str(n) for n in range(1, 21)] + ["live", "late"]
+SECURE_TABLES = [str(n) for n in range(1, 21)] + ["live", "run"]
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 import threading
 import time
 import urllib.error
@@ -28,7 +30,7 @@ from controller.settings import Settings
 from engine.record import GameRecord
 from webpage.svg import board_svg
 
-from .conftest import Broker, mosquitto_binary, wait_for
+from .conftest import MAXIMA_BOARD, Broker, mosquitto_binary, wait_for
 from .test_club_broadcast import Listener, get_json, start_dashboard, stop_dashboard
 
 INJECTION = '"/><meta http-equiv="refresh" content="0;url=/pwned"><rect x="'
@@ -250,7 +252,9 @@ def test_a_round_of_an_optima_and_a_maxima_game(broker, watch):
     snapshot["tags"]["Round"] = "3"
     send(broker, *table_messages("atk4o", "1", snapshot, 1).items())
     send(broker, *board_messages("atk4o", "2", tags={"Round": "3"}).items())
-    wait_for(lambda: len(tables._records) == 2, what="both records")
+    wait_for(lambda: len(tables._records) == 2 and len(tables.tables()) == 2, what="both tables and records")
+    assert [(t["table"], t["variant"]) for t in tables.tables()] == [("1", "optima"), ("2", "maxima")]
+    assert tables.stats()["dropped"] == {}
     text = tables.round_text("3")
     games = [GameRecord.from_text(chunk) for chunk in re.split(r"\n(?=\[Event )", text)]
     assert [(g.tags["Table"], g.tags["Variant"]) for g in games] == [("1", "Optima"), ("2", "Maxima")]
@@ -406,3 +410,64 @@ def test_a_wrong_password_is_said(secure_broker, tmp_path):
         assert "authorized" in publisher.refused.lower() and not publisher.connected
     finally:
         publisher.close(0.5)
+
+
+# -- TLS: the club's own CA, client certificates required -------------------------------------------
+def _openssl(*args: str, cwd) -> None:
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def _certificates(folder) -> None:
+    """A club CA, the broker's certificate for 127.0.0.1, a board's client
+    certificate, and a stranger's CA (all in ``folder``)."""
+    for ca in ("ca", "other-ca"):
+        _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{ca}.key", "-out", f"{ca}.crt",
+                 "-days", "2", "-subj", f"/CN=maxima-board test {ca}", cwd=folder)
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    for name, cn in (("broker", "127.0.0.1"), ("board", "tls")):
+        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
+                 "-subj", f"/CN={cn}", cwd=folder)
+        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+                 "-out", f"{name}.crt", "-days", "2", *(["-extfile", "san.ext"] if name == "broker" else []),
+                 cwd=folder)
+
+
+def test_boards_and_dashboard_over_tls_with_client_certificates(tmp_path):
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is not installed")
+    _certificates(tmp_path)
+    b = Broker(mosquitto_binary(), tmp_path, secure=True, tables=["tls"], club="round")
+    b.conf.write_text(b.conf.read_text() + f"cafile {tmp_path / 'ca.crt'}\ncertfile {tmp_path / 'broker.crt'}\n"
+                      f"keyfile {tmp_path / 'broker.key'}\nrequire_certificate true\n")
+    b.start()
+    ca, cert, key = (str(tmp_path / f) for f in ("ca.crt", "board.crt", "board.key"))
+    publisher = BoardPublisher(b.address, "round", "tls",
+                               auth=BrokerAuth("tls", str(b.password_file("tls")), ca, cert, key))
+    stranger = BoardPublisher(b.address, "round", "tls",          # trusts another CA: never connects
+                              auth=BrokerAuth("tls", str(b.password_file("tls")), str(tmp_path / "other-ca.crt")))
+    tables = ClubTables(b.address, "round",
+                        auth=BrokerAuth(b.DASHBOARD, str(b.password_file(b.DASHBOARD)), ca, cert, key))
+    plain = Client(b, "tls")                                       # no TLS at all
+    try:
+        publisher.update(board_snapshot())
+        assert publisher.flush(15)
+        wait_for(lambda: (tables_of(tables).get("tls") or {}).get("moves") == ["d3-d4"], what="the state over TLS")
+        assert not stranger.connected and stranger.connects == 0
+        assert not plain.connected.wait(2) or plain.result != "Success"
+    finally:
+        plain.close()
+        tables.close()
+        stranger.close(0.5)
+        publisher.close()
+        b.stop()
+
+
+def test_dashboard_command_says_what_is_wrong_with_its_log_in(tmp_path, broker):
+    for options, message in ((["--password-file", str(tmp_path / "none")], "a password needs a username"),
+                             (["--username", "d", "--password-file", str(tmp_path / "none")], "password_file"),
+                             (["--tls-cert", "x.crt"], "needs the CA file")):
+        result = subprocess.run(MAXIMA_BOARD + ["dashboard", "--broker", broker.address, "--port", "0",
+                                                "--bind", "127.0.0.1", *options],
+                                capture_output=True, text=True, timeout=30)
+        assert result.returncode != 0 and message in result.stderr, result.stderr
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr

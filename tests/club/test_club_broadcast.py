@@ -295,3 +295,38 @@ def test_serve_broadcasts_the_board_it_serves(broker, tmp_path):
         process.terminate()
         assert process.wait(10) == 0
         listener.close()
+
+
+def test_run_broadcasts_logged_in_as_its_table(secure_broker, tmp_path):
+    """``run`` with [broadcast] username and password_file at the club's
+    broker: its moves reach the dashboard, its start count is kept."""
+    from broadcast.connection import BrokerAuth
+    from broadcast.tables import ClubTables
+
+    b = secure_broker
+    cfg = tmp_path / "board.toml"
+    cfg.write_text(f'hardware = "sim"\n[database]\npath = "{tmp_path / "g.db"}"\n'
+                   f'[broadcast]\nbroker = "{b.address}"\nclub = "round"\ntable = "run"\n'
+                   f'username = "run"\npassword_file = "{b.password_file("run")}"\n')
+    tables = ClubTables(b.address, "round", auth=BrokerAuth(b.DASHBOARD, str(b.password_file(b.DASHBOARD))))
+    process = subprocess.Popen(MAXIMA_BOARD + ["run", "--config", str(cfg)], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    try:
+        process.stdin.write("lift d3\nplace d4\nwait 400\n")
+        process.stdin.flush()
+        table = wait_for(lambda: next((t for t in tables.tables() if t["table"] == "run" and t["moves"]), None),
+                         what="the board's move on the dashboard")
+        assert table["moves"] == ["d3-d4"] and table["boot"] == 1
+        assert (tmp_path / "broadcast-boot").read_text().strip() == "1"
+    finally:
+        process.terminate()
+        process.wait(10)
+        tables.close()
+        client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        client.username_pw_set("run", b.password_file("run").read_text().strip())
+        client.connect("127.0.0.1", b.port)
+        client.loop_start()
+        for kind in ("state", "status", "games/1"):
+            client.publish(f"maxima-board/round/run/{kind}", b"", qos=1, retain=True).wait_for_publish(5)
+        client.disconnect()
+        client.loop_stop()

@@ -16,10 +16,13 @@ from msgspec import Meta, Struct
 
 from engine import Position, variants
 from engine.notation import FenError, MoveError
+from hardware.boards import BOARDS
 from hardware.interfaces import LED_STATES
 
 MAX_MESSAGE = 256 * 1024     # bytes of one payload (a 2,000-ply game is about 60 kB)
 MAX_PLIES = 2000
+# A piece standing on a board square the game does not use is lit as an error.
+BOARD_SQUARES = frozenset().union(*(kind.squares for kind in BOARDS.values()))
 
 VariantName = Literal[tuple(v.name for v in variants.all_variants())]   # type: ignore[misc]
 Side = Literal["white", "black"]
@@ -27,14 +30,14 @@ LedState = Literal[LED_STATES]                                          # type: 
 ResultText = Literal["*", "1-0", "0-1", "1/2-1/2", "1/2"]
 Square = Annotated[str, Meta(pattern=r"^[a-z][0-9]{1,2}$")]
 Short = Annotated[str, Meta(max_length=64)]
-Text = Annotated[str, Meta(max_length=200)]
+Text = Annotated[str, Meta(max_length=500)]
 Fen = Annotated[str, Meta(min_length=1, max_length=400)]
 Millis = Annotated[int, Meta(ge=0, le=10**14)]
 Count = Annotated[int, Meta(ge=0, le=2**53)]
 GameNo = Annotated[int, Meta(ge=1, le=2**53)]
 TagName = Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,31}$")]
 Tags = Annotated[dict[TagName, Text], Meta(max_length=32)]
-Moves = Annotated[list[Annotated[str, Meta(min_length=1, max_length=32)]], Meta(max_length=MAX_PLIES)]
+Moves = Annotated[list[Annotated[str, Meta(min_length=1, max_length=80)]], Meta(max_length=MAX_PLIES)]
 
 
 class BadMessage(ValueError):
@@ -141,8 +144,9 @@ def replay(variant: str, start_fen: str | None, moves: list[str],
 
 
 def check_state(state: State, table: str, known=None) -> Position:
-    """BadMessage unless ``state`` is a sound state of ``table``; returns the
-    position after its moves (for ``known`` of the next check)."""
+    """BadMessage unless ``state`` is a sound state of ``table``: its squares
+    on the game's board, its moves legal from its start and leading to its
+    FEN. Returns the position after its moves (for ``known`` of the next check)."""
     if state.table is not None and state.table != table:
         raise BadMessage(f"table {state.table!r} in the topic of table {table!r}")
     if len(state.sans) != len(state.moves) or any(
@@ -153,12 +157,16 @@ def check_state(state: State, table: str, known=None) -> Position:
     except FenError as exc:
         raise BadMessage(f"fen: {exc}") from None
     names = set(position.geometry.names)
-    bad = [sq for sq in state.leds if sq not in names]
+    bad = [sq for sq, led in state.leds.items()
+           if sq not in names and not (led == "error-extra" and sq in BOARD_SQUARES)]
     if state.last is not None:
         bad += [sq for sq in (state.last.from_, state.last.to) if sq is not None and sq not in names]
     if bad:
         raise BadMessage(f"square {bad[0]!r} is not on the board of {state.variant}")
-    return replay(state.variant, state.start_fen, state.moves, known)
+    replayed = replay(state.variant, state.start_fen, state.moves, known)
+    if replayed.fen() != position.fen():
+        raise BadMessage("fen: not the position the moves lead to")
+    return replayed
 
 
 def check_record(record: Record, number: int) -> Position:

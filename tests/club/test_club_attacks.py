@@ -5,6 +5,7 @@ Chromium (finding 3), and the club's broker set up as docs/club.md says
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -20,13 +21,14 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from broadcast.connection import BrokerAuth
 from broadcast.publisher import BoardPublisher
-from broadcast.schema import MAX_MESSAGE, BadMessage, decode
+from broadcast.schema import MAX_MESSAGE, BadMessage, check_record, check_state, decode
 from broadcast.tables import ClubTables
 from broadcast.topics import table_messages
 from controller.club import start_club
 from controller.feed import BoardFeed
 from controller.script import Runner
 from controller.settings import Settings
+from engine import Position, variants
 from engine.record import GameRecord
 from webpage.svg import board_svg
 
@@ -471,3 +473,42 @@ def test_dashboard_command_says_what_is_wrong_with_its_log_in(tmp_path, broker):
                                 capture_output=True, text=True, timeout=30)
         assert result.returncode != 0 and message in result.stderr, result.stderr
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_a_piece_off_the_games_squares_lit_as_an_error_is_a_sound_state():
+    """Ultima on the Maxima board: a piece left on a9 is lit error-extra
+    (the controller's way); any other state there, or a square on no board, is not."""
+    state = json.loads(board_messages("s", "1", moves=())["maxima-board/s/1/state"])
+    state.update(variant="ultima", title="Ultima", fen=Position(None, "ultima").fen(), start_fen=None, last=None)
+    for leds, sound in (({"a9": "error-extra"}, True), ({"a9": "hint"}, False), ({"z99": "error-extra"}, False),
+                        ({"k1": "error-extra"}, False), ({"h8": "check"}, True)):
+        state["leds"] = leds
+        message = decode("state", json.dumps(state).encode())
+        if sound:
+            check_state(message, "1")
+        else:
+            with pytest.raises(BadMessage):
+                check_state(message, "1")
+
+
+@pytest.mark.parametrize("variant", [v.name for v in variants.all_variants()])
+def test_every_state_a_real_board_publishes_is_sound(variant):
+    """The schema refuses no real board: a random game of every variant,
+    each ply's state and record checked as the dashboard checks them (the
+    state from the FEN of the last one, as ClubTables does)."""
+    rng = random.Random(variant)
+    runner = Runner(Settings(variant=variant))
+    feed, position = BoardFeed(), runner.controller.position
+    known = None
+    for ply in range(24):
+        options = list(position.legal_moves)
+        if not options or position.outcome() is not None:
+            break
+        position.push(rng.choice(options))
+        messages = table_messages("c", "1", feed.update(runner.controller), 1)
+        state = decode("state", messages["maxima-board/c/1/state"])
+        replayed = check_state(state, "1", known)
+        assert replayed.fen() == state.fen
+        known = (state.variant, state.start_fen, tuple(state.moves), replayed.fen())
+        check_record(decode("games", messages["maxima-board/c/1/games/1"]), 1)
+    assert ply >= 10

@@ -63,12 +63,28 @@ def wait_for(predicate, timeout: float = 15.0, what: str = "condition"):
         time.sleep(0.05)
 
 
+def club_broker_files() -> tuple[str, str]:
+    """The ACL and the Mosquitto configuration docs/club.md gives a club."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "club.md").read_text(encoding="utf-8")
+    blocks = []
+    for title in ("`/etc/mosquitto/maxima-board.acl` (club `club`):", "`/etc/mosquitto/conf.d/maxima-board.conf`:"):
+        after = text.split(title, 1)[1].split("\n\n", 1)[1]
+        block = []
+        for line in after.splitlines():
+            if line and not line.startswith("    "):
+                break
+            block.append(line[4:])
+        blocks.append("\n".join(block).strip() + "\n")
+    return blocks[0], blocks[1]
+
+
 class Broker:
     """Mosquitto with a generated configuration, on 127.0.0.1:``port``.
-    Open (anonymous clients welcome), or ``secure``: the configuration
-    docs/club.md gives a club — a password file, an ACL that lets a board
-    write only its own table's topics (user name = table name) and the
-    dashboard only read, message_size_limit and max_connections."""
+    Open (anonymous clients welcome), or ``secure``: the ACL and the
+    configuration docs/club.md gives a club, read from it (a password file,
+    an ACL that lets a board write only its own table's topics, user name =
+    table name, and the dashboard only read, message_size_limit,
+    max_connections), with our own listener and no persistence."""
 
     DASHBOARD = "dashboard"
 
@@ -86,10 +102,14 @@ class Broker:
             passwd.write_text("")
             for user in [self.DASHBOARD, *tables]:
                 self.add_user(user)
-            acl.write_text(f"user {self.DASHBOARD}\ntopic read maxima-board/{club}/#\n\n"
-                           f"pattern write maxima-board/{club}/%u/#\n")
-            lines += ["allow_anonymous false", f"password_file {passwd}", f"acl_file {acl}",
-                      "message_size_limit 262144", "max_connections 100"]
+            docs_acl, docs_conf = club_broker_files()
+            acl.write_text(docs_acl.replace("maxima-board/club/", f"maxima-board/{club}/"))
+            for line in docs_conf.splitlines():
+                key = line.split(" ", 1)[0]
+                if key in ("listener", "persistence"):
+                    continue                                  # ours: loopback, a free port, no files
+                lines.append({"password_file": f"password_file {passwd}",
+                              "acl_file": f"acl_file {acl}"}.get(key, line))
         else:
             lines.append("allow_anonymous true")
         self.conf.write_text("\n".join(lines) + "\n")

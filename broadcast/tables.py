@@ -9,7 +9,8 @@ table in ``tables``), never raised in the MQTT thread; ``broker_ok`` is
 false whenever that thread is not connected or has died. A table's states
 are ordered by the board's (start count, sequence number), never by its
 wall clock. A zero-length retained message means "deleted". At most
-``max_tables`` tables and ``games_per_table`` records per table are kept.
+``max_tables`` tables, ``games_per_table`` records per table and
+``max_bytes`` of payloads are kept.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from .topics import ROOT, parse_broker, topic_word
 
 MAX_TABLES = 256
 GAMES_PER_TABLE = 64
+MAX_BYTES = 32 << 20        # of kept payloads (states and records): a club's round needs a few MB
 CLUB_TAG = "Table"          # the club's own tag: which table played the game
 # Tags that say which game a record is: taken from the record itself, never from the board's tags.
 GAME_TAGS = frozenset(("Variant", "Board", "Forces", "Rules", "FEN", "SetUp", "Result", "Termination", CLUB_TAG))
@@ -64,10 +66,12 @@ class ClubTables:
     """The tables of ``club`` as the broker tells them; thread-safe."""
 
     def __init__(self, broker: str, club: str, *, keepalive: int = 10, auth: BrokerAuth | None = None,
-                 max_tables: int = MAX_TABLES, games_per_table: int = GAMES_PER_TABLE):
+                 max_tables: int = MAX_TABLES, games_per_table: int = GAMES_PER_TABLE, max_bytes: int = MAX_BYTES):
         host, port = parse_broker(broker)
         self.club = topic_word(club, "club")
-        self.max_tables, self.games_per_table = max_tables, games_per_table
+        self.max_tables, self.games_per_table, self.max_bytes = max_tables, games_per_table, max_bytes
+        self._sizes: dict[tuple[str, int | None], int] = {}     # (table, game or None: state) -> payload bytes
+        self.kept_bytes = 0
         self._cond = threading.Condition()
         self._tables: dict[str, dict[str, Any]] = {}
         self._records: dict[tuple[str, int], dict] = {}
@@ -101,7 +105,7 @@ class ClubTables:
         """The dashboard's health: broker, tables, messages dropped and why."""
         with self._cond:
             return {"broker_ok": self.broker_ok, "refused": self.refused, "tables": len(self._tables),
-                    "records": len(self._records), "dropped": dict(self.dropped),
+                    "records": len(self._records), "bytes": self.kept_bytes, "dropped": dict(self.dropped),
                     "recent_drops": [{"topic": t, "why": w} for t, w in self.recent_drops]}
 
     # -- the MQTT thread --------------------------------------------------------
@@ -140,7 +144,7 @@ class ClubTables:
         except Exception as exc:         # noqa: BLE001 - no message may stop the thread
             self._drop(topic, "error", f"{type(exc).__name__}: {exc}")
 
-    def _drop(self, topic: str, kind: str, why: str, table: str | None = None) -> None:
+    def _drop(self, topic: str, kind: str, why: str) -> None:
         with self._cond:
             self.dropped[kind] = self.dropped.get(kind, 0) + 1
             self.recent_drops.append((topic[:200], f"{kind}: {why}"[:300]))
@@ -156,7 +160,7 @@ class ClubTables:
         table, kind = parts[2], parts[3]
         number = None
         if kind == "games":
-            if len(parts) != 5 or not parts[4].isdigit() or len(parts[4]) > 15 or int(parts[4]) < 1:
+            if len(parts) != 5 or not re.fullmatch(r"[0-9]{1,15}", parts[4]) or int(parts[4]) < 1:
                 raise schema.BadMessage("games/<n>: n must be a game number")
             number = int(parts[4])
         elif kind not in ("state", "status") or len(parts) != 4:
@@ -171,6 +175,11 @@ class ClubTables:
         if old is None and len(self._tables) >= self.max_tables:
             self._drop(topic, "too-many-tables", f"at most {self.max_tables} tables")
             return
+        key = (table, number)
+        if isinstance(message, (schema.State, schema.Record)) and \
+                self.kept_bytes - self._sizes.get(key, 0) + len(payload) > self.max_bytes:
+            self._drop(topic, "too-much-data", f"the dashboard keeps at most {self.max_bytes} bytes")
+            return
         if isinstance(message, schema.State):
             if old is not None and old["order"] is not None and message.order <= old["order"]:
                 if message.order < old["order"]:
@@ -182,6 +191,7 @@ class ClubTables:
                 if entry["order"] is not None and message.order <= entry["order"]:
                     return
                 entry["state"], entry["order"] = schema.to_dict(message), message.order
+                self._size(key, len(payload))
                 entry.pop("svg", None)
                 self._known[table] = (message.variant, message.start_fen or position.variant.start_fen,
                                       tuple(message.moves), position.fen())
@@ -194,11 +204,18 @@ class ClubTables:
             schema.check_record(message, number)
             with self._cond:
                 self._entry(table)
-                self._records[(table, number)] = schema.to_dict(message)
+                self._records[key] = schema.to_dict(message)
+                self._size(key, len(payload))
                 mine = sorted(n for t, n in self._records if t == table)
                 for n in mine[:max(0, len(mine) - self.games_per_table)]:
                     del self._records[(table, n)]
+                    self._size((table, n), 0)
                 self._bump(None)
+
+    def _size(self, key: tuple[str, int | None], size: int) -> None:
+        self.kept_bytes += size - self._sizes.pop(key, 0)
+        if size:
+            self._sizes[key] = size
 
     def _entry(self, table: str) -> dict[str, Any]:
         entry = self._tables.get(table)
@@ -213,12 +230,14 @@ class ClubTables:
             entry = self._tables.get(table)
             if kind == "games":
                 if self._records.pop((table, number), None) is not None:
+                    self._size((table, number), 0)
                     self._bump(None)
                 return
             if entry is None:
                 return
             if kind == "state":
                 entry["state"] = entry["order"] = None
+                self._size((table, None), 0)
                 entry.pop("svg", None)
                 self._known.pop(table, None)
             else:

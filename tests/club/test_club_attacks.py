@@ -32,7 +32,7 @@ from engine import Position, variants
 from engine.record import GameRecord
 from webpage.svg import board_svg
 
-from .conftest import MAXIMA_BOARD, Broker, mosquitto_binary, wait_for
+from .conftest import MAXIMA_BOARD, Broker, mosquitto_binary, quiet_game, wait_for
 from .test_club_broadcast import Listener, get_json, start_dashboard, stop_dashboard
 
 INJECTION = '"/><meta http-equiv="refresh" content="0;url=/pwned"><rect x="'
@@ -512,3 +512,22 @@ def test_every_state_a_real_board_publishes_is_sound(variant):
         known = (state.variant, state.start_fen, tuple(state.moves), replayed.fen())
         check_record(decode("games", messages["maxima-board/c/1/games/1"]), 1)
     assert ply >= 10
+
+
+def test_the_dashboard_keeps_a_bounded_amount_of_data(broker, watch):
+    tables = watch("atk6b", max_bytes=20_000)
+    messages = board_messages("atk6b", "1", moves=quiet_game(5, 30), tags={"Round": "1"})
+    record = json.loads(messages["maxima-board/atk6b/1/games/1"])
+    client = Client(broker)
+    try:
+        assert client.accepted()
+        client.publish("maxima-board/atk6b/1/state", messages["maxima-board/atk6b/1/state"])
+        for n in range(1, 40):
+            record["game"] = n
+            client.publish(f"maxima-board/atk6b/1/games/{n}", json.dumps(record).encode())
+    finally:
+        client.close()
+    wait_for(lambda: len(tables._records) + tables.stats()["dropped"].get("too-much-data", 0) == 39,
+             what="every record handled")
+    assert 0 < tables.stats()["bytes"] <= 20_000 and tables.stats()["dropped"]["too-much-data"] > 0
+    assert tables_of(tables)["1"]["moves"] == quiet_game(5, 30)

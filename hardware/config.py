@@ -475,6 +475,12 @@ def _tls(value: Any) -> dict[str, str]:
     return files
 
 
+def _beside(config_path: Path, name: str) -> str:
+    """A file named in the config: ``~`` expanded, relative to the config's folder."""
+    file = Path(name).expanduser()
+    return str(file if file.is_absolute() else config_path.parent / file)
+
+
 # key -> (checker, attribute name); a section without a dataclass fills a dict.
 _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "board": {"kind": _choice(*BOARDS), "offset": _offset},
@@ -569,9 +575,14 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     buzzer = BuzzerConfig(**sections["buzzer"])
     pico = PicoConfig(**sections["pico"])
     web = WebConfig(**sections["web"])
-    broadcast = BroadcastConfig(**sections["broadcast"])
-    if broadcast.password_file and not broadcast.username:
+    cast = dict(sections["broadcast"])
+    if cast.get("password_file") and not cast.get("username"):
         raise _KeyError("[broadcast] password_file", "a password needs a username (add username)")
+    if "password_file" in cast:          # files named relative to the config file, like [database] path
+        cast["password_file"] = _beside(path, cast["password_file"])
+    if "tls" in cast:
+        cast["tls"] = {k: _beside(path, v) for k, v in cast["tls"].items()}
+    broadcast = BroadcastConfig(**cast)
     opponent = OpponentConfig(**sections["opponent"])
     if hardware == "direct":
         _check_pin_use(matrix, leds, oled, buzzer)

@@ -186,6 +186,9 @@ def test_broadcast_log_in_config():
     inline = parse_config('hardware = "sim"\n[broadcast]\ntls = { ca = "ca.crt" }\n')
     assert inline.broadcast.auth().tls_ca == "ca.crt" and inline.broadcast.auth().username is None
     assert parse_config('hardware = "sim"\n').broadcast.auth() == type(auth)()
+    beside = parse_config('hardware = "sim"\n[broadcast]\nusername = "5"\npassword_file = "pw"\n'
+                          'tls = { ca = "ca.crt" }\n', name="/etc/maxima-board/board.toml").broadcast.auth()
+    assert (beside.password_file, beside.tls_ca) == ("/etc/maxima-board/pw", "/etc/maxima-board/ca.crt")
     for text, message in (('password_file = "pw"', "[broadcast] password_file: a password needs a username"),
                           ('username = "a/b"', "[broadcast] username"),
                           ('username = 5', "[broadcast] username: expected a string"),

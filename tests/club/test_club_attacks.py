@@ -334,24 +334,38 @@ def test_anonymous_clients_are_refused(secure_broker):
 def test_a_board_writes_only_its_own_table_and_the_dashboard_only_reads(secure_broker):
     b = secure_broker
     tables = ClubTables(b.address, "round", auth=BrokerAuth(b.DASHBOARD, str(b.password_file(b.DASHBOARD))))
+    nineteen = board_messages("round", "19", tags={"Round": "own"})
+    own = board_messages("round", "live", moves=("e3-e5",))["maxima-board/round/live/state"]
+    forged = board_messages("round", "19", moves=("d3-d4", "c7-c5"), boot=5)["maxima-board/round/19/state"]  # "newer"
     try:
         wait_for(lambda: tables.broker_ok, what="the dashboard logged in")
-        own = board_messages("round", "live", moves=("e3-e5",))
-        other = board_messages("round", "19", moves=("c7-c5",))
-        send(b, ("maxima-board/round/19/state", other["maxima-board/round/19/state"]),
-             ("maxima-board/round/19/games/1", b""), user="live")           # board "live" writes table 19
-        send(b, ("maxima-board/round/18/state", other["maxima-board/round/19/state"]),
-             user=b.DASHBOARD)                                             # the dashboard writes
-        send(b, ("maxima-board/round/live/state", own["maxima-board/round/live/state"]),
-             ("maxima-board/round/live/state", b"x" * (20 << 20)), user="live")   # 20 MB
+        send(b, *nineteen.items(), user="19")                                   # table 19's own board
+        send(b, ("maxima-board/round/19/state", forged), ("maxima-board/round/19/games/1", b""),
+             user="live")                                                       # board "live" writes table 19
+        send(b, ("maxima-board/round/18/state", forged), user=b.DASHBOARD)      # the dashboard writes
+        send(b, ("maxima-board/round/live/state", own),
+             ("maxima-board/round/live/state", b"x" * (20 << 20)), user="live")  # 20 MB on its own table
         wait_for(lambda: (tables_of(tables).get("live") or {}).get("moves") == ["e3-e5"], what="its own table")
         time.sleep(1.0)
         shown = tables_of(tables)
-        assert (shown.get("19") or {}).get("moves") != ["c7-c5"] and "18" not in shown
-        assert tables.stats()["dropped"] == {}          # the 20 MB message never came through
+        assert shown["19"]["moves"] == ["d3-d4"] and tables.rounds() == ["own"] and "18" not in shown
+        assert tables.stats()["dropped"] == {}
+        retained = {}                                  # what the broker kept (MQTT 3.1.1, no packet limit)
+        reader = mqtt.Client(CallbackAPIVersion.VERSION2)
+        reader.username_pw_set(b.DASHBOARD, b.password_file(b.DASHBOARD).read_text().strip())
+        reader.on_connect = lambda c, *a: c.subscribe("maxima-board/round/live/state", 1)
+        reader.on_message = lambda c, u, m: retained.setdefault(m.topic, m.payload)
+        reader.connect("127.0.0.1", b.port)
+        reader.loop_start()
+        try:
+            assert wait_for(lambda: retained.get("maxima-board/round/live/state"), what="the retained state") == own
+        finally:
+            reader.disconnect()
+            reader.loop_stop()
     finally:
         tables.close()
-        send(b, ("maxima-board/round/live/state", b""), user="live")      # the board's own delete
+        send(b, *[(topic, b"") for topic in nineteen], user="19")             # each board deletes its own
+        send(b, ("maxima-board/round/live/state", b""), user="live")
 
 
 def test_the_dashboard_caps_tables_and_message_size(broker, watch):

@@ -9,6 +9,7 @@ up yet is simply retried until it is.
 from __future__ import annotations
 
 import ssl
+import sys
 from dataclasses import dataclass
 
 import paho.mqtt.client as mqtt
@@ -85,3 +86,11 @@ def connect_properties(max_packet: int) -> Properties:
     properties = Properties(PacketTypes.CONNECT)
     properties.MaximumPacketSize = max_packet
     return properties
+
+
+def say_refusal(who: str, before: str | None, reason: str) -> str:
+    """Print (once per change of reason) why the broker refused ``who``; the new reason."""
+    if reason != before:
+        print(f"maxima-board: {who}: the broker refused the connection: {reason} "
+              f"(check username, password_file, tls)", file=sys.stderr, flush=True)
+    return reason

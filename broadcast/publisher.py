@@ -20,7 +20,7 @@ import secrets
 import threading
 import time
 
-from .connection import BrokerAuth, make_client
+from .connection import BrokerAuth, make_client, say_refusal
 from .topics import base_topic, parse_broker, status_payload, table_messages, topic_word
 
 RESYNC_WAIT_S = 5.0     # longest wait for the old in-flight messages after a reconnect
@@ -114,7 +114,7 @@ class BoardPublisher:
     # -- paho's network thread ------------------------------------------------
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
-            self.refused = str(reason_code)
+            self.refused = say_refusal(f"broadcast {self.base}", self.refused, str(reason_code))
             return
         with self._cond:
             self.refused = None

@@ -26,7 +26,7 @@ from engine.record import GameRecord
 from webpage.svg import board_svg
 
 from . import schema
-from .connection import BrokerAuth, connect_properties, make_client
+from .connection import BrokerAuth, connect_properties, make_client, say_refusal
 from .topics import ROOT, parse_broker, topic_word
 
 MAX_TABLES = 256
@@ -121,7 +121,7 @@ class ClubTables:
 
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
-            self.refused = str(reason_code)
+            self.refused = say_refusal(f"dashboard {self.club}", self.refused, str(reason_code))
             return
         base = f"{ROOT}/{self.club}/+"
         client.subscribe([(f"{base}/state", 1), (f"{base}/status", 1), (f"{base}/games/+", 1)])

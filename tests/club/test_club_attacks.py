@@ -545,3 +545,16 @@ def test_the_dashboard_keeps_a_bounded_amount_of_data(broker, watch):
              what="every record handled")
     assert 0 < tables.stats()["bytes"] <= 20_000 and tables.stats()["dropped"]["too-much-data"] > 0
     assert tables_of(tables)["1"]["moves"] == quiet_game(5, 30)
+
+
+def test_a_replay_run_again_on_the_same_table_replaces_the_last(broker, watch, tmp_path):
+    tables = watch("again")
+    for moves in (["d3-d4", "c7-c5", "e3-e4"], ["e3-e5"]):
+        script = tmp_path / "game.txt"
+        script.write_text("".join(f"lift {m[:2]}\nplace {m[3:]}\nwait 400\n" for m in moves))
+        result = subprocess.run(MAXIMA_BOARD + ["replay", str(script), "--broadcast", broker.address,
+                                                "--club", "again", "--table", "1"],
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        wait_for(lambda: (tables_of(tables).get("1") or {}).get("moves") == moves, what="the replay's moves")
+        time.sleep(1.0)               # the next run starts in a later second

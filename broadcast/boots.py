@@ -4,14 +4,18 @@ database: the first half of the order of its broadcast states.
 A Raspberry Pi has no real-time clock, so a board restarted before its
 clock is set would publish states "older" than the ones it published
 before; the dashboard orders a table's states by (start count, the feed's
-sequence number) instead, which only ever grows. A throw-away database
-(``:memory:``) has no start count (0).
+sequence number) instead, which only ever grows. The first count (no file
+yet) is the clock's seconds when the clock looks set, else 1: a board whose
+file was lost (a new SD card) still counts past what it published before.
+A throw-away database (``:memory:``) has no start count (0).
 """
 from __future__ import annotations
 
 import os
+import time
 
 BOOT_FILE = "broadcast-boot"
+CLOCK_SET = 1_700_000_000      # seconds: a clock before November 2023 is not set
 
 
 def boot_path(db_path: str) -> str | None:
@@ -31,7 +35,8 @@ def next_boot(db_path: str) -> int:
             text = f.read(32).strip()
         count = int(text) if text.isdigit() else 0
     except FileNotFoundError:
-        count = 0
+        now = int(time.time())
+        count = now - 1 if now > CLOCK_SET else 0
     except (OSError, UnicodeDecodeError) as exc:
         raise OSError(f"cannot read the start count {path}: {getattr(exc, 'strerror', None) or exc}") from None
     count += 1

@@ -8,7 +8,8 @@ compare; default this one). Then, as an anonymous client, publishes one
 retained, well-formed ``state`` for each of ``--tables`` fake tables (a
 real board's state after 40 plies, about 2 kB) and one retained message of
 ``--big-mb`` MB. Prints the dashboard's resident memory (VmRSS, and its peak
-VmHWM, from /proc) before and after, and the size of ``/api/tables``.
+VmHWM, from /proc) before and after, the size of ``/api/tables`` and the
+CPU time the dashboard took meanwhile.
 
 Open broker (default): what the dashboard itself holds. ``--secure``: the
 broker as docs/club.md sets it up (password file, ACL, message_size_limit);
@@ -66,6 +67,12 @@ def memory_kb(pid: int) -> tuple[int, int]:
     return int(fields["VmRSS"]), int(fields["VmHWM"])
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def a_state(plies: int) -> dict:
     """A real board's snapshot after ``plies`` quiet moves."""
     rng = random.Random(1)
@@ -120,7 +127,7 @@ def main() -> int:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         url = re.search(r"(http://127\.0\.0\.1:\d+/)", dashboard.stderr.readline()).group(1)
         time.sleep(2.0)
-        before = memory_kb(dashboard.pid)
+        before, cpu_before = memory_kb(dashboard.pid), cpu_s(dashboard.pid)
         snapshot = a_state(40)
         refused = None
         client = mqtt.Client(CallbackAPIVersion.VERSION2)
@@ -156,13 +163,14 @@ def main() -> int:
             last = count
             if settled >= 4:
                 break
-        after = memory_kb(dashboard.pid)
+        after, cpu = memory_kb(dashboard.pid), cpu_s(dashboard.pid) - cpu_before
         print(f"club_flood: source {args.source}, broker {'secure' if args.secure else 'open'}")
         print(f"  flood: {args.tables} fake tables x {state_size} B states ({sent / 1e6:.1f} MB) "
               f"+ one {args.big_mb} MB retained message{'; ' + refused if refused else ''}")
         print(f"  dashboard RSS before {before[0] / 1024:.1f} MB, after {after[0] / 1024:.1f} MB "
               f"(peak {after[1] / 1024:.1f} MB)")
-        print(f"  /api/tables: {last} tables, {len(body) / 1e6:.2f} MB")
+        print(f"  /api/tables: {last} tables, {len(body) / 1e6:.2f} MB; dashboard CPU for the flood "
+              f"(and the polls) {cpu:.1f} s")
     finally:
         if dashboard is not None:
             dashboard.terminate()

@@ -49,7 +49,7 @@ class BoardPublisher:
         self.connects = 0                               # how often the broker was reached
         self.refused: str | None = None                 # why the broker last refused us (bad log-in)
         client = make_client(f"maxima-board-{self.club}-{self.table}-{secrets.token_hex(3)}", auth)
-        client.will_set(f"{self.base}/status", status_payload(False), qos=1, retain=True)
+        client.will_set(f"{self.base}/status", status_payload(False, boot), qos=1, retain=True)
         client.reconnect_delay_set(*reconnect_s)
         client.max_inflight_messages_set(50)
         client.on_connect = self._on_connect
@@ -99,7 +99,7 @@ class BoardPublisher:
         False if something could not be delivered in time."""
         with self._cond:
             self._offline = True
-            self._latest[f"{self.base}/status"] = status_payload(False)
+            self._latest[f"{self.base}/status"] = status_payload(False, self.boot)
             self._pending[f"{self.base}/status"] = None
             self._cond.notify_all()
         delivered = self.flush(timeout)
@@ -124,7 +124,7 @@ class BoardPublisher:
             self._resync = set(self._inflight)
             self._resync_since = time.monotonic()
             if not self._offline:
-                self._latest[f"{self.base}/status"] = status_payload(True)
+                self._latest[f"{self.base}/status"] = status_payload(True, self.boot)
             self._cond.notify_all()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:

@@ -57,6 +57,7 @@ class Clocks(Struct, forbid_unknown_fields=True):
 
 class Status(Struct):
     online: bool
+    boot: Count = 0          # the start that says so (a last will may come late)
     at: Millis | None = None
 
 

@@ -191,6 +191,8 @@ class ClubTables:
                 if entry["order"] is not None and message.order <= entry["order"]:
                     return
                 entry["state"], entry["order"] = schema.to_dict(message), message.order
+                if entry["status_boot"] < message.boot:     # a status of an earlier start says nothing now
+                    entry["online"] = None
                 self._size(key, len(payload))
                 entry.pop("svg", None)
                 self._known[table] = (message.variant, message.start_fen or position.variant.start_fen,
@@ -198,7 +200,12 @@ class ClubTables:
                 self._bump(table)
         elif isinstance(message, schema.Status):
             with self._cond:
-                self._entry(table)["online"] = message.online
+                entry = self._entry(table)
+                newest = max(entry["status_boot"], entry["order"][0] if entry["order"] else 0)
+                if message.boot < newest:          # the last will of an earlier start, come late
+                    self._drop(topic, "stale", f"status of start {message.boot} after start {newest}")
+                    return
+                entry["online"], entry["status_boot"] = message.online, message.boot
                 self._bump(table)
         else:
             schema.check_record(message, number)
@@ -221,7 +228,7 @@ class ClubTables:
         entry = self._tables.get(table)
         if entry is None:
             entry = self._tables[table] = {"table": table, "online": None, "state": None, "order": None,
-                                           "dropped": 0}
+                                           "status_boot": 0, "dropped": 0}
         return entry
 
     def _delete(self, table: str, kind: str, number: int | None) -> None:
@@ -241,7 +248,7 @@ class ClubTables:
                 entry.pop("svg", None)
                 self._known.pop(table, None)
             else:
-                entry["online"] = None
+                entry["online"], entry["status_boot"] = None, 0
             if entry["state"] is None and entry["online"] is None \
                     and not any(t == table for t, _ in self._records):
                 del self._tables[table]

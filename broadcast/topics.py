@@ -1,7 +1,7 @@
 """What a board publishes, and where: retained JSON messages under
 ``maxima-board/<club>/<table>/``. Pure: a board snapshot in, messages out.
 
-    .../status      {"online": bool, "at": ms}   (the last will says offline)
+    .../status      {"online": bool, "boot", "at": ms}   (the last will says offline)
     .../state       everything below in one message (what the dashboard reads),
                     ordered by ``boot`` (the board's start count) and ``seq``
     .../game        {"game", "tags", "start_fen", "variant"}
@@ -49,8 +49,9 @@ def base_topic(club: str, table: str) -> str:
     return f"{ROOT}/{club}/{table}"
 
 
-def status_payload(online: bool) -> bytes:
-    return json.dumps({"online": online, "at": int(time.time() * 1000)}).encode()
+def status_payload(online: bool, boot: int = 0) -> bytes:
+    """``status``; ``boot`` tells a late last will of an earlier start from this start's word."""
+    return json.dumps({"online": online, "boot": boot, "at": int(time.time() * 1000)}).encode()
 
 
 def game_record(snapshot: dict) -> dict:

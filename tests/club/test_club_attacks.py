@@ -564,3 +564,37 @@ def test_a_replay_run_again_on_the_same_table_replaces_the_last(broker, watch, t
         assert result.returncode == 0, result.stderr
         wait_for(lambda: (tables_of(tables).get("1") or {}).get("moves") == moves, what="the replay's moves")
         time.sleep(1.0)               # the next run starts in a later second
+
+
+def test_a_late_last_will_of_an_earlier_start_does_not_mark_a_board_offline(broker, watch, tmp_path):
+    """A board restarts before the broker noticed its old connection died:
+    the old connection's last will comes after the new start's messages."""
+    tables = watch("will2")
+    script = tmp_path / "long.txt"
+    script.write_text("lift d3\nplace d4\nwait 60000\n")
+    old = subprocess.Popen(MAXIMA_BOARD + ["replay", str(script), "--broadcast", broker.address,
+                                          "--club", "will2", "--table", "1", "--realtime"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    new = None
+    try:
+        wait_for(lambda: (tables_of(tables).get("1") or {}).get("online") is True, what="the first start online")
+        new = BoardPublisher(broker.address, "will2", "1", boot=int(time.time()) + 10)
+        new.update(board_snapshot(moves=("d3-d4", "c7-c5")))
+        assert new.flush(10)
+        wait_for(lambda: tables_of(tables)["1"]["moves"] == ["d3-d4", "c7-c5"], what="the new start's state")
+        old.kill()                                        # the broker sends the old start's will now
+        old.wait(10)
+        wait_for(lambda: tables.stats()["dropped"].get("stale"), what="the old will refused")
+        assert tables_of(tables)["1"]["online"] is True
+        later = ClubTables(broker.address, "will2")       # the broker kept the late will: not believed
+        try:
+            wait_for(lambda: (tables_of(later).get("1") or {}).get("moves") == ["d3-d4", "c7-c5"],
+                     what="the retained state")
+            time.sleep(0.5)
+            assert tables_of(later)["1"]["online"] is not False
+        finally:
+            later.close()
+    finally:
+        old.kill()
+        if new is not None:
+            new.close()

@@ -6,6 +6,8 @@ fixed list, tags as strings), then checked against the game it claims to
 be: its squares are squares of that game's board, its FENs parse and its
 moves are legal, replayed by the engine. Anything else is a ``BadMessage``
 (a ValueError) saying what is wrong; the dashboard drops and counts it.
+Fields this version does not know are ignored and not kept (a newer board
+may say more).
 """
 from __future__ import annotations
 
@@ -44,12 +46,12 @@ class BadMessage(ValueError):
     """A message the dashboard does not keep; the text says why."""
 
 
-class Last(Struct, forbid_unknown_fields=True):
+class Last(Struct):
     from_: Square | None = msgspec.field(default=None, name="from")
     to: Square | None = None
 
 
-class Clocks(Struct, forbid_unknown_fields=True):
+class Clocks(Struct):
     white: Millis
     black: Millis
     running: Side | None = None

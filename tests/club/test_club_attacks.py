@@ -21,8 +21,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from broadcast.connection import BrokerAuth
 from broadcast.publisher import BoardPublisher
-from broadcast.schema import MAX_MESSAGE, BadMessage, check_record, check_state, decode
-from broadcast.tables import ClubTables
+from broadcast.schema import MAX_MESSAGE, BadMessage, check_record, check_state, decode, to_dict
+from broadcast.tables import ClubTables, record_text
 from broadcast.topics import table_messages
 from controller.club import start_club
 from controller.feed import BoardFeed
@@ -598,3 +598,13 @@ def test_a_late_last_will_of_an_earlier_start_does_not_mark_a_board_offline(brok
         old.kill()
         if new is not None:
             new.close()
+
+
+def test_a_tag_with_a_line_break_cannot_break_the_round_file():
+    record = json.loads(board_messages("s", "1", tags={"Round": "1"})["maxima-board/s/1/games/1"])
+    record["tags"]["White"] = 'Ann"]\n[Result "1-0'
+    with pytest.raises(BadMessage, match=r"\$\.tags"):
+        decode("games", json.dumps(record).encode())
+    record["tags"]["White"] = 'Ann "the Arbiter" \\ Smith'         # quotes and backslashes are fine
+    text = record_text("1", to_dict(decode("games", json.dumps(record).encode())))
+    assert GameRecord.from_text(text).tags["White"] == record["tags"]["White"]

@@ -31,9 +31,9 @@ Side = Literal["white", "black"]
 LedState = Literal[LED_STATES]                                          # type: ignore[valid-type]
 ResultText = Literal["*", "1-0", "0-1", "1/2-1/2", "1/2"]
 Square = Annotated[str, Meta(pattern=r"^[a-z][0-9]{1,2}$")]
-# one line of text: no control characters (a newline would end a PGN tag line)
-Short = Annotated[str, Meta(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$")]
-Text = Annotated[str, Meta(max_length=500, pattern=r"^[^\x00-\x1f\x7f]*$")]
+# one line of text: no control characters but tab (a newline would end a PGN tag line)
+Short = Annotated[str, Meta(max_length=64, pattern=r"^[^\x00-\x08\x0a-\x1f\x7f]*$")]
+Text = Annotated[str, Meta(max_length=500, pattern=r"^[^\x00-\x08\x0a-\x1f\x7f]*$")]
 Fen = Annotated[str, Meta(min_length=1, max_length=400)]
 Millis = Annotated[int, Meta(ge=0, le=10**14)]
 Count = Annotated[int, Meta(ge=0, le=2**53)]

@@ -10,6 +10,9 @@ them), every topic is republished, newest last, so the broker's retained
 copy is the latest even if the broker lost its own on restart.
 
 ``update`` never blocks the board's loop: a sender thread does the work.
+The board starts whether or not the broker (or the network, or the name
+server) is up: paho's thread retries until it connects, resolving a host
+name through the system resolver on every try.
 """
 from __future__ import annotations
 
@@ -17,22 +20,22 @@ import secrets
 import threading
 import time
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-
+from .connection import BrokerAuth, make_client, say_refusal
 from .topics import base_topic, parse_broker, status_payload, table_messages, topic_word
 
 RESYNC_WAIT_S = 5.0     # longest wait for the old in-flight messages after a reconnect
 
 
 class BoardPublisher:
-    """Publishes one board (``club``/``table``) to ``broker`` ("host:port")."""
+    """Publishes one board (``club``/``table``) to ``broker`` ("host:port"),
+    logged in with ``auth``; ``boot`` is the board's start count (broadcast.boots)."""
 
     def __init__(self, broker: str, club: str, table: str, *, keepalive: int = 10,
-                 reconnect_s: tuple[int, int] = (1, 2)):
+                 reconnect_s: tuple[int, int] = (1, 2), auth: BrokerAuth | None = None, boot: int = 0):
         host, port = parse_broker(broker)
         self.club, self.table = topic_word(club, "club"), topic_word(table, "table")
         self.base = base_topic(self.club, self.table)
+        self.boot = boot
         self._cond = threading.Condition()
         self._latest: dict[str, bytes] = {}
         self._pending: dict[str, None] = {}           # topics to (re)publish, in order
@@ -44,10 +47,9 @@ class BoardPublisher:
         self._closing = False
         self._offline = False                           # close() has begun: stay "offline"
         self.connects = 0                               # how often the broker was reached
-        client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                             client_id=f"maxima-board-{self.club}-{self.table}-{secrets.token_hex(3)}",
-                             clean_session=True)
-        client.will_set(f"{self.base}/status", status_payload(False), qos=1, retain=True)
+        self.refused: str | None = None                 # why the broker last refused us (bad log-in)
+        client = make_client(f"maxima-board-{self.club}-{self.table}-{secrets.token_hex(3)}", auth)
+        client.will_set(f"{self.base}/status", status_payload(False, boot), qos=1, retain=True)
         client.reconnect_delay_set(*reconnect_s)
         client.max_inflight_messages_set(50)
         client.on_connect = self._on_connect
@@ -62,7 +64,7 @@ class BoardPublisher:
     # -- the board's side -----------------------------------------------------
     def update(self, snapshot: dict) -> None:
         """The board's new state (a controller.feed snapshot)."""
-        messages = table_messages(self.club, self.table, snapshot)
+        messages = table_messages(self.club, self.table, snapshot, self.boot)
         with self._cond:
             for topic, payload in messages.items():
                 if self._latest.get(topic) != payload:
@@ -97,7 +99,7 @@ class BoardPublisher:
         False if something could not be delivered in time."""
         with self._cond:
             self._offline = True
-            self._latest[f"{self.base}/status"] = status_payload(False)
+            self._latest[f"{self.base}/status"] = status_payload(False, self.boot)
             self._pending[f"{self.base}/status"] = None
             self._cond.notify_all()
         delivered = self.flush(timeout)
@@ -112,15 +114,17 @@ class BoardPublisher:
     # -- paho's network thread ------------------------------------------------
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
+            self.refused = say_refusal(f"broadcast {self.base}", self.refused, str(reason_code))
             return
         with self._cond:
+            self.refused = None
             self._connected = True
             self.connects += 1
             # paho resends what was in flight; republish everything after it.
             self._resync = set(self._inflight)
             self._resync_since = time.monotonic()
             if not self._offline:
-                self._latest[f"{self.base}/status"] = status_payload(True)
+                self._latest[f"{self.base}/status"] = status_payload(True, self.boot)
             self._cond.notify_all()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:

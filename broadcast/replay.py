@@ -19,13 +19,16 @@ from controller.script import Runner, Step
 from controller.settings import Settings
 from controller.store import GameStore
 
+from .connection import BrokerAuth
 from .publisher import BoardPublisher
 
 
 def broadcast_replay(steps: list[Step], settings: Settings, fen: str | None, out: TextIO, *,
                      broker: str, club: str, table: str, realtime: bool = False,
-                     timeout: float = 30.0) -> int:
-    publisher = BoardPublisher(broker, club, table)
+                     timeout: float = 30.0, auth: BrokerAuth | None = None) -> int:
+    # A replay keeps nothing between runs, so its start count is the clock's
+    # seconds: a demonstration replayed again on the same table is newer.
+    publisher = BoardPublisher(broker, club, table, auth=auth, boot=int(time.time()))
     feed = BoardFeed()
     feed.listeners.append(publisher)
     store = GameStore(":memory:")

@@ -1,8 +1,9 @@
 """What a board publishes, and where: retained JSON messages under
 ``maxima-board/<club>/<table>/``. Pure: a board snapshot in, messages out.
 
-    .../status      {"online": bool, "at": ms}   (the last will says offline)
-    .../state       everything below in one message (what the dashboard reads)
+    .../status      {"online": bool, "boot", "at": ms}   (the last will says offline)
+    .../state       everything below in one message (what the dashboard reads),
+                    ordered by ``boot`` (the board's start count) and ``seq``
     .../game        {"game", "tags", "start_fen", "variant"}
     .../fen         {"fen", "turn"}
     .../moves       {"game", "moves": [canonical], "sans": [with piece letters]}
@@ -48,8 +49,9 @@ def base_topic(club: str, table: str) -> str:
     return f"{ROOT}/{club}/{table}"
 
 
-def status_payload(online: bool) -> bytes:
-    return json.dumps({"online": online, "at": int(time.time() * 1000)}).encode()
+def status_payload(online: bool, boot: int = 0) -> bytes:
+    """``status``; ``boot`` tells a late last will of an earlier start from this start's word."""
+    return json.dumps({"online": online, "boot": boot, "at": int(time.time() * 1000)}).encode()
 
 
 def game_record(snapshot: dict) -> dict:
@@ -60,19 +62,20 @@ def game_record(snapshot: dict) -> dict:
             "result": snapshot["result"], "reason": snapshot["reason"]}
 
 
-def state_payload(club: str, table: str, snapshot: dict) -> dict:
-    """The ``state`` message: the whole table in one message."""
+def state_payload(club: str, table: str, snapshot: dict, boot: int = 0) -> dict:
+    """The ``state`` message: the whole table in one message. ``boot`` (the
+    board's start count, broadcast.boots) and ``seq`` order a table's states."""
     keep = ("game", "tags", "start_fen", "fen", "turn", "moves", "sans", "last", "leds", "mode",
             "result", "reason", "clocks", "seq", "at", "link_ok")
     return {"club": club, "table": table, "variant": snapshot.get("variant", "maxima"),
             "title": snapshot.get("title", "Maxima"),
-            **{k: snapshot.get(k) for k in keep}}
+            **{k: snapshot.get(k) for k in keep}, "boot": boot}
 
 
-def table_messages(club: str, table: str, snapshot: dict) -> dict[str, bytes]:
+def table_messages(club: str, table: str, snapshot: dict, boot: int = 0) -> dict[str, bytes]:
     """Every retained message (topic → payload) for the board's state."""
     base = base_topic(club, table)
-    state = state_payload(club, table, snapshot)
+    state = state_payload(club, table, snapshot, boot)
     messages = {
         f"{base}/state": state,
         f"{base}/game": {"game": snapshot["game"], "tags": snapshot["tags"],

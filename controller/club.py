@@ -32,9 +32,10 @@ class ClubServices:
 
 def start_club(db_path: str, *, web_bind: str | None = None, web_port: int = 8080,
                broker: str | None = None, club: str = "club", table: str = "1",
-               log: TextIO | None = None) -> ClubServices:
+               auth: Any = None, log: TextIO | None = None) -> ClubServices:
     """Start the web page (when ``web_bind`` is given) and the broadcast
-    (when ``broker`` is given) for the board whose games are in ``db_path``.
+    (when ``broker`` is given, logged in with ``auth``, a
+    broadcast.connection.BrokerAuth) for the board whose games are in ``db_path``.
     OSError or ValueError when a part cannot start (nothing is left running)."""
     log = log or sys.stderr
     feed = BoardFeed()
@@ -46,11 +47,12 @@ def start_club(db_path: str, *, web_bind: str | None = None, web_port: int = 808
         pin = board_pin(db_path)
         server = board_server(feed, pin, web_bind, web_port)
     if broker is not None:
+        from broadcast.boots import next_boot
         from broadcast.publisher import BoardPublisher
 
         try:
-            publisher = BoardPublisher(broker, club, table)
-        except ValueError:
+            publisher = BoardPublisher(broker, club, table, auth=auth, boot=next_boot(db_path))
+        except (ValueError, OSError):
             if server is not None:
                 server.httpd.server_close()
             raise

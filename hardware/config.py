@@ -114,6 +114,16 @@ class BroadcastConfig:
     broker: str | None = None
     club: str = "club"
     table: str = "1"
+    username: str | None = None           # the board's log-in at the broker ...
+    password_file: str | None = None      # ... and the file holding its password
+    tls: Mapping[str, str] = field(default_factory=dict)    # {"ca", "cert", "key"}: files
+
+    def auth(self):
+        """The log-in (broadcast.connection.BrokerAuth) these keys describe."""
+        from broadcast.connection import BrokerAuth
+
+        return BrokerAuth(self.username, self.password_file, self.tls.get("ca"), self.tls.get("cert"),
+                          self.tls.get("key"))
 
 
 @dataclass(frozen=True)
@@ -443,6 +453,34 @@ def _suggest(word: str, options) -> str:
     return f' (did you mean "{close[0]}"?)' if close else ""
 
 
+def _mqtt_username(text: str) -> str:
+    if not 1 <= len(text) <= 64 or any(c in text for c in "/+#") or not text.isprintable():
+        raise ValueError(f"username {text!r}: use 1 to 64 characters, none of / + #")
+    return text
+
+
+def _tls(value: Any) -> dict[str, str]:
+    """``tls = { ca = "...", cert = "...", key = "..." }``: the CA file, and
+    optionally the board's client certificate and key."""
+    if not isinstance(value, dict):
+        raise ValueError(f'expected a table like {{ ca = "/etc/maxima-board/ca.crt" }}, got {_show(value)}')
+    for key in value:
+        if key not in ("ca", "cert", "key"):
+            raise ValueError(f"unknown key {key!r}{_suggest(str(key), ('ca', 'cert', 'key'))} (known: ca, cert, key)")
+    files = {k: _text(v) for k, v in value.items()}
+    if "ca" not in files:
+        raise ValueError("needs ca: the file of the CA that signed the broker's certificate")
+    if "key" in files and "cert" not in files:
+        raise ValueError("key needs cert: the client certificate it belongs to")
+    return files
+
+
+def _beside(config_path: Path, name: str) -> str:
+    """A file named in the config: ``~`` expanded, relative to the config's folder."""
+    file = Path(name).expanduser()
+    return str(file if file.is_absolute() else config_path.parent / file)
+
+
 # key -> (checker, attribute name); a section without a dataclass fills a dict.
 _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "board": {"kind": _choice(*BOARDS), "offset": _offset},
@@ -469,7 +507,8 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "web": {"enabled": _boolean, "port": _integer(0, 65535), "bind": _text},   # port 0: any free port
     "broadcast": {"broker": lambda v: _club_value("parse_broker", _text(v)),
                   "club": lambda v: _club_value("topic_word", v, "club"),
-                  "table": lambda v: _club_value("topic_word", v, "table")},
+                  "table": lambda v: _club_value("topic_word", v, "table"),
+                  "username": lambda v: _mqtt_username(_text(v)), "password_file": _text, "tls": _tls},
     "opponent": {"side": _choice("white", "black", "none"), "level": _integer(1, 10), "engine": _engine,
                  "movetime_ms": _integer(10, 600_000)},
 }
@@ -536,7 +575,14 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     buzzer = BuzzerConfig(**sections["buzzer"])
     pico = PicoConfig(**sections["pico"])
     web = WebConfig(**sections["web"])
-    broadcast = BroadcastConfig(**sections["broadcast"])
+    cast = dict(sections["broadcast"])
+    if cast.get("password_file") and not cast.get("username"):
+        raise _KeyError("[broadcast] password_file", "a password needs a username (add username)")
+    if "password_file" in cast:          # files named relative to the config file, like [database] path
+        cast["password_file"] = _beside(path, cast["password_file"])
+    if "tls" in cast:
+        cast["tls"] = {k: _beside(path, v) for k, v in cast["tls"].items()}
+    broadcast = BroadcastConfig(**cast)
     opponent = OpponentConfig(**sections["opponent"])
     if hardware == "direct":
         _check_pin_use(matrix, leds, oled, buzzer)

@@ -103,7 +103,7 @@ def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str
             fill = LED_COLOURS.get(state or "", LIGHT if (file + rank) % 2 else DARK)
             attrs = f' data-led="{escape(state)}"' if state else ""
             out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
-                       f'data-square="{name}"{attrs}/>')
+                       f'data-square="{escape(name)}"{attrs}/>')
     scale = cell * 0.9 / 100
     for piece in drawn_pieces(position):
         x, y = where[piece.square]

@@ -26,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--club", default="club", metavar="NAME", help="the club's name in the topics (default: club)")
     p.add_argument("--port", type=_port, default=8081, help="TCP port (default 8081; 0: any free port)")
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--max-tables", type=_count, default=256, metavar="N",
+                   help="keep at most N tables (default 256); messages of further tables are dropped")
+    auth_options(p)
     p.set_defaults(func=_dashboard)
 
 
@@ -33,6 +36,29 @@ def broadcast_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--broadcast", metavar="HOST:PORT", help="publish the game to this MQTT broker")
     p.add_argument("--table", metavar="N", default="1", help="the table's name in the topics (default 1)")
     p.add_argument("--club", metavar="NAME", default="club", help="the club's name in the topics (default: club)")
+    auth_options(p)
+
+
+def auth_options(p: argparse.ArgumentParser) -> None:
+    """The broker log-in (broadcast.connection.BrokerAuth)."""
+    p.add_argument("--username", metavar="NAME", help="log in to the broker as NAME")
+    p.add_argument("--password-file", metavar="PATH", help="the file whose first line is the password")
+    p.add_argument("--tls-ca", metavar="PATH", help="use TLS; the CA file that signed the broker's certificate")
+    p.add_argument("--tls-cert", metavar="PATH", help="with --tls-ca: a client certificate")
+    p.add_argument("--tls-key", metavar="PATH", help="with --tls-cert: its key (default: in the certificate file)")
+
+
+def auth_of(args: argparse.Namespace):
+    """The BrokerAuth of the options; ValueError says what does not fit."""
+    from broadcast.connection import BrokerAuth
+
+    return BrokerAuth(args.username, args.password_file, args.tls_ca, args.tls_cert, args.tls_key).check()
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 100_000:
+        raise argparse.ArgumentTypeError(f"N must be a number 1 to 100000, got {text!r}")
+    return int(text)
 
 
 def _port(text: str) -> int:
@@ -63,7 +89,7 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings(db_path=args.db)
     db = settings.db_path or default_db_path()
     services = start_club(db, web_bind=args.bind, web_port=args.port, broker=args.broadcast,
-                          club=args.club, table=args.table)
+                          club=args.club, table=args.table, auth=auth_of(args))
     print(f"maxima-board serve: http://{args.bind}:{services.server.port}/  web PIN {services.pin}",
           file=sys.stderr, flush=True)
     try:
@@ -80,7 +106,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _dashboard(args: argparse.Namespace) -> int:
     from broadcast.dashboard import ClubTables, dashboard_server
 
-    tables = ClubTables(args.broker, args.club)
+    tables = ClubTables(args.broker, args.club, auth=auth_of(args), max_tables=args.max_tables)
     try:
         server = dashboard_server(tables, args.bind, args.port).start()
     except OSError:

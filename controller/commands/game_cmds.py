@@ -119,7 +119,7 @@ def _replay(args: argparse.Namespace) -> int:
         from broadcast.replay import broadcast_replay
 
         return broadcast_replay(steps, Settings(), fen, sys.stdout, broker=args.broadcast, club=args.club,
-                                table=args.table, realtime=args.realtime)
+                                table=args.table, realtime=args.realtime, auth=club_cmds.auth_of(args))
     store = GameStore(":memory:")
     out = sys.stdout
     try:

@@ -8,6 +8,7 @@ with a message saying what is missing.
 """
 from __future__ import annotations
 
+import getpass
 import os
 import random
 import shutil
@@ -62,16 +63,71 @@ def wait_for(predicate, timeout: float = 15.0, what: str = "condition"):
         time.sleep(0.05)
 
 
-class Broker:
-    """Mosquitto with a generated configuration, on 127.0.0.1:``port``."""
+def club_broker_files() -> tuple[str, str]:
+    """The ACL and the Mosquitto configuration docs/club.md gives a club."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "club.md").read_text(encoding="utf-8")
+    blocks = []
+    for title in ("`/etc/mosquitto/maxima-board.acl` (club `club`):", "`/etc/mosquitto/conf.d/maxima-board.conf`:"):
+        after = text.split(title, 1)[1].split("\n\n", 1)[1]
+        block = []
+        for line in after.splitlines():
+            if line and not line.startswith("    "):
+                break
+            block.append(line[4:])
+        blocks.append("\n".join(block).strip() + "\n")
+    return blocks[0], blocks[1]
 
-    def __init__(self, binary: str, directory: Path):
+
+class Broker:
+    """Mosquitto with a generated configuration, on 127.0.0.1:``port``.
+    Open (anonymous clients welcome), or ``secure``: the ACL and the
+    configuration docs/club.md gives a club, read from it (a password file,
+    an ACL that lets a board write only its own table's topics, user name =
+    table name, and the dashboard only read, message_size_limit,
+    max_connections), with our own listener and no persistence."""
+
+    DASHBOARD = "dashboard"
+
+    def __init__(self, binary: str, directory: Path, secure: bool = False, tables=(), club: str = "round"):
         self.binary = binary
+        self.directory = directory
         self.port = free_port()
         self.conf = directory / "mosquitto.conf"
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                             f"log_dest file {directory / 'mosquitto.log'}\n")
+        self.secure = secure
+        lines = [f"listener {self.port} 127.0.0.1", "persistence false",
+                 f"log_dest file {directory / 'mosquitto.log'}",
+                 f"user {getpass.getuser()}"]        # as root, stay root: the files are in our temporary folder
+        if secure:
+            passwd, acl = directory / "passwd", directory / "acl"
+            passwd.write_text("")
+            for user in [self.DASHBOARD, *tables]:
+                self.add_user(user)
+            docs_acl, docs_conf = club_broker_files()
+            acl.write_text(docs_acl.replace("maxima-board/club/", f"maxima-board/{club}/"))
+            for line in docs_conf.splitlines():
+                key = line.split(" ", 1)[0]
+                if key in ("listener", "persistence"):
+                    continue                                  # ours: loopback, a free port, no files
+                lines.append({"password_file": f"password_file {passwd}",
+                              "acl_file": f"acl_file {acl}"}.get(key, line))
+        else:
+            lines.append("allow_anonymous true")
+        self.conf.write_text("\n".join(lines) + "\n")
         self.process: subprocess.Popen | None = None
+
+    def add_user(self, user: str) -> None:
+        """A user with a random password, kept in ``password_file(user)``."""
+        password = f"pw-{user}-{random.randrange(10**9)}"
+        self.password_file(user).write_text(password + "\n")
+        subprocess.run(["mosquitto_passwd", "-b", str(self.directory / "passwd"), user, password],
+                       check=True, capture_output=True)
+
+    def password_file(self, user: str) -> Path:
+        return self.directory / f"password-{user}"
+
+    def login(self, user: str) -> list[str]:
+        """The command-line options that log ``user`` in."""
+        return ["--username", user, "--password-file", str(self.password_file(user))]
 
     @property
     def address(self) -> str:
@@ -89,12 +145,30 @@ class Broker:
             self.process = None
 
 
+def mosquitto_binary() -> str:
+    binary = shutil.which("mosquitto") or next((p for p in ("/usr/sbin/mosquitto",) if os.path.exists(p)), None)
+    if binary is None or not shutil.which("mosquitto_passwd"):
+        pytest.skip("mosquitto is not installed (./run-tests installs it as root: apt-get install mosquitto)")
+    return binary
+
+
 @pytest.fixture(scope="session")
 def broker(tmp_path_factory):
-    binary = shutil.which("mosquitto") or next((p for p in ("/usr/sbin/mosquitto",) if os.path.exists(p)), None)
-    if binary is None:
-        pytest.skip("mosquitto is not installed (./run-tests installs it as root: apt-get install mosquitto)")
-    b = Broker(binary, tmp_path_factory.mktemp("mosquitto"))
+    b = Broker(mosquitto_binary(), tmp_path_factory.mktemp("mosquitto"))
+    b.start()
+    yield b
+    b.stop()
+
+
+SECURE_TABLES = [str(n) for n in range(1, 21)] + ["live", "run"]
+
+
+@pytest.fixture(scope="session")
+def secure_broker(tmp_path_factory):
+    """Mosquitto as docs/club.md sets it up for club ``round``: users
+    ``dashboard`` (reads) and one per table of SECURE_TABLES (writes its own)."""
+    b = Broker(mosquitto_binary(), tmp_path_factory.mktemp("mosquitto-secure"), secure=True,
+               tables=SECURE_TABLES, club="round")
     b.start()
     yield b
     b.stop()

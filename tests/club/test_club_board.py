@@ -174,3 +174,28 @@ def test_run_with_the_simulated_board_serves_no_page_unless_asked(tmp_path, monk
     captured = capsys.readouterr()
     assert "move 1 d3-d4" in captured.out and "web page" not in captured.err
     assert not (tmp_path / "web-pin").exists()
+
+
+def test_broadcast_log_in_config():
+    config = parse_config('hardware = "sim"\n[broadcast]\nbroker = "clubpi.local:8883"\ntable = "5"\n'
+                          'username = "5"\npassword_file = "/etc/maxima-board/mqtt-password"\n'
+                          '[broadcast.tls]\nca = "/etc/maxima-board/ca.crt"\ncert = "/etc/b.crt"\nkey = "/etc/b.key"\n')
+    auth = config.broadcast.auth()
+    assert (auth.username, auth.password_file) == ("5", "/etc/maxima-board/mqtt-password")
+    assert (auth.tls_ca, auth.tls_cert, auth.tls_key) == ("/etc/maxima-board/ca.crt", "/etc/b.crt", "/etc/b.key")
+    inline = parse_config('hardware = "sim"\n[broadcast]\ntls = { ca = "ca.crt" }\n')
+    assert inline.broadcast.auth().tls_ca == "ca.crt" and inline.broadcast.auth().username is None
+    assert parse_config('hardware = "sim"\n').broadcast.auth() == type(auth)()
+    beside = parse_config('hardware = "sim"\n[broadcast]\nusername = "5"\npassword_file = "pw"\n'
+                          'tls = { ca = "ca.crt" }\n', name="/etc/maxima-board/board.toml").broadcast.auth()
+    assert (beside.password_file, beside.tls_ca) == ("/etc/maxima-board/pw", "/etc/maxima-board/ca.crt")
+    for text, message in (('password_file = "pw"', "[broadcast] password_file: a password needs a username"),
+                          ('username = "a/b"', "[broadcast] username"),
+                          ('username = 5', "[broadcast] username: expected a string"),
+                          ('tls = "ca.crt"', "[broadcast] tls: expected a table"),
+                          ('tls = { cert = "b.crt" }', "[broadcast] tls: needs ca"),
+                          ('tls = { ca = "ca.crt", key = "b.key" }', "[broadcast] tls: key needs cert"),
+                          ('tls = { ca = "ca.crt", certs = "b.crt" }', "[broadcast] tls: unknown key 'certs'")):
+        with pytest.raises(ConfigError) as e:
+            parse_config('hardware = "sim"\n[broadcast]\n' + text, name="cfg.toml")
+        assert str(e.value).startswith(f"config cfg.toml: {message}") and "\n" not in str(e.value), str(e.value)

@@ -28,7 +28,8 @@ from .conftest import MAXIMA_BOARD, quiet_game, script_of, wait_for
 class Listener:
     """A paho subscriber collecting the newest payload of every topic."""
 
-    def __init__(self, broker, pattern: str):
+    def __init__(self, broker, pattern: str, raw: bool = False):
+        self.raw = raw                        # keep the payload's bytes, not its JSON
         self.messages: dict[str, dict | None] = {}
         self.history: list[tuple[str, object]] = []
         self.lock = threading.Lock()
@@ -39,7 +40,7 @@ class Listener:
         self.client.loop_start()
 
     def _message(self, client, userdata, message):
-        data = json.loads(message.payload)
+        data = message.payload if self.raw else json.loads(message.payload)
         with self.lock:
             self.messages[message.topic] = data
             self.history.append((message.topic, data))
@@ -153,23 +154,45 @@ def get_json(url: str):
         return json.loads(r.read())
 
 
-@pytest.fixture
-def dashboard(broker):
+def start_dashboard(broker, *options: str):
+    """``maxima-board dashboard`` of club ``round``: (url, process)."""
     process = subprocess.Popen(MAXIMA_BOARD + ["dashboard", "--broker", broker.address, "--club", "round",
-                                              "--port", "0", "--bind", "127.0.0.1"],
+                                              "--port", "0", "--bind", "127.0.0.1", *options],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = process.stderr.readline()
     m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
     assert m, line
-    yield m.group(1)
+    return m.group(1), process
+
+
+def stop_dashboard(process) -> None:
     process.terminate()
     assert process.wait(10) == 0
 
 
-def test_twenty_boards_through_a_broker_restart_all_on_the_dashboard(broker, dashboard, tmp_path, request):
-    """Twenty boards play at once (replay --broadcast --realtime); the broker
-    is stopped and restarted mid-round; every move of every table reaches
-    the dashboard (API, round download, and the page in a browser)."""
+@pytest.fixture
+def dashboard(broker):
+    url, process = start_dashboard(broker)
+    yield url
+    stop_dashboard(process)
+
+
+@pytest.fixture
+def secure_dashboard(secure_broker):
+    """The dashboard logged in as the read-only user of the secure broker."""
+    url, process = start_dashboard(secure_broker, *secure_broker.login(secure_broker.DASHBOARD))
+    yield url
+    stop_dashboard(process)
+
+
+def test_twenty_boards_through_a_broker_restart_all_on_the_dashboard(secure_broker, secure_dashboard, tmp_path,
+                                                                     request):
+    """Twenty boards play at once (replay --broadcast --realtime), each
+    logged in as its own table at a broker set up as docs/club.md says
+    (password file, ACL); the broker is stopped and restarted mid-round;
+    every move of every table reaches the dashboard (API, round download,
+    and the page in a browser)."""
+    broker, dashboard = secure_broker, secure_dashboard
     boards = {}
     for n in range(1, 21):
         moves = quiet_game(100 + n, 14)
@@ -177,7 +200,7 @@ def test_twenty_boards_through_a_broker_restart_all_on_the_dashboard(broker, das
         path.write_text(script_of(moves, wait_ms=500))
         boards[str(n)] = (moves, subprocess.Popen(
             MAXIMA_BOARD + ["replay", str(path), "--broadcast", broker.address, "--club", "round",
-                            "--table", str(n), "--realtime"],
+                            "--table", str(n), "--realtime", *broker.login(str(n))],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
     try:
         wait_for(lambda: len(get_json(dashboard + "api/tables")) == 20, timeout=30, what="twenty tables")
@@ -205,9 +228,12 @@ def test_twenty_boards_through_a_broker_restart_all_on_the_dashboard(broker, das
         text = r.read().decode()
     games = text.count("[Event ")
     assert games == 20
-    for chunk in text.split("\n\n[Event ")[1:]:
-        record = GameRecord.from_text("[Event " + chunk)
-        assert record.moves == boards[record.tags["Board"]][0]
+    checked = set()
+    for chunk in re.split(r"\n(?=\[Event )", text):
+        record = GameRecord.from_text(chunk)
+        assert record.moves == boards[record.tags["Table"]][0]
+        checked.add(record.tags["Table"])
+    assert checked == set(boards)
     if "browser" in request.fixturenames or _has_browser(request):
         browser = request.getfixturevalue("browser")
         browser.get(dashboard)
@@ -271,3 +297,38 @@ def test_serve_broadcasts_the_board_it_serves(broker, tmp_path):
         process.terminate()
         assert process.wait(10) == 0
         listener.close()
+
+
+def test_run_broadcasts_logged_in_as_its_table(secure_broker, tmp_path):
+    """``run`` with [broadcast] username and password_file at the club's
+    broker: its moves reach the dashboard, its start count is kept."""
+    from broadcast.connection import BrokerAuth
+    from broadcast.tables import ClubTables
+
+    b = secure_broker
+    cfg = tmp_path / "board.toml"
+    cfg.write_text(f'hardware = "sim"\n[database]\npath = "{tmp_path / "g.db"}"\n'
+                   f'[broadcast]\nbroker = "{b.address}"\nclub = "round"\ntable = "run"\n'
+                   f'username = "run"\npassword_file = "{b.password_file("run")}"\n')
+    tables = ClubTables(b.address, "round", auth=BrokerAuth(b.DASHBOARD, str(b.password_file(b.DASHBOARD))))
+    process = subprocess.Popen(MAXIMA_BOARD + ["run", "--config", str(cfg)], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    try:
+        process.stdin.write("lift d3\nplace d4\nwait 400\n")
+        process.stdin.flush()
+        table = wait_for(lambda: next((t for t in tables.tables() if t["table"] == "run" and t["moves"]), None),
+                         what="the board's move on the dashboard")
+        assert table["moves"] == ["d3-d4"] and table["boot"] >= time.time() - 60   # a first start: the clock's count
+        assert (tmp_path / "broadcast-boot").read_text().strip() == str(table["boot"])
+    finally:
+        process.terminate()
+        process.wait(10)
+        tables.close()
+        client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        client.username_pw_set("run", b.password_file("run").read_text().strip())
+        client.connect("127.0.0.1", b.port)
+        client.loop_start()
+        for kind in ("state", "status", "games/1"):
+            client.publish(f"maxima-board/round/run/{kind}", b"", qos=1, retain=True).wait_for_publish(5)
+        client.disconnect()
+        client.loop_stop()

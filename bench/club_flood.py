@@ -1,0 +1,185 @@
+"""The dashboard under a flood of fake tables (issue 22, finding 6).
+
+    python bench/club_flood.py [--tables 2000] [--big-mb 20] [--source DIR] [--secure]
+
+Starts Mosquitto on a free loopback port and ``maxima-board dashboard`` as
+its own process (from ``--source``, a checkout of another version, to
+compare; default this one). Then, as an anonymous client, publishes one
+retained, well-formed ``state`` for each of ``--tables`` fake tables (a
+real board's state after 40 plies, about 2 kB) and one retained message of
+``--big-mb`` MB. Prints the dashboard's resident memory (VmRSS, and its peak
+VmHWM, from /proc) before and after, the size of ``/api/tables`` and the
+CPU time the dashboard took meanwhile.
+
+Open broker (default): what the dashboard itself holds. ``--secure``: the
+broker as docs/club.md sets it up (password file, ACL, message_size_limit);
+the anonymous flood is refused there.
+"""
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import paho.mqtt.client as mqtt  # noqa: E402
+from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
+
+from broadcast.topics import table_messages  # noqa: E402
+from controller.feed import BoardFeed  # noqa: E402
+from controller.script import Runner  # noqa: E402
+from controller.settings import Settings  # noqa: E402
+from engine import Position  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int) -> None:
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"club_flood: nothing listens on 127.0.0.1:{port}")
+
+
+def memory_kb(pid: int) -> tuple[int, int]:
+    """(VmRSS, VmHWM) of ``pid`` in kB."""
+    fields = dict(re.findall(r"^(Vm\w+):\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text(), re.M))
+    return int(fields["VmRSS"]), int(fields["VmHWM"])
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def a_state(plies: int) -> dict:
+    """A real board's snapshot after ``plies`` quiet moves."""
+    rng = random.Random(1)
+    runner = Runner(Settings())
+    position = Position()
+    for _ in range(plies):
+        options = [m for m in position.legal_moves if m.kind == "move" and not m.captures]
+        rng.shuffle(options)
+        for move in options:
+            position.push(move)
+            if position.outcome() is None:
+                break
+            position.pop()
+        a, b = str(position.move_stack[-1]).split("-")
+        runner.lift(a), runner.place(b), runner.wait(400)
+    return BoardFeed().update(runner.controller)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=2000)
+    parser.add_argument("--big-mb", type=int, default=20)
+    parser.add_argument("--source", default=str(ROOT), help="the checkout whose dashboard runs")
+    parser.add_argument("--secure", action="store_true", help="the broker as docs/club.md sets it up")
+    args = parser.parse_args()
+    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    work = Path(tempfile.mkdtemp(prefix="club-flood-"))
+    port = free_port()
+    conf = [f"listener {port} 127.0.0.1", "persistence false", f"user {getpass.getuser()}"]
+    login: list[str] = []
+    if args.secure:
+        (work / "pw").write_text("dashboard-password\n")
+        subprocess.run(["mosquitto_passwd", "-c", "-b", str(work / "passwd"), "dashboard", "dashboard-password"],
+                       check=True, capture_output=True)
+        (work / "acl").write_text("user dashboard\ntopic read maxima-board/flood/#\n\n"
+                                  "pattern write maxima-board/flood/%u/#\n")
+        conf += ["allow_anonymous false", f"password_file {work / 'passwd'}", f"acl_file {work / 'acl'}",
+                 "message_size_limit 262144", "max_connections 100"]
+        login = ["--username", "dashboard", "--password-file", str(work / "pw")]
+    else:
+        conf.append("allow_anonymous true")
+    (work / "mosquitto.conf").write_text("\n".join(conf) + "\n")
+    broker = subprocess.Popen([binary, "-c", str(work / "mosquitto.conf")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    dashboard = None
+    try:
+        wait_port(port)
+        env = dict(os.environ, PYTHONPATH=args.source)
+        dashboard = subprocess.Popen([sys.executable, "-m", "controller.cli", "dashboard", "--broker",
+                                      f"127.0.0.1:{port}", "--club", "flood", "--port", "0", "--bind", "127.0.0.1",
+                                      *login], cwd=args.source, env=env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        url = re.search(r"(http://127\.0\.0\.1:\d+/)", dashboard.stderr.readline()).group(1)
+        time.sleep(2.0)
+        before, cpu_before = memory_kb(dashboard.pid), cpu_s(dashboard.pid)
+        snapshot = a_state(40)
+        refused = None
+        client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        client.on_connect = lambda c, u, f, rc, p: None
+        client.connect("127.0.0.1", port)
+        client.loop_start()
+        time.sleep(0.5)
+        sent = state_size = 0
+        for n in range(args.tables):
+            for topic, payload in table_messages("flood", f"fake{n}", snapshot, 1).items():
+                if topic.endswith("/state"):
+                    info = client.publish(topic, payload, qos=1, retain=True)
+                    sent, state_size = sent + len(payload), len(payload)
+        info.wait_for_publish(60) if client.is_connected() else None
+        big = client.publish("maxima-board/flood/big/state", b"[" + b"1," * (args.big_mb << 19) + b"1]",
+                             qos=1, retain=True)
+        if client.is_connected():
+            try:
+                big.wait_for_publish(60)
+            except (RuntimeError, ValueError) as exc:
+                refused = str(exc)
+        else:
+            refused = "not connected (refused)"
+        client.disconnect()
+        client.loop_stop()
+        last, settled = -1, 0
+        for _ in range(120):              # until /api/tables stops growing for 2 s
+            time.sleep(0.5)
+            with urllib.request.urlopen(url + "api/tables", timeout=30) as r:
+                body = r.read()
+            count = len(json.loads(body))
+            settled = settled + 1 if count == last else 0
+            last = count
+            if settled >= 4:
+                break
+        after, cpu = memory_kb(dashboard.pid), cpu_s(dashboard.pid) - cpu_before
+        print(f"club_flood: source {args.source}, broker {'secure' if args.secure else 'open'}")
+        print(f"  flood: {args.tables} fake tables x {state_size} B states ({sent / 1e6:.1f} MB) "
+              f"+ one {args.big_mb} MB retained message{'; ' + refused if refused else ''}")
+        print(f"  dashboard RSS before {before[0] / 1024:.1f} MB, after {after[0] / 1024:.1f} MB "
+              f"(peak {after[1] / 1024:.1f} MB)")
+        print(f"  /api/tables: {last} tables, {len(body) / 1e6:.2f} MB; dashboard CPU for the flood "
+              f"(and the polls) {cpu:.1f} s")
+    finally:
+        if dashboard is not None:
+            dashboard.terminate()
+            dashboard.wait(10)
+        broker.terminate()
+        broker.wait(10)
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

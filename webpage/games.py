@@ -1,0 +1,75 @@
+"""The board's stored games, as the web page reads them: through a
+read-only SQLite connection of its own (``GameStore(readonly=True)``, a
+``mode=ro`` URI), in the web server's reading thread, never through the
+board's loop. What was read is kept until the database changes (``PRAGMA
+data_version``), so a page refreshed in a loop costs a counter look-up.
+"""
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from dataclasses import asdict
+
+from controller.record import game_record
+from controller.store import GameStore
+from controller.storefile import StoreError
+
+PGN_CACHE = 64      # game records kept
+
+
+class GameReader:
+    """Reads the games of ``db_path``; one instance per reading thread
+    (a SQLite connection stays in the thread that made it)."""
+
+    def __init__(self, db_path: str):
+        self.db_path = db_path
+        self._store: GameStore | None = None
+        self._version: int | None = None
+        self._list: bytes | None = None
+        self._records: OrderedDict[int, str] = OrderedDict()
+
+    def _fresh(self) -> GameStore | None:
+        """The store, with the cache dropped if the database changed; None
+        while the board has not made its database yet."""
+        if self._store is None:
+            try:
+                self._store = GameStore(self.db_path, readonly=True, label=f"game database {self.db_path}")
+            except ValueError:        # not made yet ("no games stored")
+                return None
+        version = self._store.data_version()
+        if version != self._version:
+            self._version, self._list = version, None
+            self._records.clear()
+        return self._store
+
+    def games_json(self) -> bytes:
+        """``/api/games``: every stored game (``GameRow`` fields), oldest first."""
+        store = self._fresh()
+        if store is None:
+            return b"[]"
+        if self._list is None:
+            self._list = json.dumps([asdict(g) for g in store.games()]).encode()
+        return self._list
+
+    def record_text(self, game_id: int) -> str:
+        """Game ``game_id``'s record (PGN-style); ValueError if there is none."""
+        store = self._fresh()
+        if store is None:
+            raise ValueError(f"no game {game_id}")
+        text = self._records.get(game_id)
+        if text is None:
+            text = game_record(store, store.game(game_id)).to_text()
+            self._records[game_id] = text
+            while len(self._records) > PGN_CACHE:
+                self._records.popitem(last=False)
+        else:
+            self._records.move_to_end(game_id)
+        return text
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
+__all__ = ["GameReader", "StoreError"]

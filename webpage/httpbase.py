@@ -15,6 +15,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import resource
 import socket
 import threading
 import time
@@ -37,7 +38,9 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
                                "frame-ancestors 'none'; form-action 'self'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    # same-origin, not no-referrer: with no-referrer a browser sends "Origin: null" on
+    # the page's own form post, which would then look like another site's
+    "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
 _REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 34\r\n"
@@ -244,8 +247,8 @@ class EventStreams:
     ``next_data(state)`` gives it then. A slow client skips states: each
     message is the newest, nothing queues up."""
 
-    def __init__(self, limit: int = MAX_STREAMS):
-        self.limit = limit
+    def __init__(self, limit: int | None = None):
+        self.limit = limit or MAX_STREAMS
         self.clients = 0
         self._version = 0
         self._changed: asyncio.Event | None = None
@@ -359,18 +362,30 @@ class _Gate(asyncio.Protocol):
             self.inner.resume_writing()
 
 
+def connection_cap() -> int:
+    """``MAX_CONNECTIONS``, or half the process's descriptors if that is
+    less: the cap is reached well before ``accept`` runs out of them."""
+    try:
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (OSError, ValueError):
+        return MAX_CONNECTIONS
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(8, min(MAX_CONNECTIONS, soft // 2))
+
+
 class WebServer:
     """``app`` (an ``aiohttp.web.Application``, made by ``make_app`` in the
     server's own loop) on ``host:port`` in a daemon thread. The socket is
     bound at once (OSError saying where), served from :meth:`start`."""
 
     def __init__(self, make_app: Callable[[], web.Application], host: str, port: int, name: str, *,
-                 max_connections: int = MAX_CONNECTIONS, max_per_client: int = MAX_PER_CLIENT,
-                 idle_s: float = IDLE_S):
+                 max_connections: int | None = None, max_per_client: int | None = None,
+                 idle_s: float | None = None):
         self.name = name
-        self.max_connections = max_connections
-        self.max_per_client = max_per_client
-        self.idle_s = idle_s
+        self.max_connections = max_connections or connection_cap()
+        self.max_per_client = max_per_client or MAX_PER_CLIENT
+        self.idle_s = idle_s or IDLE_S
         self._make_app = make_app
         self._open: dict[str, int] = {}
         self.connections = 0

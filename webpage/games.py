@@ -11,26 +11,29 @@ from collections import OrderedDict
 from dataclasses import asdict
 
 from controller.record import game_record
-from controller.store import GameStore
+from controller.store import GameRow, GameStore
 from controller.storefile import StoreError
 
-PGN_CACHE = 64      # game records kept
+PGN_CACHE = 2048    # game records kept (a few hundred bytes to a few kB each)
 
 
 class GameReader:
     """Reads the games of ``db_path``; one instance per reading thread
-    (a SQLite connection stays in the thread that made it)."""
+    (a SQLite connection stays in the thread that made it). A record is
+    kept per game as it was (its row: moves, result), so a move in the game
+    being played leaves the records of every other game where they are."""
 
     def __init__(self, db_path: str):
         self.db_path = db_path
         self._store: GameStore | None = None
         self._version: int | None = None
-        self._list: bytes | None = None
-        self._records: OrderedDict[int, str] = OrderedDict()
+        self._rows: dict[int, GameRow] = {}
+        self._list = b"[]"
+        self._records: OrderedDict[GameRow, str] = OrderedDict()
 
     def _fresh(self) -> GameStore | None:
-        """The store, with the cache dropped if the database changed; None
-        while the board has not made its database yet."""
+        """The store, the game list read again if the database changed;
+        None while the board has not made its database yet."""
         if self._store is None:
             try:
                 self._store = GameStore(self.db_path, readonly=True, label=f"game database {self.db_path}")
@@ -38,32 +41,31 @@ class GameReader:
                 return None
         version = self._store.data_version()
         if version != self._version:
-            self._version, self._list = version, None
-            self._records.clear()
+            games = self._store.games()
+            self._version = version
+            self._rows = {g.id: g for g in games}
+            self._list = json.dumps([asdict(g) for g in games]).encode()
         return self._store
 
     def games_json(self) -> bytes:
         """``/api/games``: every stored game (``GameRow`` fields), oldest first."""
-        store = self._fresh()
-        if store is None:
-            return b"[]"
-        if self._list is None:
-            self._list = json.dumps([asdict(g) for g in store.games()]).encode()
+        self._fresh()
         return self._list
 
     def record_text(self, game_id: int) -> str:
         """Game ``game_id``'s record (PGN-style); ValueError if there is none."""
         store = self._fresh()
-        if store is None:
+        row = self._rows.get(game_id)
+        if store is None or row is None:
             raise ValueError(f"no game {game_id}")
-        text = self._records.get(game_id)
+        text = self._records.get(row)
         if text is None:
-            text = game_record(store, store.game(game_id)).to_text()
-            self._records[game_id] = text
+            text = game_record(store, row).to_text()
+            self._records[row] = text
             while len(self._records) > PGN_CACHE:
                 self._records.popitem(last=False)
         else:
-            self._records.move_to_end(game_id)
+            self._records.move_to_end(row)
         return text
 
     def close(self) -> None:

@@ -17,6 +17,7 @@ import json
 import logging
 import resource
 import socket
+import sys
 import threading
 import time
 from importlib import resources
@@ -32,6 +33,10 @@ MAX_CONNECTIONS = 256      # open connections, all clients (below the default 1,
 MAX_PER_CLIENT = 32        # open connections from one address (IPv6: one /64)
 MAX_STREAMS = 64           # event-stream clients at once
 BACKLOG = 128              # connections the kernel holds while the server is busy
+RATE = 50.0                # requests a second one client may make (IPv6: one /64) ...
+BURST = 200                # ... and at once
+SLOW_DOWN_S = 1.0          # a client past its rate waits this long for its 429
+SWITCH_S = 0.001           # interpreter lock hand-over (sys.setswitchinterval), see WebServer.start
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 SECURITY_HEADERS = {
@@ -111,6 +116,28 @@ class RateLimitedLog:
 
 
 bad_request_log = RateLimitedLog()
+
+
+class RateLimit:
+    """Requests per client: a bucket of ``BURST`` that refills at ``RATE``
+    a second (the server's loop only). Past it a client gets 429: a phone
+    looping on the game list costs the board a short refusal, not a reply."""
+
+    def __init__(self, rate: float | None = None, burst: int | None = None, clients: int = 4096):
+        self.rate = rate or RATE
+        self.burst = float(burst or BURST)
+        self.clients = clients
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, client: str) -> bool:
+        now = time.monotonic()
+        tokens, then = self._buckets.pop(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        allowed = tokens >= 1.0
+        self._buckets[client] = (tokens - 1.0 if allowed else tokens, now)
+        if len(self._buckets) > self.clients:
+            del self._buckets[next(iter(self._buckets))]    # the longest unseen
+        return allowed
 
 
 class _ServerLog(logging.LoggerAdapter):
@@ -200,10 +227,16 @@ def refuse(request: web.Request, status: int, error: str) -> web.Response:
 
 
 def _middleware(hosts: HostCheck):
+    limit = RateLimit()
+
     @web.middleware
     async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
-        if not local_client(request.remote or ""):
+        remote = request.remote or ""
+        if not local_client(remote):
             return reply_json({"error": "this page answers the local network only"}, 403)
+        if not limit.allow(client_key(remote)):
+            await asyncio.sleep(SLOW_DOWN_S)      # its connections (MAX_PER_CLIENT) wait, not the board
+            return reply_json({"error": "too many requests: slow down"}, 429)
         sockname = request.transport.get_extra_info("sockname") if request.transport else None
         if not hosts.allows(request.headers.get("Host"), sockname[0] if sockname else None):
             return refuse(request, 421, "this board does not answer to that host name")
@@ -459,6 +492,9 @@ class WebServer:
             await runner.cleanup()
 
     def start(self) -> "WebServer":
+        # The server's thread holds the interpreter lock at most this long
+        # when the board's loop wants it (CPython's default: 5 ms).
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_S))
         self._thread.start()
         self._ready.wait(10)
         if self._error is not None:

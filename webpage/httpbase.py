@@ -47,6 +47,7 @@ SECURITY_HEADERS = {
     # the page's own form post, which would then look like another site's
     "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
+    "Server": "maxima-board",
 }
 _REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 34\r\n"
             b"Connection: close\r\n\r\ntoo many connections: try again.\r\n")

@@ -18,6 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
                    help="address to listen on (default 0.0.0.0; the page answers the local network only)")
     p.add_argument("--db", metavar="PATH", help=f"games database (default: {default_db_path()})")
+    host_option(p)
     broadcast_options(p)
     p.set_defaults(func=_serve)
 
@@ -26,7 +27,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--club", default="club", metavar="NAME", help="the club's name in the topics (default: club)")
     p.add_argument("--port", type=_port, default=8081, help="TCP port (default 8081; 0: any free port)")
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default 0.0.0.0)")
+    host_option(p)
     p.set_defaults(func=_dashboard)
+
+
+def host_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", action="append", default=[], metavar="NAME", dest="hosts",
+                   help="another name the page is reached by (beside this computer's name, localhost and "
+                        "its addresses; other names are refused); repeatable")
 
 
 def broadcast_options(p: argparse.ArgumentParser) -> None:
@@ -62,7 +70,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     settings = Settings(db_path=args.db)
     db = settings.db_path or default_db_path()
-    services = start_club(db, web_bind=args.bind, web_port=args.port, broker=args.broadcast,
+    services = start_club(db, web_bind=args.bind, web_port=args.port, web_hosts=tuple(args.hosts),
+                          broker=args.broadcast,
                           club=args.club, table=args.table)
     print(f"maxima-board serve: http://{args.bind}:{services.server.port}/  web PIN {services.pin}",
           file=sys.stderr, flush=True)
@@ -82,7 +91,7 @@ def _dashboard(args: argparse.Namespace) -> int:
 
     tables = ClubTables(args.broker, args.club)
     try:
-        server = dashboard_server(tables, args.bind, args.port).start()
+        server = dashboard_server(tables, args.bind, args.port, hosts=args.hosts).start()
     except OSError:
         tables.close()
         raise

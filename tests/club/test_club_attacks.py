@@ -443,3 +443,104 @@ def test_malformed_requests_get_400_and_one_log_line(served):
     log = "".join(served.stderr)
     assert "Traceback" not in log, log
     assert sum("400" in line for line in log.splitlines()) >= 2, log
+
+
+def test_one_client_looping_on_reads_is_slowed_down_and_others_are_not(served):
+    """Finding 1 from the network's side: a device looping on the game list
+    is held to its rate (429, each after a pause), while another device's
+    page still loads at once."""
+    statuses = []
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10, source_address=("127.0.4.1", 0))
+    try:
+        start = time.monotonic()
+        while time.monotonic() - start < 3.0 and 429 not in statuses:
+            conn.request("GET", "/api/games")
+            response = conn.getresponse()
+            response.read()
+            statuses.append(response.status)
+    finally:
+        conn.close()
+    assert 429 in statuses, f"{len(statuses)} reads in 3 s, none refused"
+    begin = time.monotonic()
+    assert served.request("GET", "/api/games", source="127.0.4.2")[0] == 200
+    assert time.monotonic() - begin < 1.0
+
+
+def test_dashboard_refuses_other_host_names_and_bad_requests(broker):
+    """The club dashboard's HTTP side has the same guard: Host allow-list,
+    HEAD like GET, a NUL in the path a 400."""
+    from broadcast.dashboard import ClubTables, dashboard_server
+
+    tables = ClubTables(broker.address, "attacks")
+    server = dashboard_server(tables, "127.0.0.1", 0).start()
+    try:
+        port = server.port
+        host = f"Host: 127.0.0.1:{port}\r\n".encode()
+        assert status_of(raw(port, b"GET /api/tables HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")) == 421
+        assert status_of(raw(port, b"GET /api/tables HTTP/1.1\r\n" + host + b"Connection: close\r\n\r\n")) == 200
+        head = raw(port, b"HEAD / HTTP/1.1\r\n" + host + b"Connection: close\r\n\r\n")
+        assert status_of(head) == 200 and head.endswith(b"\r\n\r\n")
+        assert status_of(raw(port, b"GET /round/%00.pgn HTTP/1.1\r\n" + host + b"Connection: close\r\n\r\n")) == 400
+        assert status_of(raw(port, b"POST /api/tables HTTP/1.1\r\n" + host
+                             + b"Content-Length: 2\r\nConnection: close\r\n\r\n{}")) == 405
+    finally:
+        server.close()
+        tables.close()
+
+
+def test_menu_makes_a_new_pin_that_the_page_takes_at_once(tmp_path):
+    """MENU → "New web PIN?": a PIN seen by the wrong eyes is replaced from
+    the board; the old one stops working, the new one is on the OLED, in the
+    PIN file and accepted by the page, with every lock-out forgotten."""
+    from controller.core import Controller
+    from engine import START_FEN
+    from webpage import pin as pins
+
+    db = str(tmp_path / "games.db")
+    services = start_club(db, web_bind="127.0.0.1", web_port=0, log=io.StringIO())
+    try:
+        controller = Controller(Settings(db_path=db), GameStore(db), fen=START_FEN)
+        controller.on_frame(0, controller.expected_squares)
+        services.attach(controller)
+        old = services.pin
+        url = f"http://127.0.0.1:{services.server.port}/api/new-game"
+
+        def post(pin: str, source: str = "127.0.0.1") -> int:
+            conn = http.client.HTTPConnection("127.0.0.1", services.server.port, timeout=10,
+                                              source_address=(source, 0))
+            try:
+                conn.request("POST", url, json.dumps({"pin": pin, "setup": "off", "fen": "bad"}),
+                             {"Content-Type": "application/json"})
+                response = conn.getresponse()
+                response.read()
+                return response.status
+            finally:
+                conn.close()
+        for _ in range(pins.MAX_FAILURES + 1):
+            post("000000" if old != "000000" else "111111", "127.0.5.1")
+        assert post(old, "127.0.5.1") == 429
+        for _ in range(6):              # ... Show web PIN?, New web PIN?
+            controller.on_button(10, "menu")
+        assert any("New web PIN?" in line for line in controller.display)
+        controller.on_button(20, "ok")
+        new = services.pin
+        assert new != old and pins.valid_pin(new)
+        assert any(new in line for line in controller.display)
+        assert (tmp_path / pins.PIN_FILE).read_text().strip() == new
+        wait_for(lambda: post(old) == 403, what="the old PIN refused")
+        assert post(new) == 400                       # the PIN is right; the FEN is not
+        assert post(new, "127.0.5.1") == 400          # the lock-out is forgotten
+    finally:
+        services.close()
+
+
+def test_web_hosts_in_the_config():
+    from hardware.config import ConfigError, parse_config
+
+    config = parse_config('hardware = "sim"\n[web]\nenabled = true\nhosts = ["Board7.club.lan", "maxima"]\n',
+                          environ={})
+    assert config.web.hosts == ("board7.club.lan", "maxima")
+    with pytest.raises(ConfigError, match="hosts"):
+        parse_config('hardware = "sim"\n[web]\nhosts = ["evil.example/x"]\n', environ={})
+    with pytest.raises(ConfigError, match="hosts"):
+        parse_config('hardware = "sim"\n[web]\nhosts = "board7"\n', environ={})

@@ -7,6 +7,7 @@ data_version``), so a page refreshed in a loop costs a counter look-up.
 from __future__ import annotations
 
 import json
+import os
 from collections import OrderedDict
 from dataclasses import asdict
 
@@ -30,11 +31,22 @@ class GameReader:
         self._rows: dict[int, GameRow] = {}
         self._list = b"[]"
         self._records: OrderedDict[GameRow, str] = OrderedDict()
+        self._opened: tuple[int, int] | None = None
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.db_path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
 
     def _fresh(self) -> GameStore | None:
         """The store, the game list read again if the database changed;
         None while the board has not made its database yet."""
+        if self._store is not None and self._identity() != self._opened:
+            self.close()           # the board moved a damaged database aside and began a new one
         if self._store is None:
+            self._opened = self._identity()
             try:
                 self._store = GameStore(self.db_path, readonly=True, label=f"game database {self.db_path}")
             except ValueError:        # not made yet ("no games stored")
@@ -72,6 +84,8 @@ class GameReader:
         if self._store is not None:
             self._store.close()
             self._store = None
+            self._version = None
+            self._records.clear()
 
 
 __all__ = ["GameReader", "StoreError"]

@@ -396,6 +396,14 @@ class _Gate(asyncio.Protocol):
             self.inner.resume_writing()
 
 
+def _one_line(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+    """The server loop's own troubles (out of descriptors in accept, a
+    connection that failed): one rate-limited line, no traceback."""
+    exc = context.get("exception")
+    detail = f": {type(exc).__name__}: {exc}" if exc is not None else ""
+    bad_request_log(f"web: {context.get('message', 'error')}{detail}"[:300])
+
+
 def connection_cap() -> int:
     """``MAX_CONNECTIONS``, or half the process's descriptors if that is
     less: the cap is reached well before ``accept`` runs out of them."""
@@ -465,6 +473,7 @@ class WebServer:
     def _run(self) -> None:
         loop = self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
+        loop.set_exception_handler(_one_line)
         try:
             loop.run_until_complete(self._serve())
         except BaseException as exc:   # reported to start()

@@ -265,14 +265,18 @@ async def read_body(request: web.Request) -> bytes:
     ``web.HTTPRequestEntityTooLarge`` / ``HTTPRequestTimeout`` otherwise."""
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
+    chunks: list[bytes] = []
+    size = 0
     try:
         async with asyncio.timeout(BODY_S):
-            body = await request.content.read(MAX_BODY + 1)
+            while chunk := await request.content.read(MAX_BODY + 1 - size):
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=size)
     except TimeoutError:
         raise web.HTTPRequestTimeout() from None
-    if len(body) > MAX_BODY:
-        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=len(body))
-    return body
+    return b"".join(chunks)
 
 
 class EventStreams:

@@ -544,3 +544,22 @@ def test_web_hosts_in_the_config():
         parse_config('hardware = "sim"\n[web]\nhosts = ["evil.example/x"]\n', environ={})
     with pytest.raises(ConfigError, match="hosts"):
         parse_config('hardware = "sim"\n[web]\nhosts = "board7"\n', environ={})
+
+
+def test_a_body_in_pieces_is_read_whole_and_a_slow_or_huge_one_refused(served):
+    """The body arrives in several pieces (a phone on bad Wi-Fi): read whole.
+    One larger than 16 kB, sent in pieces without a length, is refused."""
+    body = json.dumps({"pin": served.pin, "white": "Split Body", "setup": "off"}).encode()
+    head = (f"POST /api/new-game HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", served.port), 10) as s:
+        s.sendall(head + body[:10])
+        time.sleep(0.3)
+        s.sendall(body[10:])
+        reply = s.recv(65536)
+    assert status_of(reply) == 200, reply
+    chunk = b"x" * 4000
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(6)) + b"0\r\n\r\n"
+    reply = raw(served.port, b"POST /api/new-game HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunked)
+    assert status_of(reply) == 413

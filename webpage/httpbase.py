@@ -31,7 +31,8 @@ BODY_S = 10.0              # a request body must arrive within this
 KEEPALIVE_S = 15.0         # event streams: a comment this often keeps proxies and phones from closing them
 MAX_CONNECTIONS = 256      # open connections, all clients (below the default 1,024 descriptors)
 MAX_PER_CLIENT = 32        # open connections from one address (IPv6: one /64)
-MAX_STREAMS = 64           # event-stream clients at once
+MAX_STREAMS = 64           # event-stream clients at once ...
+MAX_STREAMS_PER_CLIENT = 8   # ... and from one address (IPv6: one /64)
 BACKLOG = 128              # connections the kernel holds while the server is busy
 RATE = 50.0                # requests a second one client may make (IPv6: one /64) ...
 BURST = 200                # ... and at once
@@ -288,6 +289,7 @@ class EventStreams:
     def __init__(self, limit: int | None = None):
         self.limit = limit or MAX_STREAMS
         self.clients = 0
+        self._per_client: dict[str, int] = {}
         self._version = 0
         self._changed: asyncio.Event | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -318,7 +320,8 @@ class EventStreams:
                     state: Any = None) -> web.StreamResponse:
         """Stream to one client until it goes or the server stops.
         ``next_data`` gets ``state`` (the client's own, e.g. what it saw)."""
-        if self.clients >= self.limit:
+        key = client_key(request.remote or "")
+        if self.clients >= self.limit or self._per_client.get(key, 0) >= MAX_STREAMS_PER_CLIENT:
             return reply_json({"error": "too many live pages open: try again later"}, 503)
         response = web.StreamResponse(headers={**SECURITY_HEADERS, "Content-Type": "text/event-stream",
                                                "X-Accel-Buffering": "no"})
@@ -326,6 +329,7 @@ class EventStreams:
             await response.prepare(request)
             return response
         self.clients += 1
+        self._per_client[key] = self._per_client.get(key, 0) + 1
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)
@@ -351,6 +355,9 @@ class EventStreams:
                 raise
         finally:
             self.clients -= 1
+            left = self._per_client.pop(key, 1) - 1
+            if left > 0:
+                self._per_client[key] = left
             self._tasks.discard(task)   # type: ignore[arg-type]
         return response
 

@@ -398,19 +398,27 @@ def test_a_request_head_that_never_ends_is_closed(monkeypatch):
 
 
 def test_live_streams_are_bounded(served):
-    """Every open page holds an event stream; past the cap the server says
-    so (503) instead of taking on more."""
+    """Every open page holds an event stream; past the cap (per device, and
+    in all) the server says so (503) instead of taking on more."""
     from webpage import httpbase
 
+    per_client = getattr(httpbase, "MAX_STREAMS_PER_CLIENT", 8)
     streams = []
-    try:
-        for n in range(getattr(httpbase, "MAX_STREAMS", 64)):
-            conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10,
-                                              source_address=(f"127.0.1.{n // 16 + 1}", 0))
-            conn.request("GET", "/events")
-            response = conn.getresponse()
-            assert response.status == 200
+
+    def open_stream(source: str) -> int:
+        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10, source_address=(source, 0))
+        conn.request("GET", "/events")
+        response = conn.getresponse()
+        if response.status == 200:
             streams.append(conn)
+        else:
+            conn.close()
+        return response.status
+    try:
+        assert all(open_stream("127.0.1.250") == 200 for _ in range(per_client))
+        assert open_stream("127.0.1.250") == 503
+        for n in range(getattr(httpbase, "MAX_STREAMS", 64) - per_client):
+            assert open_stream(f"127.0.1.{n // per_client + 1}") == 200
         status, _, _ = served.request("GET", "/events", source="127.0.2.1", timeout=5)
         assert status == 503
     finally:

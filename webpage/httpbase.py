@@ -28,6 +28,7 @@ from aiohttp import web
 MAX_BODY = 16 * 1024
 IDLE_S = 10.0              # whole request head within this, and idle keep-alive connections closed after it
 BODY_S = 10.0              # a request body must arrive within this
+SEND_S = 30.0              # a reply must be taken within this
 KEEPALIVE_S = 15.0         # event streams: a comment this often keeps proxies and phones from closing them
 MAX_CONNECTIONS = 256      # open connections, all clients (below the default 1,024 descriptors)
 MAX_PER_CLIENT = 32        # open connections from one address (IPv6: one /64)
@@ -246,7 +247,10 @@ def _middleware(hosts: HostCheck):
         if any(ord(ch) < 32 or ch == "\x7f" for ch in path):
             return refuse(request, 400, "control characters in the path")
         try:
-            return await handler(request)
+            response = await handler(request)
+            if isinstance(response, web.Response):
+                await _send_within(request, response)
+            return response
         except web.HTTPException as exc:
             if exc.status >= 400:
                 return reply_json({"error": exc.reason}, exc.status)
@@ -259,6 +263,19 @@ def _middleware(hosts: HostCheck):
             log.error("web: %s %s failed: %s: %s", request.method, request.path[:120], type(exc).__name__, exc)
             return reply_json({"error": "internal error"}, 500)
     return guard
+
+
+async def _send_within(request: web.Request, response: web.Response) -> None:
+    """Send the reply now, within ``SEND_S``: a client that does not read
+    it (slow read) loses its connection instead of holding it for ever."""
+    try:
+        async with asyncio.timeout(SEND_S):
+            await response.prepare(request)
+            await response.write_eof()
+    except TimeoutError:
+        if request.transport is not None:
+            request.transport.abort()
+        bad_request_log(f"web: {request.remote} did not take its reply in {SEND_S:.0f} s; closed")
 
 
 async def read_body(request: web.Request) -> bytes:

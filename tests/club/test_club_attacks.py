@@ -571,3 +571,23 @@ def test_a_body_in_pieces_is_read_whole_and_a_slow_or_huge_one_refused(served):
     reply = raw(served.port, b"POST /api/new-game HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                 b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunked)
     assert status_of(reply) == 413
+
+
+def test_a_client_that_does_not_read_its_reply_loses_the_connection(tmp_path, monkeypatch):
+    """Slow read: a big reply never read held its connection for ever. Now
+    the reply must be taken within ``SEND_S``."""
+    from webpage import games, httpbase
+
+    monkeypatch.setattr(httpbase, "SEND_S", 1.0, raising=False)
+    monkeypatch.setattr(games.GameReader, "games_json", lambda self: b"[" + b"0," * 20_000_000 + b"0]")
+    board = LoopBoard(tmp_path, 1)
+    try:
+        server = board.services.server
+        with socket.create_connection(("127.0.0.1", board.port), 10) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            time.sleep(0.5)
+            assert server.connections == 1
+            wait_for(lambda: server.connections == 0, timeout=10, what="the connection to be closed")
+    finally:
+        board.close()

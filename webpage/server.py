@@ -122,8 +122,10 @@ def parse_new_game(form: dict[str, str], board_kind: str = "maxima") -> NewGame:
 
 
 def static_page(snapshot: dict | None) -> str:
-    """The page's HTML as shipped (``static/board.html``); its script draws
-    the board from the event stream."""
+    """GET /'s HTML unless ``board_server(page=...)`` gives another maker
+    (a first view with the board of ``snapshot`` drawn in): the page as
+    shipped (``static/board.html``), whose script draws the board from the
+    event stream. :meth:`BoardPage.page_html` is the one place it is used."""
     body = static_file("webpage", "board.html")
     return body.decode("utf-8") if body is not None else "<!doctype html><title>maxima-board</title>"
 

@@ -11,7 +11,8 @@ socket of this script and ``$WATCHDOG_USEC`` asks for a ping every 20 ms,
 so the gaps between pings are the gaps between the loop's passes.
 
 First a quiet phase (no client: what the machine's load alone does), then ``--clients`` processes flood
-``/api/games`` and ``/games/N.pgn`` (N random) for ``--seconds``. In both,
+``/api/games`` and ``/games/N.pgn`` (N random) for ``--seconds`` (at nice
+10: they stand for phones, which do not share the Pi's cores). In both,
 a move is made on the board every 1.5 s (lift, 300 ms, place); its commit
 is the moment the move is in the database (read-only polling, every 5 ms).
 Prints per phase: the loop's longest gap, late pings (more than 100 ms
@@ -94,7 +95,10 @@ def make_database(path: str, games: int) -> int:
 
 
 def flood(port: int, seconds: float, games: int, seed: int, out) -> None:
-    """One client: /api/games and /games/N.pgn in turn, as fast as answered."""
+    """One client: /api/games and /games/N.pgn in turn, as fast as answered.
+    At nice 10: on a real board the phones are not on the Pi; here they
+    share its cores, and the board (nice 0) should get them first."""
+    os.nice(10)
     rng = random.Random(seed)
     counts: dict[str, int] = {}
     end = time.monotonic() + seconds

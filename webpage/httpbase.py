@@ -242,7 +242,8 @@ def _middleware(hosts: HostCheck):
             return reply_json({"error": "too many requests: slow down"}, 429)
         sockname = request.transport.get_extra_info("sockname") if request.transport else None
         if not hosts.allows(request.headers.get("Host"), sockname[0] if sockname else None):
-            return refuse(request, 421, "this board does not answer to that host name")
+            return refuse(request, 421, "this board does not answer to that host name "
+                                        "(use its address, or add the name to [web] hosts)")
         path = request.path
         if any(ord(ch) < 32 or ch == "\x7f" for ch in path):
             return refuse(request, 400, "control characters in the path")

@@ -25,9 +25,11 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.record import GameRecord
-from webpage.httpbase import EventStreams, HostCheck, WebServer, app_with_guard, reply_json, reply_static, reply_text
+from webpage.httpbase import (EventStreams, HostCheck, WebServer, app_with_guard, reply_bytes, reply_json,
+                              reply_static, reply_text)
 from webpage.svg import board_svg
 
+from .page import dashboard_page
 from .topics import ROOT, parse_broker, topic_word
 
 _PGN_RESULT = {"1/2": "1/2-1/2"}
@@ -210,7 +212,10 @@ class Dashboard:
         return await asyncio.get_running_loop().run_in_executor(None, func)
 
     async def index(self, request: web.Request) -> web.Response:
-        return reply_static("broadcast", "dashboard.html", request.path)
+        tables = self.tables
+        page = await self._read(lambda: dashboard_page(tables.club, tables.tables(svg=True), tables.broker_ok,
+                                                       tables.rounds()))
+        return reply_bytes(page.encode(), "text/html; charset=utf-8")
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]

@@ -11,7 +11,8 @@ Other threads only ever read snapshots (``latest``, ``wait_newer``).
 A snapshot (``board_snapshot``) holds: ``game`` (number), ``tags`` (Event,
 Site, Date, Round, White, Black), ``start_fen``, ``fen``, ``turn``
 (``"white"``/``"black"``), ``moves`` (canonical) and ``sans`` (with the
-piece letter, as in the record), ``last`` (``{"from", "to"}`` or None),
+piece letter, as in the record), ``move_texts`` (the moves in words,
+:mod:`engine.words`: "Pawn f3-f4 takes e4"), ``last`` (``{"from", "to"}`` or None),
 ``leds``, ``display``, ``mode``, ``result``, ``reason``, ``link_ok``,
 ``clocks`` (``{"white": ms, "black": ms, "running": "white"|"black"|None}``
 when the controller has a clock, else None), ``seq`` (increasing per
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from engine import WHITE, Position
+from engine.words import move_texts
 
 Listener = Callable[[dict], None]
 
@@ -80,7 +82,8 @@ def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int
         "board_kind": getattr(controller.settings, "board_kind", "maxima"),
         "tags": dict(tags or {}), "start_fen": start_fen,
         "fen": position.fen(), "turn": "white" if position.turn == WHITE else "black",
-        "moves": [str(m) for m in position.move_stack], "sans": sans, "last": last,
+        "moves": [str(m) for m in position.move_stack], "sans": sans,
+        "move_texts": move_texts(position.variant, sans), "last": last,
         "leds": controller.leds, "display": controller.display, "mode": controller.mode,
         "result": controller.result, "reason": controller.reason,
         "link_ok": getattr(controller, "_link_ok", True), "clocks": clocks_of(controller),

@@ -46,7 +46,8 @@ from controller.storefile import StoreError
 
 from .games import GameReader
 from .httpbase import (EventStreams, HostCheck, WebServer, app_with_guard, client_key, read_body, refuse,
-                       reply_bytes, reply_json, reply_static, reply_text, static_file)
+                       reply_bytes, reply_json, reply_static, reply_text)
+from .page import board_page
 from .pin import PinGuard, pin_path
 from .svg import board_svg
 
@@ -121,13 +122,12 @@ def parse_new_game(form: dict[str, str], board_kind: str = "maxima") -> NewGame:
     return NewGame(fen, tags, time_control, setup, game, opponent)
 
 
-def static_page(snapshot: dict | None) -> str:
-    """GET /'s HTML unless ``board_server(page=...)`` gives another maker
-    (a first view with the board of ``snapshot`` drawn in): the page as
-    shipped (``static/board.html``), whose script draws the board from the
-    event stream. :meth:`BoardPage.page_html` is the one place it is used."""
-    body = static_file("webpage", "board.html")
-    return body.decode("utf-8") if body is not None else "<!doctype html><title>maxima-board</title>"
+def first_view(snapshot: dict | None) -> str:
+    """GET /'s HTML unless ``board_server(page=...)`` gives another maker:
+    the page with the board of ``snapshot`` drawn in (``page.board_page``).
+    :meth:`BoardPage.page_html` is the one place it is used."""
+    kind = snapshot.get("board_kind", "maxima") if snapshot else "maxima"
+    return board_page(snapshot, available_games(kind))
 
 
 _FORM_TAG = re.compile(r'<form\b[^>]*\bid="new-game-form"[^>]*>')
@@ -195,7 +195,7 @@ class BoardPage:
         self.db_path = db_path if db_path is not None and pin_path(db_path) is not None else None
         self.hosts = HostCheck(hosts)
         self.token = secrets.token_urlsafe(24)
-        self.page = page or static_page
+        self.page = page or first_view
         self.svg = _SvgCache()
         self.streams = EventStreams()
         self.server: WebServer | None = None

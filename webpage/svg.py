@@ -1,14 +1,19 @@
-"""The board as an SVG picture: squares, pieces drawn by type and colour
-(the piece letter in a circle: white discs for White, black for Black), the
-last move and the LED states as coloured squares. Pure: a FEN in, text out.
+"""The board as an SVG picture: squares, each piece drawn as the physical
+piece that stands for it (:mod:`webpage.figures`) with its name in a
+``<title>`` (a hover or a long tap shows it), the last move and the LED
+states as coloured squares; and the legend of the pieces on the board.
+Pure: a FEN in, text out; every text written is escaped.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from engine import WHITE, Position
 from engine.geometry import FILE_LETTERS
+
+from .figures import StandIn, figure_svg, stand_in
 
 # Fill of a square whose LED is in this state (board.md's meanings).
 LED_COLOURS = {
@@ -19,6 +24,45 @@ LED_COLOURS = {
 LIGHT, DARK = "#eeeed2", "#b5c69a"
 
 
+@dataclass(frozen=True)
+class DrawnPiece:
+    """A piece as drawn: its square, side, name ("Withdrawer", Optima's
+    "royal Viceroy") and the physical piece that stands for it."""
+
+    square: str
+    white: bool
+    name: str
+    letter: str
+    stand: StandIn
+
+    @property
+    def side(self) -> str:
+        return "White" if self.white else "Black"
+
+    @property
+    def title(self) -> str:
+        words = "" if self.stand.words == self.name else f" ({self.stand.words})"
+        return f"{self.side} {self.name} {self.square}{words}"
+
+
+def drawn_pieces(position: Position) -> list[DrawnPiece]:
+    """Every piece of ``position`` with its name and stand-in."""
+    variant = position.variant
+    names = position.geometry.names
+    out = []
+    for sq, piece in position.pieces():
+        unit_type = getattr(piece, "type", None)         # Optima's units
+        royal = bool(getattr(piece, "royal", False))
+        if unit_type is not None:
+            stand = stand_in(variant, unit_type.name, unit_type.token, royal, unit_type.kind)
+            name = unit_type.name + (" (royal)" if royal else "")
+        else:
+            stand = stand_in(variant, piece.name)
+            name = piece.name
+        out.append(DrawnPiece(names[sq], piece.color == WHITE, name, piece.letter, stand))
+    return out
+
+
 def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str, str | None] | None = None,
               cell: int = 40, coordinates: bool = True, variant: str = "maxima") -> str:
     """The SVG of the position ``fen`` of the game ``variant`` with LED
@@ -26,18 +70,23 @@ def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str
     game that cannot be read gives a ValueError."""
     position = Position(fen, variant)
     geo = position.geometry
-    leds = dict(leds or {})
+    # the states and the last move may come from the network (the dashboard): strings only
+    leds = {k: v for k, v in leds.items() if isinstance(k, str) and isinstance(v, str)} \
+        if isinstance(leds, Mapping) else {}
     marked = {}
-    if last:
+    if isinstance(last, Mapping):
         for key, state in (("from", "last-from"), ("to", "last-to")):
-            if last.get(key):
+            if isinstance(last.get(key), str):
                 marked[last[key]] = state
     margin = cell // 2 if coordinates else 0
     ranks = list(reversed(list(geo.ranks)))
     width, height = geo.files * cell + margin, len(ranks) * cell + margin
+    turn = "White" if position.turn == WHITE else "Black"
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'class="board" role="img" aria-label="board: {escape(fen)}">']
+           f'class="board" role="img" aria-label="{escape(position.variant.title)} board, {turn} to move" '
+           f'data-variant="{escape(position.variant.name)}">']
     font = int(cell * 0.45)
+    where: dict[str, tuple[float, float]] = {}
     for row, rank in enumerate(ranks):
         y = row * cell
         if coordinates:
@@ -49,24 +98,20 @@ def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str
                 continue
             name = geo.names[sq]
             x = margin + file * cell
+            where[name] = (x, y)
             state = leds.get(name) or marked.get(name)
             fill = LED_COLOURS.get(state or "", LIGHT if (file + rank) % 2 else DARK)
-            attrs = f' data-led="{state}"' if state else ""
+            attrs = f' data-led="{escape(state)}"' if state else ""
             out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
                        f'data-square="{name}"{attrs}/>')
-            piece = position.piece_at(sq)
-            if piece is None:
-                continue
-            white = piece.color == WHITE
-            colour = "White" if white else "Black"
-            cx, cy, r = x + cell / 2, y + cell / 2, cell * 0.4
-            out.append(f'<g class="piece" data-piece="{piece.letter}" data-square="{name}">'
-                       f'<title>{colour} {piece.name} {name}</title>'
-                       f'<circle cx="{cx:.0f}" cy="{cy:.0f}" r="{r:.0f}" fill="{"#fff" if white else "#222"}" '
-                       f'stroke="#222" stroke-width="2"/>'
-                       f'<text x="{cx:.0f}" y="{cy + font * 0.35:.0f}" font-size="{font}" font-weight="bold" '
-                       f'font-family="sans-serif" text-anchor="middle" fill="{"#222" if white else "#fff"}">'
-                       f'{piece.letter.upper()}</text></g>')
+    scale = cell * 0.9 / 100
+    for piece in drawn_pieces(position):
+        x, y = where[piece.square]
+        out.append(f'<g class="piece" data-piece="{escape(piece.letter)}" data-square="{piece.square}" '
+                   f'data-name="{escape(piece.name)}" data-side="{piece.side.lower()}" '
+                   f'data-stand="{escape(piece.stand.words)}" '
+                   f'transform="translate({x + cell * 0.05:g} {y + cell * 0.05:g}) scale({scale:g})">'
+                   f'<title>{escape(piece.title)}</title>{figure_svg(piece.stand, piece.white)}</g>')
     if coordinates:
         y = len(ranks) * cell + margin * 0.7
         for file in range(geo.files):
@@ -75,3 +120,27 @@ def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str
                        f'fill="#555">{FILE_LETTERS[file]}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def legend_items(pieces: Iterable[DrawnPiece]) -> str:
+    """The legend of ``pieces``: one line per name, sorted, with the
+    figure of each side that has one and the stand-in in words. The page
+    scripts build the same lines from a board's SVG (board.js, dashboard.js)."""
+    by_name: dict[str, dict[bool, DrawnPiece]] = {}
+    for piece in pieces:
+        by_name.setdefault(piece.name, {})[piece.white] = piece
+    out = []
+    for name in sorted(by_name):
+        sides = by_name[name]
+        icons = "".join(f'<svg viewBox="0 0 100 100" class="icon" aria-hidden="true">'
+                        f'{figure_svg(sides[white].stand, white)}</svg>'
+                        for white in (True, False) if white in sides)
+        stand = next(iter(sides.values())).stand.words
+        words = "" if stand == name else f' <span class="stand">{escape(stand)}</span>'
+        out.append(f'<li data-name="{escape(name)}">{icons}<span class="name">{escape(name)}</span>{words}</li>')
+    return "".join(out)
+
+
+def legend_html(fen: str, variant: str = "maxima") -> str:
+    """The legend's list items for the position ``fen`` of ``variant``."""
+    return legend_items(drawn_pieces(Position(fen, variant)))

@@ -1,7 +1,11 @@
 "use strict";
-// Every table of the club, live: the server sends the tables that changed.
-const tables = new Map();   // table name -> {data, receivedAt, el}
+// Every table of the club, live. The server sends the page with every card
+// drawn (broadcast/page.py); then the event stream sends the tables that changed.
+const tables = new Map();   // table name -> {data, receivedAt, el, legendKey}
 const $ = (id) => document.getElementById(id);
+let pieces = {names: {}, castling: []};   // every game's piece names by letter (engine.words)
+
+function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 
 function fmtClock(ms) {
   ms = Math.max(0, ms);
@@ -11,9 +15,71 @@ function fmtClock(ms) {
   return h > 0 ? `${h}:${two(m)}:${two(r)}` : `${m}:${two(r)}`;
 }
 
+// A move label (Pf3-f4xe4, AR@e2, Sc1<>e5...) in words, as engine/words.py move_words.
+const SQ = "[a-z](?:1[0-9]|[0-9])";
+const SQS = `${SQ}(?:,${SQ})*`;
+const PLACEMENT = new RegExp(`^([A-Za-z]{2})(\\*?)@(${SQ})$`);
+const LABEL = new RegExp(`^([A-Za-z]{1,2})(${SQ})(?:(<>)(${SQ})|-(?:(S)|(${SQ}))` +
+                         `(?:x(${SQS}))?(?:\\^(${SQS}))?(?:=([A-Za-z]{1,2}))?)$`);
+
+function moveWords(variant, label) {
+  const names = pieces.names[variant] || pieces.names.maxima || {};
+  const text = String(label).trim();
+  const name = (letter) => (Object.prototype.hasOwnProperty.call(names, letter.toLowerCase())
+    ? names[letter.toLowerCase()] : null);
+  const list = (squares) => squares.split(",").join(", ");
+  let m = PLACEMENT.exec(text);
+  if (m) {
+    const placed = name(m[1]);
+    return placed === null ? text : `places ${m[2] ? "royal " : ""}${placed} on ${m[3]}`;
+  }
+  m = LABEL.exec(text);
+  if (!m) return text;
+  const [, letter, frm, swap, swapTo, suicide, to, captures, converts, promotion] = m;
+  const piece = name(letter);
+  if (piece === null) return text;
+  if (swap) return `${piece} ${frm} swaps with ${swapTo}`;
+  if (suicide) return captures ? `${piece} ${frm} takes ${list(captures)} and removes itself` : `${piece} ${frm} removes itself`;
+  let words;
+  if (to === frm) {
+    words = `${piece} ${frm}` + (captures ? ` takes ${list(captures)}, stays on ${frm}` : "");
+  } else if (captures === to) {   // a capture by replacement
+    words = `${piece} ${frm} takes ${to}`;
+  } else {
+    words = `${piece} ${frm}-${to}`;
+    if (captures) words += ` takes ${list(captures)}`;
+    else if (pieces.castling.includes(variant) && piece === "King" && Math.abs(frm.charCodeAt(0) - to.charCodeAt(0)) >= 2) {
+      words += " (castles)";
+    }
+  }
+  if (converts) words += `, converts ${list(converts)}`;
+  if (promotion) {
+    const promoted = name(promotion);
+    if (promoted === null) return text;
+    words += `, becomes ${promoted}`;
+  }
+  return words;
+}
+
+function lastMoveText(d) {
+  const moves = Array.isArray(d.moves) ? d.moves : [];
+  const n = moves.length;
+  if (!n) return "no moves yet";
+  const texts = Array.isArray(d.move_texts) ? d.move_texts : null;
+  const sans = Array.isArray(d.sans) ? d.sans : [];
+  let text = "?";
+  if (texts && texts.length >= n) text = String(texts[n - 1]);
+  else if (sans.length >= n) text = moveWords(typeof d.variant === "string" ? d.variant : "maxima", sans[n - 1]);
+  return `${Math.floor((n - 1) / 2) + 1}${n % 2 ? "." : "..."} ${text} · ${plural(n, "ply", "plies")}`;
+}
+
 function tableKey(name) {
   return name.split(/(\d+)/).filter(Boolean).map((p) => (/^\d+$/.test(p) ? p.padStart(8, "0") : p)).join("");
 }
+
+const CARD = '<h2><span class="table-name"></span><span class="game-name"></span></h2><div class="names"></div>' +
+  '<div class="mini"></div><div class="clocks-line"></div><div class="last"></div><div class="result"></div>' +
+  '<details class="legend"><summary>Which piece is which</summary><ul class="legend-list"></ul></details>';
 
 function card(name) {
   let t = tables.get(name);
@@ -21,9 +87,8 @@ function card(name) {
   const el = document.createElement("article");
   el.className = "table";
   el.dataset.table = name;
-  el.innerHTML = '<h2></h2><div class="names"></div><div class="mini"></div>' +
-                 '<div class="clocks-line"></div><div class="last"></div><div class="result"></div>';
-  t = {el, data: null, receivedAt: 0};
+  el.innerHTML = CARD;
+  t = {el, data: null, receivedAt: 0, legendKey: ""};
   tables.set(name, t);
   const names = [...tables.keys()].sort((a, b) => (tableKey(a) < tableKey(b) ? -1 : 1));
   const box = $("tables");
@@ -32,11 +97,86 @@ function card(name) {
   return t;
 }
 
-function clockLine(t) {
-  const c = t.data && t.data.clocks;
-  if (!c) return "";
-  const left = (side) => c[side] - (c.running === side ? Date.now() - t.receivedAt : 0);
-  return `⏱ ${fmtClock(left("white"))} – ${fmtClock(left("black"))}`;
+function toMove(d) {
+  return (d.result === "*" || d.result == null) && d.mode !== "setup" && d.mode !== "ended" &&
+    (d.turn === "white" || d.turn === "black") ? d.turn : null;
+}
+
+// The clocks with their sides and the side to move (page.py clock_html).
+function showClocks(t) {
+  const line = t.el.querySelector(".clocks-line");
+  const d = t.data;
+  if (!d) return;
+  const c = d.clocks;
+  const side = toMove(d);
+  if (!c || !Number.isInteger(c.white) || !Number.isInteger(c.black)) {
+    line.textContent = "";
+    if (side) {
+      const span = document.createElement("span");
+      span.className = "to-move";
+      span.textContent = side === "white" ? "White to move" : "Black to move";
+      line.appendChild(span);
+    }
+    return;
+  }
+  if (line.querySelectorAll(".clock").length !== 2) {
+    line.textContent = "";
+    for (const s of ["white", "black"]) {
+      const span = document.createElement("span");
+      span.className = "clock"; span.dataset.side = s;
+      span.innerHTML = '<span class="side"></span> <span class="time"></span><span class="turn"></span>';
+      span.querySelector(".side").textContent = s === "white" ? "White" : "Black";
+      line.appendChild(span);
+    }
+  }
+  for (const el of line.querySelectorAll(".clock")) {
+    const s = el.dataset.side;
+    const ms = c[s] - (c.running === s ? Date.now() - t.receivedAt : 0);
+    el.querySelector(".time").textContent = fmtClock(ms);
+    el.querySelector(".turn").textContent = side === s ? " to move" : "";
+    el.classList.toggle("running", c.running === s);
+    el.classList.toggle("flag", ms <= 0);
+  }
+}
+
+// The legend of the card's board, from its SVG (webpage/svg.py legend_items).
+function showLegend(t) {
+  const board = t.el.querySelector(".mini");
+  const key = [...board.querySelectorAll("g.piece")].map((g) => g.dataset.side + g.dataset.name)
+    .sort().filter((k, i, all) => i === 0 || all[i - 1] !== k).join("|");
+  if (key === t.legendKey) return;
+  t.legendKey = key;
+  const byName = new Map();
+  for (const g of board.querySelectorAll("g.piece")) {
+    if (!byName.has(g.dataset.name)) byName.set(g.dataset.name, {stand: g.dataset.stand, sides: {}});
+    const entry = byName.get(g.dataset.name);
+    if (!entry.sides[g.dataset.side]) entry.sides[g.dataset.side] = g.querySelector(".figure");
+  }
+  const items = [];
+  for (const name of [...byName.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const entry = byName.get(name);
+    const li = document.createElement("li");
+    li.dataset.name = name;
+    for (const side of ["white", "black"]) {
+      if (!entry.sides[side]) continue;
+      const icon = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      icon.setAttribute("viewBox", "0 0 100 100");
+      icon.setAttribute("class", "icon");
+      icon.setAttribute("aria-hidden", "true");
+      icon.appendChild(entry.sides[side].cloneNode(true));
+      li.appendChild(icon);
+    }
+    const span = document.createElement("span");
+    span.className = "name"; span.textContent = name;
+    li.appendChild(span);
+    if (entry.stand && entry.stand !== name) {
+      const stand = document.createElement("span");
+      stand.className = "stand"; stand.textContent = entry.stand;
+      li.append(" ", stand);
+    }
+    items.push(li);
+  }
+  t.el.querySelector(".legend-list").replaceChildren(...items);
 }
 
 function show(d) {
@@ -45,15 +185,17 @@ function show(d) {
   const tags = d.tags || {};
   const el = t.el;
   el.classList.toggle("offline", d.online === false);
-  el.querySelector("h2").textContent = `Table ${d.table}` + (d.online === false ? " (offline)" : "");
+  el.querySelector(".table-name").textContent = `Table ${d.table}` + (d.online === false ? " (offline)" : "");
+  el.querySelector(".game-name").textContent = typeof d.title === "string" ? d.title : "";
   el.querySelector(".names").textContent = `${tags.White || "White"} – ${tags.Black || "Black"}`;
-  if (d.svg !== undefined) el.querySelector(".mini").innerHTML = d.svg;
-  const n = (d.moves || []).length;
-  const sans = d.sans || [];
-  el.querySelector(".last").textContent = n ? `${Math.floor((n - 1) / 2) + 1}${n % 2 ? "." : "..."} ${sans[n - 1]} (${n} plies)` : "no moves yet";
-  el.dataset.plies = String(n);
-  el.querySelector(".result").textContent = d.result && d.result !== "*" ? `${d.result} ${d.reason ? "(" + d.reason + ")" : ""}` : "";
-  el.querySelector(".clocks-line").textContent = clockLine(t);
+  if (d.svg !== undefined) {
+    el.querySelector(".mini").innerHTML = d.svg;
+    showLegend(t);
+  }
+  el.querySelector(".last").textContent = lastMoveText(d);
+  el.dataset.plies = String(Array.isArray(d.moves) ? d.moves.length : 0);
+  el.querySelector(".result").textContent = d.result && d.result !== "*" ? `${d.result}${d.reason ? " (" + d.reason + ")" : ""}` : "";
+  showClocks(t);
 }
 
 function showRounds(rounds) {
@@ -72,9 +214,9 @@ function connect() {
   es.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     $("club").textContent = `Club ${msg.club}`;
-    $("status").textContent = `${tables.size + msg.tables.filter((d) => !tables.has(d.table)).length} tables` +
-      (msg.broker_ok ? "" : " · broker unreachable, showing the last known state");
     for (const d of msg.tables) show(d);
+    $("status").textContent = plural(tables.size, "table", "tables") +
+      (msg.broker_ok ? "" : " · broker unreachable, showing the last known state");
     $("tables").dataset.count = String(tables.size);
     showRounds(msg.rounds || []);
   };
@@ -82,6 +224,10 @@ function connect() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  try { pieces = JSON.parse($("piece-names").textContent); } catch (e) { /* moves stay as labels */ }
+  for (const el of document.querySelectorAll("#tables article.table")) {   // the server's cards
+    tables.set(el.dataset.table, {el, data: null, receivedAt: 0, legendKey: ""});
+  }
   connect();
-  setInterval(() => { for (const t of tables.values()) t.el.querySelector(".clocks-line").textContent = clockLine(t); }, 500);
+  setInterval(() => { for (const t of tables.values()) showClocks(t); }, 500);
 });

@@ -244,9 +244,11 @@ def test_dashboard_shows_a_move_live_in_the_browser(broker, dashboard, browser):
         runner.wait(400)
         runner.wait(54_600)                      # Black thinks 54.6 s
         feed.update(runner.controller)
-        wait_for(lambda: "Pe3-e5" in card.text, what="the move on the card")
+        wait_for(lambda: "Pawn e3-e5" in card.text, what="the move on the card")
         assert runner.controller.clock_running == "black"
-        assert "10:00 – 9:0" in card.text        # the clocks (9:05 left): Black's runs
+        assert "White 10:00" in card.text and "Black 9:0" in card.text     # the clocks (9:05 left): Black's runs
+        running = card.find_element("css selector", ".clock.running")
+        assert running.get_attribute("data-side") == "black" and "to move" in running.text
         assert browser.execute_script("return window.notReloaded === true;")
     finally:
         publisher.close()

@@ -53,7 +53,7 @@ def test_page_shows_a_move_live(browser, served):
     # one read of the list and the drawn board (redrawn on every change)
     drawn = wait_for(lambda: browser.execute_script(
         "const b = document.getElementById('board');"
-        "if (!document.getElementById('moves').textContent.includes('Pd3-d4')) return null;"
+        "if (!document.getElementById('moves').textContent.includes('Pawn d3-d4')) return null;"
         "return [!!b.querySelector('g.piece[data-piece=\"P\"][data-square=\"d4\"]'),"
         "        !!b.querySelector('g.piece[data-square=\"d3\"]'),"
         "        b.querySelector('rect[data-square=\"d4\"]').getAttribute('data-led')];"),
@@ -111,7 +111,8 @@ def test_page_shows_the_leds_in_words_and_clocks_when_the_board_has_them(browser
         board.feed.submit(lambda c, now: (c.set_time_control("90"),
                                           c.new_game(now, c.position.fen(), setup=False))[1])
         board.play("lift d3", "place d4", "wait 400")
-        wait_for(lambda: browser.find_element("id", "clocks").is_displayed(), what="the clocks")
+        wait_for(lambda: browser.find_element("id", "clocks").is_displayed()
+                 and "to move" in text(browser, "clock-black"), what="the clocks after White's move")
         assert text(browser, "clock-white") == "White 1:30:00"
         first = text(browser, "clock-black")
         assert first.startswith("Black 1:")

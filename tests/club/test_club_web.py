@@ -204,7 +204,7 @@ def test_menu_shows_the_web_pin_on_the_oled():
     c = Controller(Settings(), GameStore(":memory:"), fen=START_FEN)
     c.on_frame(0, c.expected_squares)
     c.web_pin = "482913"
-    for _ in range(5):                  # Resign White?, Resign Black?, Agree draw?, New game?, Show web PIN?
+    for _ in range(6):                  # Play Ultima?, Resign White?, Resign Black?, Agree draw?, New game?, Show web PIN?
         c.on_button(10, "menu")
     assert any("Show web PIN?" in line for line in c.display)
     c.on_button(20, "ok")
@@ -262,7 +262,8 @@ def test_snapshot_takes_clocks_when_the_controller_has_them():
 def test_svg_draws_every_piece_by_type_and_colour():
     svg = board_svg(START_FEN, {"e5": "remove"}, None)
     assert svg.count('class="piece"') == len(list(Position().pieces())) == 36
-    assert "<title>White Mage b1</title>" in svg and "<title>Black Immobilizer d8</title>" in svg
+    assert "<title>White Mage b1 (a Queen with a coloured ring)</title>" in svg
+    assert "<title>Black Immobilizer d8 (a Rook upside down)</title>" in svg
     assert 'data-square="e5" data-led="remove"' in svg
     with pytest.raises(ValueError):
         board_svg("xx/yy w 0")
@@ -302,7 +303,7 @@ def test_the_form_starts_every_game_the_board_plays_and_no_other():
     assert (snapshot["variant"], snapshot["title"], snapshot["board_kind"]) == \
         ("coordinator-chess", "Coordinator Chess", "10x10")
     svg = board_svg(snapshot["fen"], {}, None, variant=snapshot["variant"])
-    assert svg.count('class="piece"') == 40 and "<title>White Coordinator c1</title>" in svg
+    assert svg.count('class="piece"') == 40 and "<title>White Coordinator c1 (a Rook upside down)</title>" in svg
 
 
 def test_the_form_sets_the_computer_opponent():

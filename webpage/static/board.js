@@ -1,16 +1,22 @@
 "use strict";
-// The board's live page: one EventSource; every message is the whole board state.
+// The board's live page. The server sends the page drawn (webpage/page.py);
+// from then on one EventSource: every message is the whole board state.
 let state = null;
 let receivedAt = 0;
 let gamesKey = "";
+let games = [];
+let legendKey = "";
+const titles = {};   // game id -> its name, from /api/variants
 
 const $ = (id) => document.getElementById(id);
-// What each LED state asks of the players (the colours are the board picture's).
+// What each LED state asks of the players (the colours are the board picture's); page.py has the same.
 const LED_WORDS = {
   "last-from": "last move from", "last-to": "last move to", "remove": "take off", "error-extra": "should be empty",
   "error-missing": "piece missing", "check": "check", "immobilized": "immobilized", "setup-missing": "place a piece",
   "hint": "possible move", "engine-from": "computer moves from", "engine-to": "computer moves to",
 };
+
+function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 
 function fmtClock(ms) {
   ms = Math.max(0, ms);
@@ -20,30 +26,91 @@ function fmtClock(ms) {
   return h > 0 ? `${h}:${two(m)}:${two(r)}` : `${m}:${two(r)}`;
 }
 
+// The side to move while the game is played, else null (page.py to_move).
+function toMove(s) {
+  return (s.result === "*" || s.result == null) && s.mode !== "setup" && s.mode !== "ended" ? s.turn : null;
+}
+
 function showClocks() {
   const c = state && state.clocks;
+  if (!state) return;           // the server's drawing stands until the first state
   $("clocks").hidden = !c;
   if (!c) return;
   for (const side of ["white", "black"]) {
     let ms = c[side];
     if (c.running === side) ms -= Date.now() - receivedAt;
     const el = $("clock-" + side);
-    el.textContent = (side === "white" ? "White " : "Black ") + fmtClock(ms);
+    el.querySelector(".time").textContent = fmtClock(ms);
+    el.querySelector(".turn").textContent = toMove(state) === side ? " to move" : "";
     el.classList.toggle("running", c.running === side);
     el.classList.toggle("flag", ms <= 0);
   }
+}
+
+// The legend of the pieces on the board, built from the board's SVG: one
+// line per name with each side's figure (as webpage/svg.py legend_items).
+function legendItems(board) {
+  const byName = new Map();
+  for (const g of board.querySelectorAll("g.piece")) {
+    const name = g.dataset.name;
+    if (!byName.has(name)) byName.set(name, {stand: g.dataset.stand, sides: {}});
+    const entry = byName.get(name);
+    if (!entry.sides[g.dataset.side]) entry.sides[g.dataset.side] = g.querySelector(".figure");
+  }
+  const items = [];
+  for (const name of [...byName.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const entry = byName.get(name);
+    const li = document.createElement("li");
+    li.dataset.name = name;
+    for (const side of ["white", "black"]) {
+      const figure = entry.sides[side];
+      if (!figure) continue;
+      const icon = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      icon.setAttribute("viewBox", "0 0 100 100");
+      icon.setAttribute("class", "icon");
+      icon.setAttribute("aria-hidden", "true");
+      icon.appendChild(figure.cloneNode(true));
+      li.appendChild(icon);
+    }
+    const span = document.createElement("span");
+    span.className = "name"; span.textContent = name;
+    li.appendChild(span);
+    if (entry.stand && entry.stand !== name) {
+      const stand = document.createElement("span");
+      stand.className = "stand"; stand.textContent = entry.stand;
+      li.append(" ", stand);
+    }
+    items.push(li);
+  }
+  return items;
+}
+
+function showLegend(board, list) {
+  const key = [...board.querySelectorAll("g.piece")].map((g) => g.dataset.side + g.dataset.name)
+    .sort().filter((k, i, all) => i === 0 || all[i - 1] !== k).join("|");
+  if (key === legendKey) return;
+  legendKey = key;
+  list.replaceChildren(...legendItems(board));
+}
+
+function statusText(s) {
+  const t = s.tags || {};
+  const where = [t.Event, t.Round && t.Round !== "-" ? "round " + t.Round : ""].filter(Boolean).join(", ");
+  const what = s.mode === "setup" ? "setting up" : s.mode === "ended" ? "game over"
+    : (s.turn === "white" ? "White to move" : "Black to move");
+  return [s.title || "", s.game != null ? "game " + s.game : "", where, what].filter(Boolean).join(" · ");
 }
 
 function render(s) {
   state = s;
   receivedAt = Date.now();
   $("board").innerHTML = s.svg;
+  showLegend($("board"), $("legend-list"));
   const t = s.tags || {};
-  $("players").textContent = `${t.White || "White"} – ${t.Black || "Black"}`;
-  const where = [t.Event, t.Round && t.Round !== "-" ? "round " + t.Round : ""].filter(Boolean).join(", ");
-  const what = s.mode === "setup" ? "setting up" : s.mode === "ended" ? "game over"
-    : (s.turn === "white" ? "White to move" : "Black to move");
-  $("status").textContent = [s.game ? "Game " + s.game : "", where, what].filter(Boolean).join(" · ");
+  const players = `${t.White || "White"} – ${t.Black || "Black"}`;
+  $("players").textContent = players;
+  document.title = s.title ? `${s.title}: ${players} · maxima-board` : "maxima-board";
+  $("status").textContent = statusText(s);
   $("oled").textContent = (s.display || []).join("\n");
   const lit = $("lit");
   lit.textContent = "";
@@ -55,38 +122,55 @@ function render(s) {
     li.textContent = `${LED_WORDS[st] || st}: ${squares.sort().join(", ")}`;
     lit.appendChild(li);
   }
+  const texts = s.move_texts || s.sans || [];
   const moves = $("moves");
   moves.textContent = "";
-  for (let i = 0; i < s.sans.length; i += 2) {
+  for (let i = 0; i < texts.length; i += 2) {
     const li = document.createElement("li");
-    li.textContent = s.sans[i] + (i + 1 < s.sans.length ? " " + s.sans[i + 1] : "");
+    for (const text of texts.slice(i, i + 2)) {
+      const span = document.createElement("span");
+      span.className = "ply"; span.textContent = text;
+      li.appendChild(span);
+    }
     moves.appendChild(li);
   }
   moves.scrollTop = moves.scrollHeight;
   $("result").textContent = s.result !== "*" ? `${s.result}${s.reason ? " (" + s.reason + ")" : ""}` : "";
   showClocks();
-  const key = `${s.game}|${s.result}|${s.moves.length}`;
-  if (key !== gamesKey) { gamesKey = key; loadGames(); }
+  // The stored games change only when a game starts or ends (issue 22): the
+  // plies of the game in play are counted here.
+  const key = `${s.game}|${s.result}`;
+  if (key !== gamesKey) { gamesKey = key; loadGames(); } else showGames();
+}
+
+function showGames() {
+  const ul = $("games");
+  ul.textContent = "";
+  for (const g of games.slice().reverse()) {
+    const live = state && g.id === state.game;
+    const plies = live ? state.moves.length : g.plies;
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = `/games/${g.id}.pgn`;
+    a.textContent = `${g.id}. ${g.white} – ${g.black}`;
+    a.setAttribute("download", `maxima-board-game-${g.id}.pgn`);
+    li.appendChild(a);
+    const name = titles[g.variant] || g.variant || "";
+    li.appendChild(document.createTextNode(
+      [name, plural(plies, "ply", "plies"), live ? state.result : g.result].filter((x) => x && x !== "*")
+        .map((x) => " · " + x).join("").replace(/^ · /, " ") +
+      `${(live ? state.result === "*" : !g.finished) ? " · playing" : ""}`));
+    ul.appendChild(li);
+  }
 }
 
 async function loadGames() {
   try {
     const r = await fetch("/api/games");
     if (!r.ok) return;
-    const games = await r.json();
-    const ul = $("games");
-    ul.textContent = "";
-    for (const g of games.slice().reverse()) {
-      const li = document.createElement("li");
-      const a = document.createElement("a");
-      a.href = `/games/${g.id}.pgn`;
-      a.textContent = `${g.id}. ${g.white} – ${g.black}`;
-      a.setAttribute("download", `maxima-board-game-${g.id}.pgn`);
-      li.appendChild(a);
-      li.appendChild(document.createTextNode(` ${g.result} · ${g.plies} plies${g.finished ? "" : " · playing"}`));
-      ul.appendChild(li);
-    }
-  } catch (e) { /* the next state retries */ }
+    games = await r.json();
+    showGames();
+  } catch (e) { /* the next game change retries */ }
 }
 
 async function loadVariants() {
@@ -94,13 +178,17 @@ async function loadVariants() {
     const r = await fetch("/api/variants");
     const list = await r.json();
     const sel = $("f-game");
+    const chosen = sel.value;
     sel.textContent = "";
     for (const v of list) {
+      titles[v.id] = v.name;
       const o = document.createElement("option");
       o.value = v.id; o.textContent = v.name;
       sel.appendChild(o);
     }
-  } catch (e) { /* keep the default */ }
+    if (list.some((v) => v.id === chosen)) sel.value = chosen;
+    showGames();
+  } catch (e) { /* keep the server's list */ }
 }
 
 async function submitNewGame(ev) {
@@ -133,6 +221,7 @@ function connect() {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("new-game-form").addEventListener("submit", submitNewGame);
+  legendKey = "";
   loadVariants();
   connect();
   setInterval(showClocks, 250);

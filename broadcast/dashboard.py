@@ -4,6 +4,7 @@
     GET /events           server-sent events: the tables that changed
     GET /api/tables       every table as JSON
     GET /api/rounds       the rounds of the games seen
+    GET /api/stats        the dashboard's health: broker, tables kept, messages dropped and why
     GET /round/R.pgn      every game of round R, as one PGN-style file
 
 The dashboard only reads: it subscribes to ``maxima-board/<club>/+/...``
@@ -11,70 +12,132 @@ and keeps the newest state of each table and the record of every game.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import re
-from urllib.parse import unquote
+import threading
+from typing import Any, Iterable
 
-from webpage.httpbase import Handler, WebServer
+from aiohttp import web
+
+from webpage.httpbase import (EventStreams, HostCheck, WebServer, app_with_guard, reply_bytes, reply_json,
+                              reply_static, reply_text)
 
 from .page import dashboard_page
 from .tables import ClubTables, record_text
 
-__all__ = ["ClubTables", "DashboardHandler", "dashboard_server", "record_text"]
-_ROUND_PATH = re.compile(r"^/round/([^/]{1,80})\.pgn$")
+__all__ = ["ClubTables", "Dashboard", "dashboard_server", "record_text"]
+_ROUND_NAME = re.compile(r"^([^/]{1,80})\.pgn$")
 
 
-class DashboardHandler(Handler):
-    tables: ClubTables
-    static_package = "broadcast"
+class Dashboard:
+    """The dashboard's pages (module docstring) as an aiohttp application.
+    ``tables`` (a ClubTables: MQTT thread) is read in a worker thread; a
+    watcher thread wakes the event streams when it changes."""
 
-    def route(self, method: str, path: str, query: str) -> None:
-        if method != "GET":
-            self.send_json({"error": "the dashboard only shows; it changes nothing"}, 405)
-        elif path in ("/", "/index.html"):
-            page = dashboard_page(self.tables.club, self.tables.tables(svg=True), self.tables.broker_ok, self.tables.rounds())
-            self.send_bytes(page.encode(), "text/html; charset=utf-8")
-        elif path == "/static/style.css":
-            self.static_package = "webpage"
-            self.send_static("style.css")
-        elif path.startswith("/static/"):
-            self.send_static(path[len("/static/"):])
-        elif path == "/api/tables":
-            self.send_json(self.tables.tables())
-        elif path == "/api/rounds":
-            self.send_json(self.tables.rounds())
-        elif path == "/events":
-            self.events()
-        elif _ROUND_PATH.match(path):
-            name = unquote(_ROUND_PATH.match(path).group(1))
-            text = self.tables.round_text(name)
-            if not text:
-                self.send_json({"error": f"no games of round {name!r} seen"}, 404)
-            else:
-                safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
-                self.send_text(text, filename=f"{self.tables.club}-round-{safe}.pgn",
-                               content_type="application/x-chess-pgn; charset=utf-8")
-        else:
-            self.send_json({"error": f"no such page: {path}"}, 404)
+    def __init__(self, tables: "ClubTables", hosts: Iterable[str] = ()):
+        self.tables = tables
+        self.hosts = HostCheck(hosts)
+        self.streams = EventStreams()
+        self.server: WebServer | None = None
+        self._closing = threading.Event()
+        self._watcher = threading.Thread(target=self._watch, name="dashboard watcher", daemon=True)
 
-    def events(self) -> None:
+    def _watch(self) -> None:
         seen = 0
-        first = True
+        while not self._closing.is_set():
+            version = self.tables.wait_newer(seen, 30.0)
+            if version != seen and self.server is not None:
+                seen = version
+                self.server.call(self.streams.changed)
 
-        def next_data(timeout: float) -> str | None:
-            nonlocal seen, first
-            version = self.tables.wait_newer(seen, timeout)
-            if version == seen and not first:
+    def app(self) -> web.Application:
+        if not self._watcher.is_alive():
+            self._watcher.start()
+        app = app_with_guard(self.hosts, self.streams)
+        app.router.add_get("/", self.index)
+        app.router.add_get("/index.html", self.index)
+        app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/api/tables", self.api_tables)
+        app.router.add_get("/api/rounds", self.api_rounds)
+        app.router.add_get("/api/stats", self.api_stats)
+        app.router.add_get("/events", self.events)
+        app.router.add_get("/round/{name}", self.round)
+        app.router.add_route("*", "/{tail:.*}", self.missing)
+        return app
+
+    async def _read(self, func):
+        return await asyncio.get_running_loop().run_in_executor(None, func)
+
+    async def index(self, request: web.Request) -> web.Response:
+        tables = self.tables
+        page = await self._read(lambda: dashboard_page(tables.club, tables.tables(svg=True), tables.broker_ok,
+                                                       tables.rounds()))
+        return reply_bytes(page.encode(), "text/html; charset=utf-8")
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        return reply_static("webpage" if name == "style.css" else "broadcast", name, request.path)
+
+    async def missing(self, request: web.Request) -> web.Response:
+        if request.method not in ("GET", "HEAD"):
+            return reply_json({"error": "the dashboard only shows; it changes nothing"}, 405)
+        return reply_json({"error": f"no such page: {request.path[:200]}"}, 404)
+
+    async def api_tables(self, request: web.Request) -> web.Response:
+        return reply_json(await self._read(self.tables.tables))
+
+    async def api_rounds(self, request: web.Request) -> web.Response:
+        return reply_json(await self._read(self.tables.rounds))
+
+    async def api_stats(self, request: web.Request) -> web.Response:
+        return reply_json(await self._read(self.tables.stats))
+
+    async def round(self, request: web.Request) -> web.Response:
+        match = _ROUND_NAME.match(request.match_info["name"])
+        if match is None:
+            return reply_json({"error": f"no such page: {request.path[:200]}"}, 404)
+        name = match.group(1)
+        text = await self._read(lambda: self.tables.round_text(name))
+        if not text:
+            return reply_json({"error": f"no games of round {name!r} seen"}, 404)
+        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+        return reply_text(text, filename=f"{self.tables.club}-round-{safe}.pgn",
+                          content_type="application/x-chess-pgn; charset=utf-8")
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        state = {"seen": 0, "first": True}
+
+        def changed() -> str | None:
+            version = self.tables.version
+            if version == state["seen"] and not state["first"]:
                 return None
-            changed = self.tables.tables(since=0 if first else seen, svg=True)
-            first = False
-            seen = version
+            tables = self.tables.tables(since=0 if state["first"] else state["seen"], svg=True)
+            state["first"], state["seen"] = False, version
             return json.dumps({"club": self.tables.club, "broker_ok": self.tables.broker_ok,
-                               "rounds": self.tables.rounds(), "tables": changed})
+                               "rounds": self.tables.rounds(), "tables": tables})
 
-        self.stream_events(next_data)
+        async def next_data(_: Any) -> str | None:
+            return await self._read(changed)
+
+        return await self.streams.serve(request, next_data)
+
+    def close(self) -> None:
+        self._closing.set()
 
 
-def dashboard_server(tables: ClubTables, host: str = "0.0.0.0", port: int = 8081) -> WebServer:
-    handler = type("ClubDashboardHandler", (DashboardHandler,), {"tables": tables})
-    return WebServer(handler, host, port, "club dashboard")
+class DashboardServer(WebServer):
+    dashboard: Dashboard
+
+    def close(self) -> None:
+        self.dashboard.close()
+        super().close()
+
+
+def dashboard_server(tables: ClubTables, host: str = "0.0.0.0", port: int = 8081, *,
+                     hosts: Iterable[str] = ()) -> DashboardServer:
+    dashboard = Dashboard(tables, hosts)
+    server = DashboardServer(dashboard.app, host, port, "club dashboard")
+    server.dashboard = dashboard
+    dashboard.server = server
+    return server

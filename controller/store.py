@@ -457,6 +457,12 @@ class GameStore:
                 row[1] == "variant" for row in self._conn.execute("SELECT * FROM pragma_table_info('games')"))
         return found
 
+    def data_version(self) -> int:
+        """A number that changes when another connection has written to the
+        database since this one last asked (SQLite's ``PRAGMA data_version``):
+        a reader knows when what it read before is still current."""
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+
     def games(self) -> list[GameRow]:
         """All stored games, oldest first."""
         return self._rows()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import sys
 import tomllib
 from dataclasses import dataclass, field
@@ -105,6 +106,7 @@ class WebConfig:
     enabled: bool = False
     port: int = 8080
     bind: str = "0.0.0.0"
+    hosts: tuple[str, ...] = ()     # more names the page answers to, beside the Pi's own and its addresses
 
 
 @dataclass(frozen=True)
@@ -310,6 +312,18 @@ def _text(value: Any) -> str:
     return value
 
 
+_HOST_NAME = re.compile(r"^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$")
+
+
+def _host_names(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"expected a list of host names, got {_show(value)}")
+    for name in value:
+        if not _HOST_NAME.match(name.lower()):
+            raise ValueError(f"{name!r} is not a host name (letters, digits, '-' and '.')")
+    return tuple(name.lower() for name in value)
+
+
 def _choice(*options: Any) -> Callable[[Any], Any]:
     def check(value: Any) -> Any:
         if isinstance(value, bool) or value not in options:
@@ -504,7 +518,7 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
              "seed": _integer(0, 2**31 - 1)},
     "database": {"path": _text},
     "clock": {"control": _time_control},
-    "web": {"enabled": _boolean, "port": _integer(0, 65535), "bind": _text},   # port 0: any free port
+    "web": {"enabled": _boolean, "port": _integer(0, 65535), "bind": _text, "hosts": _host_names},   # port 0: any free port
     "broadcast": {"broker": lambda v: _club_value("parse_broker", _text(v)),
                   "club": lambda v: _club_value("topic_word", v, "club"),
                   "table": lambda v: _club_value("topic_word", v, "table"),

@@ -144,7 +144,7 @@ def board_page(snapshot: dict | None, games: list[dict] | None = None) -> str:
     <ul id="games" class="games"></ul>
     <details id="new-game">
       <summary>New game</summary>
-      <form id="new-game-form" autocomplete="off">
+      <form id="new-game-form" method="post" autocomplete="off">
         <label>Game <select name="game" id="f-game">{_options(games or [])}</select></label>
         <label>Start FEN <input name="fen" id="f-fen" placeholder="start"></label>
         <label>White <input name="white" id="f-white" maxlength="80"></label>

@@ -8,18 +8,31 @@
     GET  /api/variants      the games this board can start
     GET  /games/N.pgn       game N's record (PGN-style) to download
     POST /api/new-game      start a new game; needs the board's PIN
+    POST /                  the same (the page's form, sent without JavaScript)
 
-Reading is open to the local network; changing anything needs the PIN.
-The server never touches the controller: reads come from the feed's
-snapshots, and everything else is a command the board's loop runs.
+Reading is open to the local network; changing anything needs the PIN, a
+request from the board's own page (same Origin, and JSON or the page's
+token) and a host name of the board. The server (aiohttp, its own thread
+and loop: ``httpbase``) never touches the controller and never waits on
+the board's loop: the board comes from the feed's snapshots, stored games
+from a read-only connection of the server's own (``games``), and only a
+new game is a command the board's loop runs (``feed.submit``).
 """
 from __future__ import annotations
 
+import asyncio
+import hmac
 import json
 import re
+import secrets
+import threading
 import unicodedata
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
+from typing import Any, Callable, Iterable
 from urllib.parse import parse_qs
+
+from aiohttp import web
 
 from engine import START_FEN, FenError, Position
 from engine import variants
@@ -29,9 +42,13 @@ from controller.record import export_text
 
 from hardware.boards import games_for
 
-from .httpbase import Handler, WebServer
+from controller.storefile import StoreError
+
+from .games import GameReader
+from .httpbase import (EventStreams, HostCheck, WebServer, app_with_guard, client_key, read_body, refuse,
+                       reply_bytes, reply_json, reply_static, reply_text)
 from .page import board_page
-from .pin import PinGuard
+from .pin import PinGuard, pin_path
 from .svg import board_svg
 
 TAG_FIELDS = {"white": "White", "black": "Black", "event": "Event", "round": "Round", "site": "Site"}
@@ -105,123 +122,301 @@ def parse_new_game(form: dict[str, str], board_kind: str = "maxima") -> NewGame:
     return NewGame(fen, tags, time_control, setup, game, opponent)
 
 
-class BoardHandler(Handler):
-    feed: BoardFeed
-    guard: PinGuard
-    svg: _SvgCache
+def first_view(snapshot: dict | None) -> str:
+    """GET /'s HTML unless ``board_server(page=...)`` gives another maker:
+    the page with the board of ``snapshot`` drawn in (``page.board_page``).
+    :meth:`BoardPage.page_html` is the one place it is used."""
+    kind = snapshot.get("board_kind", "maxima") if snapshot else "maxima"
+    return board_page(snapshot, available_games(kind))
+
+
+_FORM_TAG = re.compile(r'<form\b[^>]*\bid="new-game-form"[^>]*>')
+
+
+def with_token(html: str, token: str) -> str:
+    """The page with the form's token as a hidden field (a form posted
+    without JavaScript sends it; a page of another site cannot read it)."""
+    match = _FORM_TAG.search(html)
+    if match is None:
+        return html
+    field = f'<input type="hidden" name="token" value="{token}">'
+    return html[:match.end()] + field + html[match.end():]
+
+
+def form_fields(body: bytes, content_type: str, token: str) -> dict[str, str]:
+    """The new-game request's fields: a JSON object (a page of another site
+    cannot send one without the browser asking first), or a form carrying
+    this server's token. PermissionError for a form without it, LookupError
+    for any other kind of body, ValueError for an unreadable one."""
+    if content_type == "application/json":
+        raw = json.loads(body.decode("utf-8") or "{}")
+        if not isinstance(raw, dict):
+            raise ValueError("expected a JSON object")
+        form = {}
+        for key, value in raw.items():
+            if not isinstance(value, (str, int, float, bool)) and value is not None:
+                raise ValueError(f"{str(key)[:20]}: expected text")
+            form[str(key)] = "" if value is None else str(value)
+        return form
+    if content_type == "application/x-www-form-urlencoded":
+        pairs = parse_qs(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False,
+                         max_num_fields=64, errors="strict")
+        form = {k: v[-1] for k, v in pairs.items()}
+        if not hmac.compare_digest(form.get("token", "").encode(), token.encode()):
+            raise PermissionError("the form is out of date: reload the page")
+        return form
+    raise LookupError("send the form from the board's page (JSON or the page's form)")
+
+
+def cross_site(request: web.Request) -> str | None:
+    """Why a request changing the board comes from another site, or None.
+    No Origin (a program, not a browser) is fine; the Host is checked already."""
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.lower() != f"{request.scheme}://{request.host}".lower():
+        return "requests from other sites are refused"
+    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+        return "requests from other sites are refused"
+    return None
+
+
+class BoardPage:
+    """The board's web page (module docstring) as an aiohttp application.
+    Reads of stored games run in one reading thread with its own read-only
+    connection; only a new game goes to the board's loop (``feed.submit``);
+    at most ``MAX_READS`` reads and ``MAX_COMMANDS`` commands wait at once."""
+
+    MAX_READS = 16
+    MAX_COMMANDS = 4
+
+    def __init__(self, feed: BoardFeed, pin: str, db_path: str | None = None, hosts: Iterable[str] = (),
+                 page: Callable[[dict | None], str] | None = None):
+        self.feed = feed
+        self.guard = PinGuard(pin)
+        self.db_path = db_path if db_path is not None and pin_path(db_path) is not None else None
+        self.hosts = HostCheck(hosts)
+        self.token = secrets.token_urlsafe(24)
+        self.page = page or first_view
+        self.svg = _SvgCache()
+        self.streams = EventStreams()
+        self.server: WebServer | None = None
+        self._reads = ThreadPoolExecutor(1, thread_name_prefix="web-reads")
+        self._commands = ThreadPoolExecutor(2, thread_name_prefix="web-commands")
+        self._local = threading.local()
+        self._waiting = {"reads": 0, "commands": 0}
+        feed.listeners.append(self._on_snapshot)
+
+    # -- other threads -------------------------------------------------------
+    def _on_snapshot(self, snapshot: dict) -> None:
+        """The board's loop took a snapshot: wake the streams (never waits)."""
+        if self.server is not None:
+            self.server.call(self.streams.changed)
+
+    def set_pin(self, pin: str) -> None:
+        """Use a new PIN from now on (any thread)."""
+        if self.server is not None and self.server.loop is not None:
+            self.server.call(lambda: self.guard.set_pin(pin))
+        else:
+            self.guard.set_pin(pin)
+
+    def close(self) -> None:
+        if self.feed.listeners.count(self._on_snapshot):
+            self.feed.listeners.remove(self._on_snapshot)
+        self._commands.shutdown(wait=False, cancel_futures=True)
+        self._reads.submit(self._close_reader)
+        self._reads.shutdown(wait=False)
+
+    def _reader(self) -> GameReader:
+        reader = getattr(self._local, "reader", None)
+        if reader is None:
+            reader = self._local.reader = GameReader(self.db_path or ":memory:")
+        return reader
+
+    def _close_reader(self) -> None:
+        reader = getattr(self._local, "reader", None)
+        if reader is not None:
+            reader.close()
+
+    async def _off_loop(self, kind: str, func: Callable[[], Any]) -> Any:
+        """``func()`` in the reading or the command thread; 503 when too many wait."""
+        limit = self.MAX_READS if kind == "reads" else self.MAX_COMMANDS
+        if self._waiting[kind] >= limit:
+            raise _Busy()
+        self._waiting[kind] += 1
+        try:
+            pool = self._reads if kind == "reads" else self._commands
+            return await asyncio.get_running_loop().run_in_executor(pool, func)
+        finally:
+            self._waiting[kind] -= 1
+
+    # -- the application -------------------------------------------------------
+    def app(self) -> web.Application:
+        app = app_with_guard(self.hosts, self.streams)
+        app.router.add_get("/", self.index)
+        app.router.add_get("/index.html", self.index)
+        app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/events", self.events)
+        app.router.add_get("/api/state", self.state)
+        app.router.add_get("/board.svg", self.board_svg)
+        app.router.add_get("/api/games", self.games)
+        app.router.add_get("/api/variants", self.variants)
+        app.router.add_get(r"/games/{number:\d{1,9}}.pgn", self.record)
+        app.router.add_post("/api/new-game", self.new_game)
+        app.router.add_post("/", self.new_game)       # the form without JavaScript posts to the page
+        app.router.add_route("*", "/{tail:.*}", self.missing)
+        return app
+
+    def page_html(self) -> str:
+        """GET /: the one place the page's HTML comes from."""
+        return with_token(self.page(self.feed.latest), self.token)
+
+    async def index(self, request: web.Request) -> web.Response:
+        return reply_bytes(self.page_html().encode("utf-8"), "text/html; charset=utf-8")
+
+    async def static(self, request: web.Request) -> web.Response:
+        return reply_static("webpage", request.match_info["name"], request.path)
+
+    async def missing(self, request: web.Request) -> web.Response:
+        if request.method in ("GET", "HEAD"):
+            return reply_json({"error": f"no such page: {request.path[:200]}"}, 404)
+        return reply_json({"error": f"no such action: {request.method} {request.path[:200]}"},
+                          404 if request.method == "POST" else 405)
 
     def _board_kind(self) -> str:
         latest = self.feed.latest
         return latest.get("board_kind", "maxima") if latest else "maxima"
 
-    def route(self, method: str, path: str, query: str) -> None:
-        if method == "POST":
-            if path == "/api/new-game":
-                self.new_game()
-            else:
-                self.send_json({"error": f"no such action: {path}"}, 404)
-            return
-        if path in ("/", "/index.html"):
-            self.send_bytes(board_page(self.feed.latest, available_games(self._board_kind())).encode(),
-                            "text/html; charset=utf-8")
-        elif path.startswith("/static/"):
-            self.send_static(path[len("/static/"):])
-        elif path == "/events":
-            self.events()
-        elif path == "/api/state":
+    async def state(self, request: web.Request) -> web.Response:
+        latest = self.feed.latest
+        if latest is None:
+            return reply_json({"error": "the board is starting"}, 503)
+        return reply_bytes(self.svg.text(latest).encode(), "application/json")
+
+    async def board_svg(self, request: web.Request) -> web.Response:
+        latest = self.feed.latest
+        if latest is None:
+            return reply_json({"error": "the board is starting"}, 503)
+        return reply_bytes(board_svg(latest["fen"], latest["leds"], latest["last"],
+                                     variant=latest.get("variant", "maxima")).encode(), "image/svg+xml")
+
+    async def variants(self, request: web.Request) -> web.Response:
+        return reply_json(available_games(self._board_kind()))
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        sent = {"seq": -1}
+
+        async def next_data(_: Any) -> str | None:
             latest = self.feed.latest
-            if latest is None:
-                self.send_json({"error": "the board is starting"}, 503)
-            else:
-                self.send_bytes(self.svg.text(latest).encode(), "application/json")
-        elif path == "/board.svg":
-            latest = self.feed.latest
-            if latest is None:
-                self.send_json({"error": "the board is starting"}, 503)
-            else:
-                self.send_bytes(board_svg(latest["fen"], latest["leds"], latest["last"],
-                                          variant=latest.get("variant", "maxima")).encode(), "image/svg+xml")
-        elif path == "/api/games":
-            self.ask(lambda c, now: [asdict(g) for g in c.store.games()], self.send_json)
-        elif path == "/api/variants":
-            self.send_json(available_games(self._board_kind()))
-        elif _GAME_PATH.match(path):
-            number = int(_GAME_PATH.match(path).group(1))
-            self.ask(lambda c, now: export_text(c.store, number),
-                     lambda text: self.send_text(text, filename=f"maxima-board-game-{number}.pgn",
-                                                 content_type="application/x-chess-pgn; charset=utf-8"),
-                     missing=404)
-        else:
-            self.send_json({"error": f"no such page: {path}"}, 404)
-
-    def ask(self, run, reply, missing: int = 500) -> None:
-        """Have the board's loop answer; ``reply`` sends what it gave."""
-        try:
-            command = self.feed.submit(run, timeout=5.0)
-        except TimeoutError as exc:
-            self.send_json({"error": str(exc)}, 503)
-            return
-        if command.error is not None:
-            self.send_json({"error": command.error}, missing)
-        else:
-            reply(command.result)
-
-    def events(self) -> None:
-        seq = -1
-
-        def next_data(timeout: float) -> str | None:
-            nonlocal seq
-            snapshot = self.feed.wait_newer(seq, timeout)
-            if snapshot is None:
+            if latest is None or latest["seq"] == sent["seq"]:
                 return None
-            seq = snapshot["seq"]
-            return self.svg.text(snapshot)
+            sent["seq"] = latest["seq"]
+            return self.svg.text(latest)
 
-        self.stream_events(next_data)
+        return await self.streams.serve(request, next_data)
 
-    def new_game(self) -> None:
-        body = self.read_body()
-        if body is None:
-            return
+    async def games(self, request: web.Request) -> web.Response:
+        if self.db_path is None:
+            return await self._ask_loop(lambda c, now: [asdict(g) for g in c.store.games()],
+                                        lambda games: reply_json(games))
         try:
-            if (self.headers.get("Content-Type") or "").startswith("application/json"):
-                raw = json.loads(body or b"{}")
-                if not isinstance(raw, dict):
-                    raise ValueError("expected a JSON object")
-                form = {str(k): str(v) for k, v in raw.items()}
-            else:
-                form = {k: v[-1] for k, v in parse_qs(body.decode("utf-8"), keep_blank_values=True).items()}
-        except (ValueError, UnicodeDecodeError) as exc:
-            self.send_json({"ok": False, "error": f"unreadable request: {exc}"}, 400)
-            return
-        locked = self.guard.locked_for()
-        if locked > 0:
-            self.send_json({"ok": False, "error": f"too many wrong PINs: try again in {locked:.0f} s"}, 429)
-            return
-        if not self.guard.check(form.get("pin", "")):
-            self.send_json({"ok": False, "error": "wrong PIN (shown on the board: MENU, Show web PIN?)"}, 403)
-            return
+            body = await self._off_loop("reads", lambda: self._reader().games_json())
+        except _Busy:
+            return reply_json({"error": "the board is busy: try again"}, 503)
+        except StoreError as exc:
+            return reply_json({"error": str(exc)}, 503)
+        return reply_bytes(body, "application/json")
+
+    async def record(self, request: web.Request) -> web.Response:
+        number = int(request.match_info["number"])
+
+        def send(text: str) -> web.Response:
+            return reply_text(text, filename=f"maxima-board-game-{number}.pgn",
+                              content_type="application/x-chess-pgn; charset=utf-8")
+        if self.db_path is None:
+            return await self._ask_loop(lambda c, now: export_text(c.store, number), send, missing=404)
         try:
-            request = parse_new_game(form, self._board_kind())
+            text = await self._off_loop("reads", lambda: self._reader().record_text(number))
+        except _Busy:
+            return reply_json({"error": "the board is busy: try again"}, 503)
+        except StoreError as exc:
+            return reply_json({"error": str(exc)}, 503)
         except ValueError as exc:
-            self.send_json({"ok": False, "error": str(exc)}, 400)
-            return
+            return reply_json({"error": str(exc)}, 404)
+        return send(text)
+
+    async def _ask_loop(self, run, reply, missing: int = 500) -> web.Response:
+        """A board whose games are not in a file (``:memory:``): its loop answers."""
         try:
-            command = self.feed.submit(request, timeout=5.0)
-        except TimeoutError as exc:
-            self.send_json({"ok": False, "error": str(exc)}, 503)
-            return
+            command = await self._off_loop("commands", lambda: self.feed.submit(run, timeout=5.0))
+        except (_Busy, TimeoutError) as exc:
+            return reply_json({"error": str(exc) or "the board is busy: try again"}, 503)
         if command.error is not None:
-            self.send_json({"ok": False, "error": command.error}, 400)
-            return
+            return reply_json({"error": command.error}, missing)
+        return reply(command.result)
+
+    async def new_game(self, request: web.Request) -> web.Response:
+        why = cross_site(request)
+        if why is not None:
+            return refuse(request, 403, why)
+        body = await read_body(request)
+        try:
+            form = form_fields(body, request.content_type, self.token)
+        except PermissionError as exc:
+            return refuse(request, 403, str(exc))
+        except LookupError as exc:
+            return refuse(request, 415, str(exc.args[0]))
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            return refuse(request, 400, f"unreadable request: {type(exc).__name__}: {str(exc)[:100]}")
+        client = client_key(request.remote or "")
+        pin = form.get("pin", "").strip()
+        if not pin:
+            return reply_json({"ok": False, "error": "enter the board's PIN (on the board: MENU, Show web PIN?)"}, 400)
+        locked = self.guard.locked_for(client)
+        if locked > 0:
+            return reply_json({"ok": False, "error": f"too many wrong PINs: try again in {locked:.0f} s"}, 429)
+        if not self.guard.check(pin, client):
+            return reply_json({"ok": False, "error": "wrong PIN (shown on the board: MENU, Show web PIN?)"}, 403)
+        try:
+            new = parse_new_game(form, self._board_kind())
+        except ValueError as exc:
+            return reply_json({"ok": False, "error": str(exc)}, 400)
+        try:
+            command = await self._off_loop("commands", lambda: self.feed.submit(new, timeout=5.0))
+        except _Busy:
+            return reply_json({"ok": False, "error": "the board is busy: try again"}, 503)
+        except TimeoutError as exc:
+            return reply_json({"ok": False, "error": str(exc)}, 503)
+        if command.error is not None:
+            return reply_json({"ok": False, "error": command.error}, 400)
         started = [e for e in command.result or [] if e.get("type") in ("new_game", "setup")]
-        self.send_json({"ok": True, "events": started,
-                        "message": "New game: set the pieces up and press OK on the board." if request.setup
-                        else "New game started."})
+        return reply_json({"ok": True, "events": started,
+                           "message": "New game: set the pieces up and press OK on the board." if new.setup
+                           else "New game started."})
 
 
-def board_server(feed: BoardFeed, pin: str, host: str = "0.0.0.0", port: int = 8080) -> WebServer:
-    """The board's web page server (not yet started)."""
-    handler = type("BoardPageHandler", (BoardHandler,),
-                   {"feed": feed, "guard": PinGuard(pin), "svg": _SvgCache()})
-    return WebServer(handler, host, port, "board web page")
+class _Busy(Exception):
+    def __str__(self) -> str:
+        return "the board is busy: try again"
+
+
+class BoardServer(WebServer):
+    """The board page's server; ``page`` is its :class:`BoardPage`."""
+
+    page: BoardPage
+
+    def close(self) -> None:
+        super().close()
+        self.page.close()
+
+
+def board_server(feed: BoardFeed, pin: str, host: str = "0.0.0.0", port: int = 8080, *,
+                 db_path: str | None = None, hosts: Iterable[str] = (),
+                 page: Callable[[dict | None], str] | None = None) -> BoardServer:
+    """The board's web page server (not yet started). ``db_path``: the
+    board's games database, read through a connection of the server's own
+    (None: ask the board's loop); ``hosts``: more names the board answers to
+    (``[web] hosts``); ``page``: GET /'s HTML from the newest snapshot."""
+    board_page = BoardPage(feed, pin, db_path, hosts, page)
+    server = BoardServer(board_page.app, host, port, "board web page")
+    server.page = board_page
+    board_page.server = server
+    return server

@@ -205,8 +205,8 @@ def _club(config: Config, settings):
     web, cast = config.web, config.broadcast
     on = web.enabled
     return start_club(settings.db_path or default_db_path(), web_bind=web.bind if on else None,
-                      web_port=web.port, broker=cast.broker, club=cast.club, table=cast.table,
-                      auth=cast.auth())
+                      web_port=web.port, web_hosts=web.hosts, broker=cast.broker, club=cast.club,
+                      table=cast.table, auth=cast.auth())
 
 
 def _diag(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
                    help="address to listen on (default 0.0.0.0; the page answers the local network only)")
     p.add_argument("--db", metavar="PATH", help=f"games database (default: {default_db_path()})")
+    host_option(p)
     broadcast_options(p)
     p.set_defaults(func=_serve)
 
@@ -29,7 +30,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-tables", type=_count, default=256, metavar="N",
                    help="keep at most N tables (default 256); messages of further tables are dropped")
     auth_options(p)
+    host_option(p)
     p.set_defaults(func=_dashboard)
+
+
+def host_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", action="append", default=[], metavar="NAME", dest="hosts",
+                   help="another name the page is reached by (beside this computer's name, localhost and "
+                        "its addresses; other names are refused); repeatable")
 
 
 def broadcast_options(p: argparse.ArgumentParser) -> None:
@@ -88,8 +96,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     settings = Settings(db_path=args.db)
     db = settings.db_path or default_db_path()
-    services = start_club(db, web_bind=args.bind, web_port=args.port, broker=args.broadcast,
-                          club=args.club, table=args.table, auth=auth_of(args))
+    services = start_club(db, web_bind=args.bind, web_port=args.port, web_hosts=tuple(args.hosts),
+                          broker=args.broadcast, club=args.club, table=args.table, auth=auth_of(args))
     print(f"maxima-board serve: http://{args.bind}:{services.server.port}/  web PIN {services.pin}",
           file=sys.stderr, flush=True)
     try:
@@ -108,7 +116,7 @@ def _dashboard(args: argparse.Namespace) -> int:
 
     tables = ClubTables(args.broker, args.club, auth=auth_of(args), max_tables=args.max_tables)
     try:
-        server = dashboard_server(tables, args.bind, args.port).start()
+        server = dashboard_server(tables, args.bind, args.port, hosts=args.hosts).start()
     except OSError:
         tables.close()
         raise

@@ -37,7 +37,7 @@ class LiveBoard:
         self.db = str(tmp_path / "games.db")
         self.feed = BoardFeed()
         self.pin = pins.board_pin(self.db)
-        self.server = board_server(self.feed, self.pin, "127.0.0.1", 0).start()
+        self.server = board_server(self.feed, self.pin, "127.0.0.1", 0, db_path=self.db).start()
         self.url = f"http://127.0.0.1:{self.server.port}"
         self._lines: queue.SimpleQueue = queue.SimpleQueue()
         self._stop = threading.Event()
@@ -89,6 +89,12 @@ def post(url: str, data: dict, as_json: bool = True):
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read())
+
+
+def page_token(board) -> str:
+    """The token the page's form carries (a form post needs it)."""
+    import re
+    return re.search(r'name="token" value="([^"]+)"', get(board.url + "/")[2].decode()).group(1)
 
 
 def state(board) -> dict:
@@ -144,7 +150,7 @@ def test_new_game_needs_the_pin(board):
     assert state(board)["tags"]["White"] == "White"
     code, reply = post(board.url + "/api/new-game",
                        {"pin": board.pin, "white": "Ann", "black": "Bob", "event": "Club night", "round": "3",
-                        "setup": "off"}, as_json=False)
+                        "setup": "off", "token": page_token(board)}, as_json=False)
     assert code == 200 and reply["ok"], reply
     s = wait_for(lambda: (lambda s: s if s["tags"].get("White") == "Ann" else None)(state(board)), what="new game")
     assert s["tags"]["Black"] == "Bob" and s["tags"]["Round"] == "3" and s["mode"] == "play"

@@ -1,0 +1,292 @@
+"""The board's loop while spectators flood its web page (issue 22, finding 1).
+
+    python bench/club_attack.py [--games 500] [--clients 4] [--seconds 30]
+
+Runs ``maxima-board run`` as its own process, as the service does: the Pico
+topology against a simulated Pico (hardware/pico_sim.py: the firmware's own
+logic on a pty, in this process), the web page on 127.0.0.1, a games
+database holding ``--games`` finished games of 40 moves and the game in
+play. The board believes it runs under systemd: ``$NOTIFY_SOCKET`` is a
+socket of this script and ``$WATCHDOG_USEC`` asks for a ping every 20 ms,
+so the gaps between pings are the gaps between the loop's passes.
+
+First a quiet phase (no client: what the machine's load alone does), then ``--clients`` processes flood
+``/api/games`` and ``/games/N.pgn`` (N random) for ``--seconds`` (at nice
+10: they stand for phones, which do not share the Pi's cores). In both,
+a move is made on the board every 1.5 s (lift, 300 ms, place); its commit
+is the moment the move is in the database (read-only polling, every 5 ms).
+Prints per phase: the loop's longest gap, late pings (more than 100 ms
+apart), moves and their latency from the piece placed to the move stored,
+and the clients' requests by status.
+
+Targets (issue 22): longest gap <= 100 ms, no late ping, every move stored
+within settle time + 50 ms.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import multiprocessing
+import os
+import random
+import re
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from controller.settings import Settings  # noqa: E402
+from controller.store import GameStore  # noqa: E402
+from engine import Position  # noqa: E402
+from hardware.boards import MAXIMA_BOARD  # noqa: E402
+from hardware.matrix_map import MatrixMap  # noqa: E402
+from hardware.pico_sim import SimMatrix, SimPico  # noqa: E402
+
+PING_US = 40_000          # WATCHDOG_USEC: the loop pings every 20 ms
+LATE_MS = 100.0
+MOVE_EVERY_S = 1.5
+
+
+def quiet_game(seed: int, plies: int) -> list[tuple[str, str]]:
+    """(move, FEN after it) of a random game without captures."""
+    rng = random.Random(seed)
+    position, out = Position(), []
+    for _ in range(plies):
+        options = [m for m in position.legal_moves if not m.captures and m.to_square is not None]
+        rng.shuffle(options)
+        for move in options:
+            position.push(move)
+            if position.outcome() is None:
+                out.append((str(move), position.fen()))
+                break
+            position.pop()
+    return out
+
+
+def make_database(path: str, games: int) -> int:
+    """``games`` finished games of 40 moves, then an unfinished one at the
+    start (the game the board resumes); returns its number."""
+    GameStore(path).close()            # our schema, our application id
+    record = quiet_game(7, 40)
+    conn = sqlite3.connect(path)
+    start = Position().fen()
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+    with conn:
+        for n in range(games):
+            cur = conn.execute("INSERT INTO games (start_fen, created, event, site, date, round, white, black, "
+                               "result, reason, finished) VALUES (?, ?, 'Club night', 'Club', ?, ?, ?, ?, "
+                               "'1-0', 'resignation', 1)",
+                               (start, stamp, time.strftime("%Y.%m.%d"), str(n // 10 + 1), f"White {n}", f"Black {n}"))
+            conn.executemany("INSERT INTO moves (game_id, ply, move, fen, created) VALUES (?, ?, ?, ?, ?)",
+                             [(cur.lastrowid, ply, move, fen, stamp) for ply, (move, fen) in enumerate(record)])
+        cur = conn.execute("INSERT INTO games (start_fen, created, event, site, date, round, white, black) "
+                           "VALUES (?, ?, 'Bench', '', ?, '-', 'White', 'Black')",
+                           (start, stamp, time.strftime("%Y.%m.%d")))
+    conn.close()
+    return int(cur.lastrowid)
+
+
+def flood(port: int, seconds: float, games: int, seed: int, out) -> None:
+    """One client: /api/games and /games/N.pgn in turn, as fast as answered.
+    At nice 10: on a real board the phones are not on the Pi; here they
+    share its cores, and the board (nice 0) should get them first."""
+    os.nice(10)
+    rng = random.Random(seed)
+    counts: dict[str, int] = {}
+    end = time.monotonic() + seconds
+    conn = None
+    n = 0
+    while time.monotonic() < end:
+        path = "/api/games" if n % 2 == 0 else f"/games/{rng.randint(1, games)}.pgn"
+        n += 1
+        try:
+            if conn is None:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", path)
+            response = conn.getresponse()
+            response.read()
+            key = str(response.status)
+            if response.getheader("Connection", "").lower() == "close":
+                conn.close()
+                conn = None
+        except (OSError, http.client.HTTPException) as exc:
+            key = type(exc).__name__
+            if conn is not None:
+                conn.close()
+            conn = None
+            time.sleep(0.05)
+        counts[key] = counts.get(key, 0) + 1
+    out.put(counts)
+
+
+class Pings:
+    """The board's notify messages, as systemd would get them."""
+
+    def __init__(self, path: str):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(path)
+        self.times: list[float] = []
+        self.ready = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            data = self.sock.recv(4096)
+            now = time.monotonic()
+            if b"READY=1" in data:
+                self.ready.set()
+            if b"WATCHDOG=1" in data:
+                self.times.append(now)
+
+    def between(self, start: float, end: float) -> tuple[float, float, int, int]:
+        """Longest gap and 99th percentile (ms), late pings, pings within [start, end]."""
+        times = [t for t in self.times if start <= t <= end]
+        gaps = sorted((b - a) * 1000 for a, b in zip(times, times[1:]))
+        if not gaps:
+            return float("nan"), float("nan"), 0, len(times)
+        return gaps[-1], gaps[int(len(gaps) * 0.99)], sum(g > LATE_MS for g in gaps), len(times)
+
+
+class Player:
+    """Makes moves on the simulated board; times each until it is stored."""
+
+    def __init__(self, sim: SimPico, db: str, game_id: int):
+        self.sim = sim
+        self.map = MatrixMap()
+        self.db = db
+        self.game_id = game_id
+        self.position = Position()
+        names = self.position.geometry.names
+        occupancy = self.position.occupancy()
+        self.squares = {names[i] for i in range(len(names)) if occupancy >> i & 1}
+        self.moves = [m for m, _ in quiet_game(11, 60)]
+        self.ply = 0
+        self.set_matrix()
+
+    def set_matrix(self) -> None:
+        self.sim.matrix.set({self.map.position_of[sq] for sq in self.squares})
+
+    def stored(self) -> int:
+        conn = sqlite3.connect(Path(self.db).absolute().as_uri() + "?mode=ro", uri=True, timeout=5)
+        try:
+            return conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (self.game_id,)).fetchone()[0]
+        finally:
+            conn.close()
+
+    def move(self) -> float | None:
+        """One move; ms from the piece placed to the move stored (None: not in 10 s)."""
+        a, b = self.moves[self.ply].split("-")
+        self.squares.discard(a)
+        self.set_matrix()
+        time.sleep(0.3)
+        self.squares.add(b)
+        self.set_matrix()
+        placed = time.monotonic()
+        self.ply += 1
+        while time.monotonic() - placed < 10:
+            if self.stored() >= self.ply:
+                return (time.monotonic() - placed) * 1000
+            time.sleep(0.005)
+        return None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--quiet", type=float, default=None,
+                        help="seconds of the quiet phase (default: as long as the flood; the machine's own noise)")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="club-attack-"))
+    db = str(work / "games.db")
+    game_id = make_database(db, args.games)
+    sim = SimPico(SimMatrix(MAXIMA_BOARD.rows, MAXIMA_BOARD.columns))
+    player = Player(sim, db, game_id)
+    sim.start()
+    config = work / "board.toml"
+    config.write_text(f'hardware = "pico"\n[pico]\ndevice = "{sim.path}"\n[oled]\ndriver = "none"\n'
+                      f'[database]\npath = "{db}"\n[web]\nenabled = true\nport = 0\nbind = "127.0.0.1"\n')
+    pings = Pings(str(work / "notify"))
+    env = dict(os.environ, NOTIFY_SOCKET=str(work / "notify"), WATCHDOG_USEC=str(PING_US), PYTHONPATH=str(ROOT))
+    env.pop("WATCHDOG_PID", None)
+    board = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+                             cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    port = None
+    for _ in range(20):
+        line = board.stderr.readline()
+        m = re.search(r"web page on http://127\.0\.0\.1:(\d+)/", line)
+        if m:
+            port = int(m.group(1))
+            break
+    if port is None or not pings.ready.wait(20):
+        print("the board did not start", file=sys.stderr)
+        board.kill()
+        return 1
+    threading.Thread(target=lambda: [None for _ in board.stderr], daemon=True).start()
+    time.sleep(2.0)          # the link up, the game resumed
+    settle = Settings().settle_ms
+
+    def phase(name: str, seconds: float, clients: int) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        results = ctx.Queue()
+        workers = [ctx.Process(target=flood, args=(port, seconds, args.games, n, results)) for n in range(clients)]
+        for w in workers:
+            w.start()
+        time.sleep(1.0 if clients else 0.0)      # the clients under way
+        start = time.monotonic()
+        latencies: list[float | None] = []
+        while time.monotonic() - start < seconds - (1.0 if clients else 0.0) - MOVE_EVERY_S:
+            began = time.monotonic()
+            latencies.append(player.move())
+            time.sleep(max(0.0, MOVE_EVERY_S - (time.monotonic() - began)))
+        end = time.monotonic()
+        counts: dict[str, int] = {}
+        for w in workers:
+            for key, n in results.get(timeout=60).items():
+                counts[key] = counts.get(key, 0) + n
+        for w in workers:
+            w.join(30)
+        gap, p99, late, n_pings = pings.between(start, end)
+        done = sorted(x for x in latencies if x is not None)
+        lost = len(latencies) - len(done)
+        over = sum(x > settle + 50 for x in done) + lost
+        print(f"{name}: {end - start:.0f} s, {clients} clients"
+              + (f", requests {sum(counts.values())} ({', '.join(f'{k}: {v}' for k, v in sorted(counts.items()))})"
+                 if clients else ""))
+        print(f"  board loop: longest gap {gap:.0f} ms (target <= {LATE_MS:.0f}), p99 {p99:.0f} ms, late pings {late} "
+              f"of {n_pings} (> {LATE_MS:.0f} ms apart)")
+        if done:
+            print(f"  moves: {len(latencies)}, placed -> stored: median {statistics.median(done):.0f} ms, "
+                  f"max {done[-1]:.0f} ms, over settle {settle} + 50 ms: {over}"
+                  + (f", not stored within 10 s: {lost}" if lost else ""))
+        else:
+            print(f"  moves: {len(latencies)}, none stored within 10 s")
+
+    try:
+        phase("quiet", args.seconds if args.quiet is None else args.quiet, 0)
+        phase("flood", args.seconds, args.clients)
+    finally:
+        board.terminate()
+        try:
+            board.wait(15)
+        except subprocess.TimeoutExpired:
+            board.kill()
+        sim.stop()
+        sim.close()
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

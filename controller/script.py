@@ -7,7 +7,9 @@ Script lines (``#`` starts a comment, blank lines are skipped):
     variant NAME [FEN|start]
                         a new game of that game (``maxima-board variants``)
                         from its start or FEN, board set up; ``fen`` and
-                        ``setup`` lines after it are of that game
+                        ``setup`` lines after it are of that game, even when
+                        MENU → Game has chosen another game on the board
+                        since (a script's lines are read before it runs)
     lift <sq>           the square becomes empty
     place <sq>          the square becomes occupied
     wait <ms>           time passes (0 to 86400000: at most 24 h)
@@ -73,6 +75,7 @@ class Step:
     line: int
     op: str
     arg: object = None
+    variant: str | None = None   # ``fen`` and ``setup``: the game the FEN is of
 
 
 def _square(word: str, line: int) -> str:
@@ -140,9 +143,9 @@ def parse_line(text: str, line: int, variant: str = "maxima") -> Step | None:
     if op == "fen":
         if not rest:
             raise ScriptError(f"line {line}: fen needs a FEN or 'start'")
-        return Step(line, op, _fen(rest, line, variant))
+        return Step(line, op, _fen(rest, line, variant), variant)
     if op == "setup":
-        return Step(line, op, _fen(rest, line, variant))
+        return Step(line, op, _fen(rest, line, variant), variant)
     if op == "variant":
         return Step(line, op, _variant(words, line))
     if op == "clock":
@@ -271,9 +274,10 @@ class Runner:
         name, fen = arg
         return self.fen(fen, name)
 
-    def setup(self, fen: str) -> list[dict]:
-        """A new game from ``fen``, set up by hand from the board as it stands."""
-        return self._abandoned() + self.controller.new_game(self.now, fen, setup=True)
+    def setup(self, fen: str, variant: str | None = None) -> list[dict]:
+        """A new game from ``fen`` (of ``variant``: the game being played if
+        None), set up by hand from the board as it stands."""
+        return self._abandoned() + self.controller.new_game(self.now, fen, setup=True, variant=variant)
 
     def _abandoned(self) -> list[dict]:
         """The ``abandoned`` event when a new game leaves one unfinished
@@ -332,6 +336,8 @@ class Runner:
         try:
             if step.op == "board":
                 return self.set_board(step.arg)   # type: ignore[arg-type]
+            if step.op in ("fen", "setup"):      # the FEN is of the game it was read as
+                return getattr(self, step.op)(step.arg, step.variant)
             return getattr(self, step.op)(step.arg)
         except ScriptError:
             raise

@@ -51,6 +51,7 @@ from hardware.interfaces import BUTTONS
 
 from .clock import TimeControlError, parse_time_control
 from .core import Controller
+from .guard import top_layer
 from .numbers import shown, whole_number
 from .render import board_text
 from .settings import Settings
@@ -304,7 +305,7 @@ class Runner:
         from opponent.board import OpponentLayer, replay_limits
 
         side, level = arg
-        if not isinstance(self.controller, OpponentLayer):
+        if not isinstance(top_layer(self.controller), OpponentLayer):   # (sim: inside its Guard)
             self.controller = OpponentLayer(self.controller, "none", level, self.engine, sync=True)
         self.controller.set_level(level)
         if self.controller.sync:

@@ -17,6 +17,7 @@ from typing import Callable, Iterator, TextIO
 
 from .clock import format_ms
 from .core import Controller
+from .guard import Guard, fault_dir_for
 from .script import COMMANDS, Runner, ScriptError, parse_line
 from .settings import Settings
 from .store import GameStore, board_store
@@ -61,6 +62,14 @@ class Sim:
         controller = self.core = Controller(settings, store, fen=fen, now_ms=0)
         if wrap is not None:   # a layer around the controller (the computer opponent)
             controller = wrap(controller)
+
+        def resumed(now_ms: int):   # after a controller fault: the stored game, resumed
+            core = Controller(settings, store, now_ms=now_ms)
+            core.web_pin = self.core.web_pin
+            self.core = core
+            return wrap(core) if wrap is not None else core
+
+        controller = Guard(controller, resumed, fault_dir=fault_dir_for(store), now_ms=0)
         self.runner = Runner.attach(controller, set(controller.expected_squares), 0)
         self._emit(self.runner.events)
         self._serve_feed(True)

@@ -445,6 +445,7 @@ class Controller:
             self._clock = self._clock.run(now) if running else self._clock.pause(now)
         if self._returning and self._live() and self._stable(now):
             self._returning = False
+            self._refused = None   # the board is known again: its guidance, not the refusal
         if self._note is not None and self._note[1] <= now:
             self._note = None
         if self._refused is not None and self._refused[1] <= now:

@@ -57,11 +57,16 @@ action = st.tuples(st.sampled_from(ACTIONS), st.integers(0, 2**32 - 1))
 def _fens(variant: str) -> tuple[str, ...]:
     """The game's start and positions of random play (Optima: into the
     movement phase); Deckle's games also a position where both sides may
-    castle either way and promote (Swapper Chess: with a Swapper each)."""
+    castle either way and promote (Swapper Chess: with a Swapper each);
+    Optima also positions with conversions and swap conversions."""
     start = Position("start", variant).fen()
     plies = (12, 30, 60) if variant.startswith("optima") else (10, 25, 45)
     fens = (start,) + tuple(_random_position(seed, n, variant) for seed, n in enumerate(plies))
     v = variants.get(variant)
+    if variant == "optima":   # conversions and swap conversions at hand (test_optima_board's R16, R18)
+        fens += ("10/10/9gd/8pn1/10/6ar3/10/4qu5/1vr*1PN6/2AG6VR* w - - 0",
+                 "10/10/10/10/10/3ar6/10/4pn5/qu2KE2vr*3/3pn5VR* w - - 0",
+                 "4gdengd1cecm*/2pn2gd1gdgdgd/6am3/9pn/1gd4AM3/10/10/1PNGD2PNGD1PNPN/GDGDCM*4GD1GD/CEEN3LE4 b - - 97")
     if v.family == "deckle":
         swapper = variant.startswith("swapper")
         back = ("r3sk3r", "R3SK3R") if swapper else ("r4k3r", "R4K3R")
@@ -150,18 +155,24 @@ class Stream:
             return
         c, p = self.c, self.c.position
         names = p.geometry.names
-        move = _pick(p, rng)
+        chosen = getattr(c._mode, "chosen", None)   # Optima: a unit chosen with MENU before placing
+        placements = [m for m in p.legal_moves if getattr(m, "placed", None) == chosen]
+        move = rng.choice(placements) if chosen and placements else _pick(p, rng)
         lines = hand_lines(p, move, rng, SETTLE, c._table)
         presses = []
         while lines and lines[-1].startswith("press"):
             presses.insert(0, lines.pop())
+        if chosen and placements:
+            presses = []                            # it commits as it settles
         before: list[str] = []
         own = [names[s] for s, piece in p.pieces() if piece.color == p.turn]
         if rng.random() < 0.3:                     # a change of mind
             sq = rng.choice(own)
             before += [f"lift {sq}", f"wait {rng.randrange(0, 1000)}", f"place {sq}"]
         if rng.random() < 0.2:                     # a piece knocked and set back
-            loose = [names[s] for s, _ in p.pieces() if not c._table.exchanged >> s & 1]
+            # (not one the last move set down: lifting that is taking the move back)
+            last = c._last_signature()[1:] if p.move_stack else (0, 0)
+            loose = [names[s] for s, _ in p.pieces() if not (c._table.exchanged | last[0] | last[1]) >> s & 1]
             sq = rng.choice(loose)
             before += [f"lift {sq}", f"wait {rng.randrange(0, 2000)}", f"place {sq}"]
         frm = f"lift {names[move.from_square]}"
@@ -193,7 +204,7 @@ class Stream:
 
     def restore(self, rng: random.Random) -> None:
         c = self.c
-        if not c.position.move_stack or not self.ready():
+        if not self.ready() or not c.position.move_stack:
             return
         before = c.position.copy()
         move = before.pop()
@@ -228,7 +239,7 @@ class Stream:
 
     def back(self, rng: random.Random) -> None:
         c = self.c
-        if not c.position.move_stack or not self.ready():
+        if not self.ready() or not c.position.move_stack:
             return
         before = c.position.copy()
         move = before.pop()

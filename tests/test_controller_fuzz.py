@@ -195,7 +195,7 @@ class Stream:
         made = [e["move"] for e in events if e["type"] == "move"]
         assert made == [str(move)], (made, str(move), before + lines + presses)
         COUNTS["moves by hand"] += 1
-        COUNTS[f"kind {move.kind}"] += 1
+        COUNTS[f"kind {move.kind}{' promotion' if move.promotion else ''}"] += 1
 
     def _to(self, squares) -> list[str]:
         board = self.runner.board
@@ -229,7 +229,7 @@ class Stream:
         if taken:
             assert taken == [str(move)] and c.position.fen() == before.fen(), (taken, str(move))
             COUNTS["restored"] += 1
-            COUNTS[f"restored {move.kind}"] += 1
+            COUNTS[f"restored {move.kind}{' promotion' if move.promotion else ''}"] += 1
             return
         # The restored board is a legal move of the new position (or starts one): the board offers that.
         kind = c._match().kind if c.mode == "play" else c.mode
@@ -303,7 +303,9 @@ def _stream(variant: str, fen: str, actions: list[tuple[str, int]]) -> None:
     c = stream.c
     if c.mode != "ended":
         assert set(stream.runner.board) == set(c.expected_squares)
-        assert not {"error-extra", "error-missing", "remove", "setup-missing"} & set(c.leds.values())
+        wizard = "Pawn becomes Wizard" in " ".join(c.display)   # Optima: a lasting request, not an error
+        assert not {"error-extra", "error-missing", "remove"} & set(c.leds.values())
+        assert wizard or "setup-missing" not in c.leds.values()
     COUNTS["streams"] += 1
     COUNTS[f"streams {variant}"] += 1
 
@@ -319,7 +321,7 @@ def _report():
 
 
 @pytest.mark.parametrize("variant", GAMES)
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 @given(data=st.data())
 def test_messy_hands_in_every_game(variant, data):
     fen = data.draw(st.sampled_from(_fens(variant)))

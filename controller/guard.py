@@ -133,6 +133,7 @@ class Guard:
         self._fault_until: int | None = None
         self._broken_at: int | None = None   # the stack could not be rebuilt (retried after RETRY_MS)
         self.faults: list[dict] = []         # every fault: {"error", "script"}
+        self._pending: list[dict] = []       # events of a fault met outside an input call, for the next one
         self._journal = Journal()
         self._snapshot(now_ms)
 
@@ -172,7 +173,7 @@ class Guard:
             try:
                 inner = self.controller.next_deadline()
             except Exception as exc:   # noqa: BLE001 - a bug must not end the loop
-                self._fault(self._now, exc)
+                self._pending += self._fault(self._now, exc)
                 return self._now + 1
             if inner is not None:
                 times.append(inner)
@@ -185,7 +186,7 @@ class Guard:
         try:
             return self.controller.leds
         except Exception as exc:   # noqa: BLE001
-            self._fault(self._now, exc)
+            self._pending += self._fault(self._now, exc)
             return {}
 
     @property
@@ -197,13 +198,13 @@ class Guard:
         try:
             return self.controller.display
         except Exception as exc:   # noqa: BLE001
-            self._fault(self._now, exc)
+            self._pending += self._fault(self._now, exc)
             return list(FAULT_LINES)
 
     # ------------------------------------------------------------ the net
     def _call(self, now_ms: int, name: str, *args, **kwargs) -> list[dict]:
         self._now = max(self._now, now_ms)
-        events: list[dict] = []
+        events, self._pending = self._pending, []
         if self._broken_at is not None:
             if now_ms - self._broken_at < RETRY_MS:
                 return []

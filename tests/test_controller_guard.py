@@ -178,3 +178,22 @@ def test_run_survives_a_fault(tmp_path, monkeypatch, matrix, recorder, capsys): 
     (game,) = store.games()
     assert store.moves(game.id) == ["f3-f6", "e7-e5"]
     store.close()
+
+
+def test_a_fault_in_reading_the_leds_is_caught_and_reported_with_the_next_call(tmp_path, monkeypatch):
+    runner, guard, store = _guarded_runner(tmp_path / "games.db")
+    original = Controller.leds
+    calls = []
+
+    def leds(self):
+        calls.append(1)
+        if len(calls) == 1:
+            raise Injected("leds fault")
+        return original.fget(self)
+
+    monkeypatch.setattr(Controller, "leds", property(leds))
+    assert guard.leds == {}                      # the loop goes on with dark LEDs
+    events = runner.wait(10)
+    assert any(e["type"] == "error" and "leds fault" in e["text"] for e in events)
+    assert guard.leds == {} and guard.display == FAULT_LINES and guard.mode == "play"
+    store.close()

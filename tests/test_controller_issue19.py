@@ -40,17 +40,18 @@ def test_castling_gone_wrong_is_described_without_crashing(variant, rook_to):
     assert "Take the piece off" in errors[-1]["text"]
 
 
-def test_a_swap_gone_wrong_names_the_swapped_pieces():
-    """Swapper Chess: a Swapper swapping with a Knight; the Knight set on
-    the wrong square: the Knight is named for the Swapper's old square."""
+def test_a_swap_gone_wrong_does_not_say_which_piece_stands_where_it_cannot_know():
+    """Swapper Chess: Swapper a1 and Knight b1 both lifted, one set on b1,
+    the other on c2: the board cannot tell which stands on c2, so the OLED
+    does not say the Swapper went there; it asks for a1 and to clear c2."""
     fen = "9k/10/10/10/10/10/10/10/10/SN7K w - - 0 1 -"
     p = Position(fen, "swapper-chess")
     assert "a1<>b1" in [str(m) for m in p.legal_moves]
     events = _run([f"variant swapper-chess {fen}", "lift a1", "lift b1", "place b1", "place c2", "wait 2000"],
                   "swapper-chess")
-    text = events[-1]["display"]
+    text = [e for e in events if e["type"] == "error"][-1]["text"]   # the OLED's words, uncut
     assert not [e for e in events if e["type"] == "move"]
-    assert "Knight" in _text(text) or "Swapper" in _text(text), text
+    assert "from c2" not in text and "a1" in text and "off c2" in text, text
 
 
 # -------------------------------------------------------------- finding 3

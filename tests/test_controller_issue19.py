@@ -69,6 +69,18 @@ def test_a_replacement_capture_restored_captured_piece_first_is_taken_back():
     assert not [e for e in events if e["type"] == "error"]
 
 
+def test_a_conversion_restored_converted_unit_first_is_taken_back():
+    """Optima R16: the Agent c1-h6 converts the Archer g5 (O11). The
+    players exchange g5 back for a Black Archer first, then the Agent
+    goes back to c1: the conversion is taken back."""
+    fen = "10/10/9gd/8pn1/10/6ar3/10/4qu5/1vr*1PN6/2AG6VR* w - - 0"
+    events = _run([f"variant optima {fen}", "lift c1", "place h6", "wait 400", "lift g5", "place g5", "wait 400",
+                   "lift g5", "wait 100", "place g5", "wait 400", "lift h6", "place c1", "wait 2000"], "optima")
+    assert [e["move"] for e in events if e["type"] == "move"] == ["c1-h6^g5"]
+    assert [e["move"] for e in events if e["type"] == "takeback"] == ["c1-h6^g5"]
+    assert events[-1]["fen"] == Position(fen, "optima").fen()
+
+
 def test_a_swap_restored_by_hand_is_taken_back():
     """A Swapper swap leaves the occupancy as it was: lifting both pieces
     and setting them back on their squares takes it back."""

@@ -132,7 +132,9 @@ class Guard:
         self._link: tuple[bool, str | None] = (True, None)
         self._fault_until: int | None = None
         self._broken_at: int | None = None   # the stack could not be rebuilt (retried after RETRY_MS)
-        self.faults: list[dict] = []         # every fault: {"error", "script"}
+        self.faults: list[dict] = []         # the last faults: {"error", "script"}
+        self._seen: set[str] = set()         # the faults logged with their trace
+        self._written = 0                    # scripts written
         self._pending: list[dict] = []       # events of a fault met outside an input call, for the next one
         self._journal = Journal()
         self._snapshot(now_ms)
@@ -226,10 +228,16 @@ class Guard:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self._wall()))
         script = self._journal.script(now_ms, fault, f"at {stamp}, {now_ms} ms after the board started")
         path = self._write(script, stamp)
-        where = f"; replay script {path}" if path else "; replay script:\n" + script
-        print(f"maxima-board: controller fault, the game is safe (stored) and resumes: {fault}{where}\n{trace}",
-              file=self._log, flush=True)
-        self.faults.append({"error": fault, "script": str(path) if path else None})
+        if path is None and fault in self._seen:   # the same fault again: one line, not another trace
+            print(f"maxima-board: controller fault again, the game is safe (stored) and resumes: {fault}",
+                  file=self._log, flush=True)
+        else:
+            where = f"; replay script {path}" if path else "; replay script:\n" + script
+            print(f"maxima-board: controller fault, the game is safe (stored) and resumes: {fault}{where}\n{trace}",
+                  file=self._log, flush=True)
+        if len(self._seen) < MAX_SCRIPTS:
+            self._seen.add(fault)
+        self.faults = self.faults[-(MAX_SCRIPTS - 1):] + [{"error": fault, "script": str(path) if path else None}]
         self._fault_until = now_ms + FAULT_MS
         event = {"type": "error", "text": f"Software fault ({fault}); the game is safe and resumes."}
         if path:
@@ -271,7 +279,7 @@ class Guard:
         return events
 
     def _write(self, script: str, stamp: str) -> Path | None:
-        if self._fault_dir is None or len(self.faults) >= MAX_SCRIPTS:
+        if self._fault_dir is None or self._written >= MAX_SCRIPTS:
             return None
         name = "fault-" + stamp.replace(":", "").replace("-", "")
         try:
@@ -281,6 +289,7 @@ class Guard:
                 try:
                     with open(path, "x", encoding="utf-8") as f:
                         f.write(script)
+                    self._written += 1
                     return path
                 except FileExistsError:
                     continue

@@ -36,7 +36,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from controller.hands import hand_lines, pick_move
-from controller.reconstruct import bits
 from controller.script import Runner
 from controller.settings import Settings
 from engine import Position, variants

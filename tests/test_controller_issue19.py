@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.script import Runner, ScriptError, parse_script, replay
+from controller.script import ScriptError, parse_script, replay
 from controller.settings import Settings
 from engine import Position, variants
 

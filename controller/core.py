@@ -55,6 +55,8 @@ from .store import GameStore
 
 NOTE_MS = 4000          # how long a passing note ("Taken back.") stays on the OLED
 STORE_NOTE_MS = 30000   # how long a note about the database stays
+REFUSED_LOST = "Buttons wait until the board link is back."
+REFUSED_RETURNING = "Wait for the board to settle, then press again."
 
 
 @dataclass
@@ -92,6 +94,9 @@ class Controller:
         self._link_ok = True
         self._link_problem: str | None = None
         self._fresh = False
+        self._returning = False   # the link came back: presses wait until a fresh frame has settled
+        self._refused: tuple[str, int] | None = None   # why a press was refused, and until when it is shown
+        self._undo_lifts = 0      # squares the last move replaced, lifted since (take-back by restore)
         self._mode: Mode = PlayMode(self)
         self._result = "*"
         self._reason: str | None = None
@@ -262,6 +267,7 @@ class Controller:
         if ok != self._link_ok:
             self._link_ok = ok
             self._fresh = ok
+            self._returning = ok
             events.append({"type": "link", "ok": ok})
         return events + self._update(now_ms)
 
@@ -299,6 +305,8 @@ class Controller:
             times.append(self._last.at + self.settings.last_move_ms)
         if self._note is not None:
             times.append(self._note[1])
+        if self._refused is not None:
+            times.append(self._refused[1])
         if self._clock is not None:
             times += [t for t in (self._clock.next_change(now), self._clock.flag_time()) if t is not None]
         later = [t for t in times if t > now]
@@ -376,6 +384,7 @@ class Controller:
         self._pick = None
         self._cancelled = None
         self._error_key = None
+        self._undo_lifts = 0
 
     def _expected(self) -> int:
         return self._setup.table.expected if self._setup else self._table.expected
@@ -385,11 +394,26 @@ class Controller:
         assert raw is not None
         expected = self._expected()
         table = self._setup.table if self._setup else self._table
+        if self._mode.name == "play" and self._position.move_stack:
+            self._track_undo(raw, expected)
         # Both pieces of a swap lifted and set down again: the lifts are the move.
         if self._mode.name in ("play", "setup") and raw == expected and not table.swaps_within(self._lifted):
             self._lifted &= table.exchanged   # Optima: a unit to convert may be exchanged before the mover moves
         else:
             self._lifted |= expected & ~raw
+
+    def _track_undo(self, raw: int, expected: int) -> None:
+        """Follow the lifts of the squares whose piece the last move replaced
+        (a replacement capture's, a swap's, a conversion's), whatever the
+        order in which the players restore the board: they are kept when the
+        board passes through the position on the way (a captured piece set
+        back first). Only a move that left the occupancy as it was (a swap)
+        counts its lifts per trip away from the position, as a swap does."""
+        vacated, filled, replaced = self._last_signature()
+        if (expected & ~filled | vacated) == expected and raw == expected:
+            self._undo_lifts = (self._lifted | expected & ~raw) & replaced
+        else:
+            self._undo_lifts |= expected & ~raw & replaced
 
     def _match(self) -> Match:
         table = self._setup.table if self._setup else self._table
@@ -422,8 +446,13 @@ class Controller:
         if self._clock is not None:   # the side to move's clock runs while play goes on with a board
             running = self._mode.clock_runs
             self._clock = self._clock.run(now) if running else self._clock.pause(now)
+        if self._returning and self._live() and self._stable(now):
+            self._returning = False
+            self._refused = None   # the board is known again: its guidance, not the refusal
         if self._note is not None and self._note[1] <= now:
             self._note = None
+        if self._refused is not None and self._refused[1] <= now:
+            self._refused = None
         leds, display = self._render(now)
         if not self._shown:
             self._shown = True
@@ -674,6 +703,17 @@ class Controller:
 
     # ================================================================ buttons
     def _press(self, button: str, now: int) -> list[dict]:
+        if not self._link_ok or self._fresh or self._returning:
+            # The board is not known: a press must not commit or choose from
+            # the frame from before the outage. A menu may still be stepped or closed.
+            if self._menu is not None and button in ("menu", "back"):
+                stays, events = self._menu.press(button, now)
+                if not stays:
+                    self._menu = None
+                return events
+            self._refused = (REFUSED_LOST if not self._link_ok else REFUSED_RETURNING, now + NOTE_MS)
+            return []
+        self._refused = None
         if self._menu is not None:
             menu = self._menu
             stays, events = menu.press(button, now)
@@ -766,6 +806,7 @@ class Controller:
             match=self._match() if play else None, pick=self._pick,
             last=self._last, game_id=self._game_id, result=self._result, reason=self._reason,
             note=self._note[0] if self._note is not None else None,
+            refused=self._refused[0] if self._refused is not None else None,
             menu=self._menu.current.text if self._menu is not None else None,
             failure=self._failure, sync=self._sync, setup=self._setup, outside=self._outside,
             clocks=self._clock.readings(now) if self._clock is not None else None,

@@ -60,6 +60,7 @@ class View:
     outside: frozenset[str] = frozenset()   # board squares off the game's that hold a piece (board names)
     placement: object | None = None  # Optima's placement phase: the player's Choice (modes/placement.py)
     start_standing: bool = False     # the game is over and the board shows the next game's start
+    refused: str | None = None       # why the last press was refused (the board is not known)
 
     @property
     def stable(self) -> bool:
@@ -99,6 +100,8 @@ def render(view: View) -> Screen:
         layers.append(("error-extra", sorted(sq for sq in view.outside if sq not in board.geometry.index)))
         if view.menu is None or view.mode == "setup":   # an open menu stays readable
             text = g.not_in_game(sorted(view.outside))
+    if view.refused:
+        text = view.refused
     leds = g.compose_leds(layers)
     return Screen(leds, g.screen(status, second, text), lit.pick)
 
@@ -182,32 +185,60 @@ def _placing_text(v: View) -> str:
     return f"{side}: set a piece on rank {rank}. MENU = choose first."
 
 
-def wrong_text(position: Position, m: Match) -> str:
-    """Words for a wrong board: what went wrong, then how to fix it."""
+def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int = 0) -> str:
+    """Words for a wrong board ``occ`` (``lifted``: the squares lifted
+    since the position arose): what went wrong, then how to fix it.
+
+    A square still to be filled is named by the piece the target (the
+    move ``m`` aims at, else the position) has there, whatever the move's
+    shape (a castling's Rook, a swap's partner, a converted unit). A piece
+    is said to have gone astray to a square only when it is the one piece
+    off its square that the target keeps on the board; else the square is
+    simply to be cleared (the board cannot tell which piece stands there)."""
     p = position
     names = p.geometry.names
     entry = m.entry
+    target = p
+    if entry is not None:
+        target = p.copy()
+        target.push(entry.move)
 
     def piece(sq: int):
-        if entry is not None and sq == entry.move.to_square:
-            return p.piece_at(entry.move.from_square)
-        return p.piece_at(sq)
+        return target.piece_at(sq) or p.piece_at(sq)
+
+    def name(sq: int) -> str:
+        found = piece(sq)
+        return g.piece_name(found, p.turn) if found is not None else "piece"
 
     missing, extra = bits(m.missing), bits(m.extra)
     parts = []
     if entry is None:
-        strays = [s for s in missing if p.piece_at(s).color != p.turn]
+        strays = [s for s in missing if p.piece_at(s) is not None and p.piece_at(s).color != p.turn]
         if strays:
             parts.append(f"{g.side_name(p.turn)} to move.")
         elif missing and extra:
             parts.append("Not a legal move.")
-    if len(missing) == 1 and len(extra) == 1:
-        parts.append(g.astray(g.piece_name(piece(missing[0]), p.turn), names[missing[0]], names[extra[0]]))
+    if len(missing) == 1 and len(extra) == 1 and _lone_stray(p, m, occ, lifted) == name(missing[0]):
+        parts.append(g.astray(name(missing[0]), names[missing[0]], names[extra[0]]))
     else:
-        parts.append(g.put_back([(g.piece_name(piece(s), p.turn), names[s]) for s in missing]))
+        parts.append(g.put_back([(name(s), names[s]) for s in missing]))
         parts.append(g.take_off([names[s] for s in extra]))
-    parts.append(g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove)]))
+    parts.append(g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove) if p.piece_at(s) is not None]))
     return " ".join(x for x in parts if x)
+
+
+def _lone_stray(p: Position, m: Match, occ: int | None, lifted: int) -> str | None:
+    """The name of the one piece of ``p`` that is off its square (or was
+    lifted and something set down there) and that the target of ``m`` keeps
+    on the board; None when there are none or several, or ``occ`` is unknown."""
+    if occ is None:
+        return None
+    expected = p.occupancy()
+    captured = set(m.entry.move.captures) if m.entry is not None else set()
+    off = [s for s in bits((expected & ~occ) | (lifted & occ & expected)) if s not in captured]
+    if len(off) != 1 or p.piece_at(off[0]) is None:
+        return None
+    return g.piece_name(p.piece_at(off[0]), p.turn)
 
 
 # ---------------------------------------------------------------- the screens
@@ -354,7 +385,7 @@ def _play_text(v: View, lit: _Lit) -> str:
         lit.add("error-missing", bits(m.missing))
         lit.add("error-extra", bits(m.extra))
         lit.add("remove", bits(m.remove))
-        return wrong_text(p, m)
+        return wrong_text(p, m, v.raw, v.lifted)
     return ""
 
 

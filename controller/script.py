@@ -7,7 +7,9 @@ Script lines (``#`` starts a comment, blank lines are skipped):
     variant NAME [FEN|start]
                         a new game of that game (``maxima-board variants``)
                         from its start or FEN, board set up; ``fen`` and
-                        ``setup`` lines after it are of that game
+                        ``setup`` lines after it are of that game, even when
+                        MENU → Game has chosen another game on the board
+                        since (a script's lines are read before it runs)
     lift <sq>           the square becomes empty
     place <sq>          the square becomes occupied
     wait <ms>           time passes (0 to 86400000: at most 24 h)
@@ -55,6 +57,7 @@ from hardware.interfaces import BUTTONS
 from .board_view import BoardView
 from .clock import TimeControlError, parse_time_control
 from .core import Controller
+from .guard import top_layer
 from .numbers import shown, whole_number
 from .render import board_text, board_view_text
 from .settings import Settings
@@ -79,6 +82,7 @@ class Step:
     line: int
     op: str
     arg: object = None
+    variant: str | None = None   # ``fen`` and ``setup``: the game the FEN is of
 
 
 def _square(word: str, line: int) -> str:
@@ -146,9 +150,9 @@ def parse_line(text: str, line: int, variant: str = "maxima") -> Step | None:
     if op == "fen":
         if not rest:
             raise ScriptError(f"line {line}: fen needs a FEN or 'start'")
-        return Step(line, op, _fen(rest, line, variant))
+        return Step(line, op, _fen(rest, line, variant), variant)
     if op == "setup":
-        return Step(line, op, _fen(rest, line, variant))
+        return Step(line, op, _fen(rest, line, variant), variant)
     if op == "variant":
         return Step(line, op, _variant(words, line))
     if op == "clock":
@@ -225,7 +229,8 @@ class Runner:
     @property
     def view(self) -> BoardView | None:
         """The physical board the game is seen through, if any."""
-        return self.controller if isinstance(self.controller, BoardView) else None
+        layer = top_layer(self.controller)   # (sim: inside its Guard)
+        return layer if isinstance(layer, BoardView) else None
 
     def expected_board(self) -> set[str]:
         """The squares that should be occupied now, by the simulated board's names."""
@@ -347,9 +352,10 @@ class Runner:
         name, fen = arg
         return self.fen(fen, name)
 
-    def setup(self, fen: str) -> list[dict]:
-        """A new game from ``fen``, set up by hand from the board as it stands."""
-        events = self._abandoned() + self.controller.new_game(self.now, fen, setup=True)
+    def setup(self, fen: str, variant: str | None = None) -> list[dict]:
+        """A new game from ``fen`` (of ``variant``: the game being played if
+        None), set up by hand from the board as it stands."""
+        events = self._abandoned() + self.controller.new_game(self.now, fen, setup=True, variant=variant)
         if self.view is not None:
             return self._board_events(events) + self._frame()   # the board read again where the game stands
         return events
@@ -383,12 +389,13 @@ class Runner:
         side, level = arg
         view = self.view
         layer = view.controller if view is not None else self.controller
-        if not isinstance(layer, OpponentLayer):
+        if not isinstance(top_layer(layer), OpponentLayer):   # (sim: inside its Guard)
             layer = OpponentLayer(layer, "none", level, self.engine, sync=True)
             if view is not None:   # the board's squares stay outermost, as on a real board
                 view.controller = layer
             else:
                 self.controller = layer
+        layer = top_layer(layer)
         layer.set_level(level)
         if layer.sync:
             layer.limits = replay_limits(level)
@@ -419,6 +426,8 @@ class Runner:
         try:
             if step.op == "board":
                 return self.set_board(step.arg)   # type: ignore[arg-type]
+            if step.op in ("fen", "setup"):      # the FEN is of the game it was read as
+                return getattr(self, step.op)(step.arg, step.variant)
             return getattr(self, step.op)(step.arg)
         except ScriptError:
             raise

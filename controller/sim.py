@@ -24,6 +24,7 @@ from hardware.boards import BOARDS, PlacementError, games_for
 from .board_view import BoardView
 from .clock import format_ms
 from .core import Controller
+from .guard import Guard, fault_dir_for
 from .script import COMMANDS, Runner, ScriptError, parse_line
 from .settings import Settings
 from .store import GameStore, board_store
@@ -67,10 +68,15 @@ class Sim:
         # The simulated board is set up as the game stands: the resumed
         # game's position, else the start position of a new game.
         fen = None if store.unfinished() is not None else "start"
-        controller = self.core = Controller(settings, store, fen=fen, now_ms=0)
-        if wrap is not None:   # a layer around the controller (the computer opponent)
-            controller = wrap(controller)
-        if board is not None:  # the physical board's squares, outermost as on a real board
+        self.core = Controller(settings, store, fen=fen, now_ms=0)
+
+        def stacked(core: Controller, board: str | None):
+            """The layers around ``core``: the computer opponent, then the
+            physical board's squares, outermost as on a real board."""
+            controller = wrap(core) if wrap is not None else core
+            return BoardView(controller, board, settings.board_offset) if board is not None else controller
+
+        if board is not None:
             game = self.core.position.variant
             holder = next((k for k in BOARDS if game.name in games_for(k)), None)
             if follow and holder is not None and game.name not in games_for(board):
@@ -78,10 +84,20 @@ class Sim:
                             f"simulating that board")
                 board = holder
             try:
-                controller = BoardView(controller, board, settings.board_offset)
+                controller = stacked(self.core, board)
             except PlacementError as exc:
                 how = f"'sim --board {holder}' resumes it" if holder else f"'sim --variant {game.name}' resumes it"
                 raise PlacementError(f"game {self.core.game_id} ({game.title}) is unfinished: {exc}; {how}") from None
+        else:
+            controller = stacked(self.core, None)
+
+        def resumed(now_ms: int):   # after a controller fault: the stored game, resumed
+            core = Controller(settings, store, now_ms=now_ms)
+            core.web_pin = self.core.web_pin
+            self.core = core
+            return stacked(core, board)
+
+        controller = Guard(controller, resumed, fault_dir=fault_dir_for(store), now_ms=0)
         self.runner = Runner.attach(controller, None, 0)
         self._emit(self.runner.events)
         self._serve_feed(True)

@@ -161,7 +161,7 @@ def _follow(runner: Runner, events: list[dict]) -> None:
                                      "OK = other forces")):
             events += runner.press("back")          # leave the menu
         elif any(w in text for w in ("Which move?", "suicide in", "OK or NEW to start", "OK=done",
-                                     "Promote to:", "go on castling", "OK = now")):
+                                     "Promote to:", "go on castling", "OK = now", "Place: ")):
             events += runner.press("ok")
         elif lift:
             events += runner.lift(lift[0])

@@ -127,14 +127,23 @@ def _run(args: argparse.Namespace) -> int:
     store = services = controller = None
     try:
         from controller.core import Controller
+        from controller.guard import Guard, fault_dir_for
 
         clock = runner_module.SystemClock()
         store = _open_store(settings.db_path, hardware.display)
         core = Controller(settings, store, now_ms=clock.now_ms())
         services = _club(config, settings)
         services.attach(core)
-        # the board's squares outermost: the opponent's LEDs are the game's squares too
-        controller = _on_board(_opponent(core, config), settings, config)
+
+        def stack(core):   # the board's squares outermost: the opponent's LEDs are the game's squares too
+            return _on_board(_opponent(core, config), settings, config)
+
+        def resumed(now_ms: int):   # after a controller fault: the stored game, resumed
+            core = Controller(settings, store, now_ms=now_ms)
+            services.attach(core)
+            return stack(core)
+
+        controller = Guard(stack(core), resumed, fault_dir=fault_dir_for(store), now_ms=clock.now_ms())
         loop = runner_module.Runner(controller, hardware.source, hardware.leds, hardware.display,
                                     hardware.beeper, clock=clock, period_ms=config.loop_ms, feed=services.feed)
         print(f"maxima-board run: {hardware.description}, config {config.path}, games in {store.path}",

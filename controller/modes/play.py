@@ -61,14 +61,14 @@ class PlayMode(Mode):
             return c._commit(m.entries[0].move, now, stop=c._raw_since)
         if m.kind in ("suicide", "early") and now - c._raw_since >= c.settings.suicide_ms:
             return c._commit(m.entries[0].move, now, stop=c._raw_since)
-        if m.kind in ("remove", "lifted", "wrong") and c._stable(now) and self._restored():
+        if m.kind in ("idle", "remove", "lifted", "wrong") and c._stable(now) and self._restored():
             return c._take_back(now, by_restore=True)
         if m.kind == "wrong" and now - c._raw_since >= c.settings.grace_ms:
             key = (c._raw, c._lifted)
             if key != c._error_key:
                 c._error_key = key
                 names = c._position.geometry.names
-                return [{"type": "error", "text": screens.wrong_text(c._position, m),
+                return [{"type": "error", "text": screens.wrong_text(c._position, m, c._raw, c._lifted),
                          "missing": [names[s] for s in bits(m.missing)],
                          "extra": [names[s] for s in bits(m.extra)],
                          "remove": [names[s] for s in bits(m.remove)]}]
@@ -76,15 +76,18 @@ class PlayMode(Mode):
 
     def _restored(self) -> bool:
         """The board shows the position before the last move (and every
-        square whose piece the move replaced has been lifted)."""
+        square whose piece the move replaced has been lifted since, in
+        whatever order: ``Controller._track_undo``)."""
         c = self.c
         if not c.settings.takeback_by_restore or not c._position.move_stack:
             return False
         vacated, filled, replaced = c._last_signature()
+        if not (vacated | filled | replaced):
+            return False
         before = c._table.expected & ~filled | vacated
         if c._raw != before:
             return False
-        return replaced & ~c._lifted == 0
+        return replaced & ~(c._lifted | c._undo_lifts) == 0
 
     def press(self, button: str, now: int) -> list[dict]:
         c = self.c

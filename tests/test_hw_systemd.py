@@ -47,6 +47,25 @@ def test_unit_is_a_hardened_notify_service():
     assert "ProcSubset" not in keys               # gpiozero reads /proc/device-tree and /proc/cpuinfo
 
 
+def test_unit_names_our_docs_and_waits_for_the_network():
+    keys = _unit_keys()
+    docs = keys["Documentation"]
+    assert docs and all(not d.startswith("man:") for d in docs)
+    for doc in docs:             # a file the installer puts there, from this checkout's docs/
+        assert doc.startswith("file:/opt/maxima-board/docs/"), doc
+        assert (ROOT / "docs" / doc.removeprefix("file:/opt/maxima-board/docs/")).is_file(), doc
+    assert "network-online.target" in keys["Wants"][0].split()
+    assert "network-online.target" in keys["After"][0].split()
+
+
+def test_unit_lets_a_resolver_and_global_ipv6_through():
+    """No IP allow list: DHCP's resolver (often a public address) answers the
+    broker's host name, and the web page's browsers have global IPv6 addresses."""
+    keys = _unit_keys()
+    assert "IPAddressDeny" not in keys and "IPAddressAllow" not in keys
+    assert set(keys["RestrictAddressFamilies"][0].split()) == {"AF_UNIX", "AF_INET", "AF_INET6"}
+
+
 @needs_analyze
 def test_unit_passes_systemd_analyze_verify(tmp_path: Path):
     """verify insists that ExecStart's program exists: check a copy of the
@@ -59,6 +78,10 @@ def test_unit_passes_systemd_analyze_verify(tmp_path: Path):
     unit = tmp_path / "maxima-board.service"
     unit.write_text(text)
     result = subprocess.run([ANALYZE, "verify", str(unit)], capture_output=True, text=True, timeout=60)
+    assert result.stderr == "" and result.returncode == 0, result.stderr
+    # where man is not installed (Raspberry Pi OS Lite, containers) too: no man: page to look up
+    result = subprocess.run([ANALYZE, "verify", str(unit)], capture_output=True, text=True, timeout=60,
+                            env={"PATH": str(tmp_path / "no-such-dir")})
     assert result.stderr == "" and result.returncode == 0, result.stderr
 
 

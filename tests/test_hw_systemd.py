@@ -119,7 +119,8 @@ STAND_INS = {
     chmod +x "$d/bin/python" "$d/bin/maxima-board"
     exit 0
 fi
-exec "$REAL_PYTHON" "$@\"""",
+exec "$REAL_PYTHON" "$@"
+""",
 }
 
 

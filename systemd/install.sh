@@ -104,17 +104,18 @@ python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "python3 is
 # 0. Debian packages ---------------------------------------------------------------
 if live && [ "${MAXIMA_BOARD_NO_APT:-0}" != 1 ] && command -v apt-get >/dev/null; then
     want=()
-    python3 -c 'import ensurepip, venv' 2>/dev/null || want+=(python3-venv)
+    installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+    # Debian's own python3 makes venvs with pip only with python3-venv
+    if [ "$(command -v python3)" = /usr/bin/python3 ] && ! installed python3-venv; then want+=(python3-venv); fi
     { command -v gcc && command -v make; } >/dev/null || want+=(build-essential)
     python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
         || want+=(python3-dev)
     for pkg in python3-lgpio python3-spidev; do   # ready-built on Raspberry Pi OS (python3-lgpio not in Debian)
-        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" && continue
-        apt-cache show "$pkg" >/dev/null 2>&1 && want+=("$pkg")
+        if ! installed "$pkg" && apt-cache show "$pkg" >/dev/null 2>&1; then want+=("$pkg"); fi
     done
     if [ ${#want[@]} -gt 0 ]; then
         say "installing ${want[*]} (apt-get)"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${want[@]}" >/dev/null \
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${want[@]}"; } >/dev/null \
             || say "warning: apt-get could not install ${want[*]}; going on"
     fi
 fi

@@ -211,3 +211,32 @@ def test_a_wheel_holds_the_engine_or_says_why_not(tmp_path: Path, compiler: str)
             assert "opponent/bin/maxima-engine" not in names
             why = z.read("opponent/bin/NOT-BUILT").decode()
             assert why.count("\n") == 1 and "no no-such-cc" in why
+
+
+def test_the_sdist_carries_the_engine_sources_and_builds_them(tmp_path: Path):
+    """setuptools' own build backend makes the sdist of a copy of the checkout (with a
+    stale binary beside the sources): C sources, Makefile and setup.py in, no binary;
+    pip then installs it (offline) and the install holds an engine that speaks UCI."""
+    env = _offline_env(tmp_path)
+    copy = tmp_path / "src"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "tests",
+                                                              "*.pgo", "node_modules"))
+    (copy / "opponent" / "engine" / "maxima-engine").write_text("#!/bin/sh\necho stale build\n")
+    made = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta as b; "
+                           "print(b.build_sdist(sys.argv[1]))", str(tmp_path / "dist")],
+                          cwd=copy, env=env, capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    sdist = tmp_path / "dist" / made.stdout.split()[-1]
+    import tarfile
+    with tarfile.open(sdist) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "opponent" / "engine").glob("*.[ch]")}
+    assert sources and sources | {"opponent/engine/Makefile", "setup.py", "MANIFEST.in"} <= names
+    assert "opponent/engine/maxima-engine" not in names and not any(n.startswith("opponent/bin") for n in names)
+    target = tmp_path / "installed"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", str(target), str(sdist)],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    engine = target / "opponent" / "bin" / "maxima-engine"
+    uci = subprocess.run([str(engine)], input="uci\nisready\nquit\n", capture_output=True, text=True, timeout=30)
+    assert "uciok" in uci.stdout and "readyok" in uci.stdout

@@ -74,7 +74,7 @@ if [ ! -e "$DIR/.stage2-done" ]; then
     rm -rf "$DIR"
     debootstrap --arch=arm64 --foreign --variant=minbase --include="$PACKAGES" "$SUITE" "$DIR" "$MIRROR" \
         > "$DIR.debootstrap.log" 2>&1 || die "debootstrap failed: see $DIR.debootstrap.log"
-    WD=/ in_root "/debootstrap/debootstrap --second-stage" >> "$DIR.debootstrap.log" 2>&1 \
+    WD=/ in_root "DEBOOTSTRAP_DIR=/debootstrap /debootstrap/debootstrap --second-stage" >> "$DIR.debootstrap.log" 2>&1 \
         || die "the second stage failed: see $DIR.debootstrap.log (and $DIR/debootstrap/debootstrap.log)"
     touch "$DIR/.stage2-done"
 fi

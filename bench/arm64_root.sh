@@ -63,7 +63,7 @@ MIRROR=$(mirror_of | head -n 1)
 
 in_root() {   # run a shell command in the arm64 root, as root, under qemu
     proot -0 -q qemu-aarch64-static -r "$DIR" -b /dev -b /proc -b /sys -w "${WD:-/root}" \
-        /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+        /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb ${HOST_CA:+PIP_CERT=$HOST_CA SSL_CERT_FILE=$HOST_CA} \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"
 }
 now() { date +%s; }
@@ -79,6 +79,15 @@ if [ ! -e "$DIR/.stage2-done" ]; then
     touch "$DIR/.stage2-done"
 fi
 cp /etc/resolv.conf "$DIR/etc/resolv.conf"
+# pip in the root trusts what this machine trusts (a TLS-inspecting proxy's CA, where there is one)
+HOST_CA=
+for ca in "${PIP_CERT:-}" "${SSL_CERT_FILE:-}" /etc/ssl/certs/ca-certificates.crt; do
+    if [ -n "$ca" ] && [ -f "$ca" ]; then
+        cp "$ca" "$DIR/etc/ssl/certs/host-ca-bundle.crt"
+        HOST_CA=/etc/ssl/certs/host-ca-bundle.crt
+        break
+    fi
+done
 t1=$(now)
 say "root ready in $((t1 - t0)) s: $(in_root 'uname -m; . /etc/os-release; echo $PRETTY_NAME; python3 --version' | tr '\n' ' ')"
 

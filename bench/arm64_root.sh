@@ -119,7 +119,9 @@ for test in $TESTS; do
         failed=$((failed + 1)); verdict=FAIL
     fi
     say "$verdict $test ($(printf '%s\n' "$out" | tail -n 1), $(( $(now) - t )) s)"
-    [ "$verdict" = PASS ] || printf '%s\n' "$out" | grep -E '^(FAILED|ERROR|E  )' | head -n 15 | sed 's/^/    /'
+    if [ "$verdict" = FAIL ]; then
+        printf '%s\n' "$out" | grep -E '^(FAILED|ERROR|E  )' | head -n 15 | sed 's/^/    /' || true
+    fi
 done
 say "summary: $passed test files passed, $failed failed; root $((t1 - t0)) s, ./start $((t2 - t1)) s, tests $(( $(now) - t2 )) s"
 [ "$failed" = 0 ] && [ "$start_rc" = 0 ]

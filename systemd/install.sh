@@ -136,7 +136,7 @@ usermod "${prefix_opt[@]}" --append --groups "$(IFS=,; echo "${GROUPS_WANTED[*]}
 
 # 2. program: built from a copy, never in the checkout ---------------------------------
 BUILD=$(mktemp -d "${TMPDIR:-/tmp}/maxima-board-install.XXXXXX")
-trap 'rm -rf "$BUILD"' EXIT
+trap 'rm -rf "$BUILD" "$BUILD.pip"' EXIT
 # What a run, a build or the tests left in the checkout stays behind.
 tar -C "$SRC" --exclude=.git --exclude=.venv --exclude=./build --exclude='*.egg-info' \
     --exclude=__pycache__ --exclude=node_modules --exclude=./tests --exclude=.pytest_cache \
@@ -151,7 +151,13 @@ fi
 say "installing maxima-board from $SRC (built in $BUILD)"
 "$VENV/bin/python" -m pip install --quiet --no-cache-dir --upgrade pip \
     || say "warning: could not upgrade pip; going on with $("$VENV/bin/python" -m pip --version)"
-"$VENV/bin/python" -m pip install --quiet --no-cache-dir --upgrade "$BUILD[pi]"
+if ! "$VENV/bin/python" -m pip install --quiet --no-cache-dir --upgrade "$BUILD[pi]" 2>"$BUILD.pip"; then
+    # spidev has no wheel: without python3-spidev it is built (gcc, python3-dev)
+    say "the pi extra (lgpio, spidev) did not install ($(grep -m1 -oE 'ERROR: .*' "$BUILD.pip" || tail -n 1 "$BUILD.pip"));" \
+        "installing without it: 'maxima-board diag' names what the direct topology lacks"
+    "$VENV/bin/python" -m pip install --quiet --no-cache-dir --upgrade "$BUILD"
+fi
+rm -f "$BUILD.pip"
 if ! why=$("$VENV/bin/maxima-board" engine --check 2>&1 >/dev/null); then
     say "the computer opponent is unavailable: ${why#maxima-board engine: }"
 fi

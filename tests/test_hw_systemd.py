@@ -114,7 +114,7 @@ STAND_INS = {
     "python3": """if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
     for d; do :; done
     mkdir -p "$d/bin"
-    printf '#!/bin/sh\\nif [ "$1" = "-m" ] && [ "$2" = "pip" ]; then echo "pip $*" >> "$FAKE/log"; exit 0; fi\\nPYTHONPATH="$SRC" exec "$REAL_PYTHON" "$@"\\n' > "$d/bin/python"
+    printf '#!/bin/sh\\nif [ "$1" = "-m" ] && [ "$2" = "pip" ]; then echo "pip $*" >> "$FAKE/log"; case "$*" in *"[pi]"*) if [ -n "$FAIL_PI" ]; then echo "ERROR: Failed building wheel for spidev" >&2; exit 1; fi;; esac; exit 0; fi\\nPYTHONPATH="$SRC" exec "$REAL_PYTHON" "$@"\\n' > "$d/bin/python"
     printf '#!/bin/sh\\nPYTHONPATH="$SRC" exec "$REAL_PYTHON" -m controller.cli "$@"\\n' > "$d/bin/maxima-board"
     chmod +x "$d/bin/python" "$d/bin/maxima-board"
     exit 0
@@ -251,6 +251,17 @@ def test_installer_uninstalls_and_keeps_the_config(tmp_path: Path):
         assert not (root / "etc/systemd/system/maxima-board.service").exists()
         assert (root / "etc/maxima-board/config.toml").exists() and "/var/lib/maxima-board (the games)" in gone.stdout
     assert f"systemctl --root={root} disable maxima-board.service" in _log(tmp_path)
+
+
+def test_installer_installs_without_the_pi_extra_when_it_cannot_build(tmp_path: Path):
+    _stand_ins(tmp_path / "bin")
+    _fake_root(tmp_path, "dialout:x:20:\ngpio:x:997:\ni2c:x:998:\nspi:x:999:\n", "maxima:x:999:999::/:/bin/false\n")
+    result = _install(tmp_path, FAIL_PI="1")
+    assert result.returncode == 0, result.stderr
+    pip = [line for line in _log(tmp_path) if line.startswith("pip -m pip install") and "pip" != line.split()[-1]]
+    assert len(pip) == 2 and pip[0].endswith("[pi]") and not pip[1].endswith("[pi]")
+    said = [line for line in result.stdout.splitlines() if "pi extra" in line]
+    assert len(said) == 1 and "Failed building wheel for spidev" in said[0]
 
 
 def test_installer_bad_argument_is_one_line():

@@ -113,3 +113,17 @@ def test_start_reinstalls_when_setup_py_or_the_engine_sources_change(tmp_path):
         changed.write_text(changed.read_text() + "\n")
         assert start(work, env).returncode == 0
         assert "python -m pip install --quiet -e .[pi]" in log.read_text().splitlines(), changed
+
+
+def test_start_installs_without_the_pi_extra_when_it_cannot_build(tmp_path):
+    """spidev has no wheel: where it cannot be built the board still installs, and says so."""
+    work, log, env = tree(tmp_path)
+    failing = tmp_path / "fakes" / "python"
+    failing.write_text(failing.read_text() + 'case "$*" in *"[pi]"*) echo "ERROR: Failed building wheel for spidev" >&2; exit 1;; esac\n')
+    done = start(work, env)
+    assert done.returncode == 0, done.stderr
+    calls = log.read_text().splitlines()
+    assert calls.index("python -m pip install --quiet -e .[pi]") < calls.index("python -m pip install --quiet -e .")
+    assert calls[-1] == "maxima-board run"
+    said = [line for line in done.stderr.splitlines() if "pi extra" in line]
+    assert len(said) == 1 and "Failed building wheel for spidev" in said[0] and "diag" in said[0]

@@ -2,8 +2,9 @@
 and buzzer, for the direct or the Pico topology."""
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from .blink import BlinkPlan
 from .config import Config
@@ -51,6 +52,89 @@ class Hardware:
                     device.close()
                 except Exception:  # closing must not hide the real error
                     pass
+
+
+PI_EXTRA = "install maxima-board with its 'pi' extra (sudo systemd/install.sh does: pip install 'maxima-board[pi]')"
+DEPENDENCY = "a dependency of maxima-board: install maxima-board again"
+# The Python module of each gpiozero pin factory ("native" and "mock" need none).
+PIN_FACTORY_MODULES = {"lgpio": ("lgpio", PI_EXTRA + ", or sudo apt-get install python3-lgpio"),
+                       "rpigpio": ("RPi.GPIO", "sudo apt-get install python3-rpi.gpio"),
+                       "pigpio": ("pigpio", "sudo apt-get install python3-pigpio")}
+
+
+@dataclass(frozen=True)
+class MissingModule:
+    """A Python module a device of the config needs and this install lacks."""
+
+    module: str
+    part: str        # the config's device that needs it
+    fix: str
+
+    def __str__(self) -> str:
+        return f"missing module {self.module} (for {self.part}): {self.fix}"
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):     # a parent package missing or broken
+        return False
+
+
+def missing_modules(config: Config, installed: Callable[[str], bool] = _installed,
+                    model: str | None = None) -> list[MissingModule]:
+    """The modules the devices of ``config`` (its topology, LEDs, OLED,
+    buzzer) need that cannot be imported here, each with the device and the fix."""
+    needs: list[tuple[str, str, str]] = []
+    gpio_parts = []
+    if config.hardware == "direct":
+        gpio_parts.append("the switch matrix")
+        if config.leds.driver == "max7219":
+            needs.append(("luma.led_matrix", "the MAX7219 LEDs", DEPENDENCY))
+            if config.leds.interface == "spi":
+                needs.append(("spidev", "the MAX7219 LEDs on SPI",
+                              PI_EXTRA + ", or sudo apt-get install python3-spidev"))
+    elif config.hardware == "pico":
+        needs.append(("serial", "the Pico's USB serial link (pyserial)", DEPENDENCY))
+    if config.hardware in ("direct", "pico") and config.oled.driver != "none":
+        needs.append(("luma.oled" if config.oled.driver != "dummy" else "luma.core", "the OLED", DEPENDENCY))
+        if config.oled.driver in ("ssd1306", "sh1106"):
+            needs.append(("smbus2", "the OLED on I2C", DEPENDENCY))
+    if config.hardware in ("direct", "pico") and config.buzzer.enabled:
+        gpio_parts.append("the buzzer")
+    if gpio_parts:
+        part = " and ".join(gpio_parts)
+        needs.append(("gpiozero", part, DEPENDENCY))
+        factory = config.matrix.pin_factory if config.hardware == "direct" else "auto"
+        if factory == "auto":
+            factory = _auto_factory(installed, model)
+        if factory in PIN_FACTORY_MODULES:
+            module, fix = PIN_FACTORY_MODULES[factory]
+            needs.append((module, f"{part} (pin factory {factory})", fix))
+    seen: set[str] = set()
+    out = []
+    for module, part, fix in needs:
+        if module not in seen and not installed(module):
+            seen.add(module)
+            out.append(MissingModule(module, part, fix))
+    return out
+
+
+def _auto_factory(installed: Callable[[str], bool], model: str | None) -> str:
+    """The pin factory "auto" comes to: $GPIOZERO_PIN_FACTORY; lgpio on a Pi 5;
+    elsewhere gpiozero takes lgpio, RPi.GPIO or pigpio, whichever is there."""
+    import os
+
+    chosen = os.environ.get("GPIOZERO_PIN_FACTORY", "").lower()
+    if chosen:
+        return chosen
+    try:
+        from .pins import board_model, is_pi5
+    except ImportError:      # no gpiozero: named on its own
+        return "lgpio"
+    if is_pi5(model if model is not None else board_model()):
+        return "lgpio"
+    return "none" if any(installed(m) for m in ("RPi.GPIO", "pigpio")) else "lgpio"
 
 
 def build_hardware(config: Config) -> Hardware:

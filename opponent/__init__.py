@@ -2,7 +2,8 @@
 UCI client and its supervisor, engine specs, matches with Elo, and the layer
 that puts an engine on the board (``opponent.board``).
 
-The compiled search engine itself lives in ``opponent/engine/`` (built by
+The compiled search engine itself lives in ``opponent/engine/`` (built by the
+package's install into ``opponent/bin/``, see setup.py, or in a checkout by
 ``make -C opponent/engine``); everything here talks to it, or to any other
 UCI engine, over pipes.
 """

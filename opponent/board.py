@@ -424,7 +424,8 @@ class OpponentLayer:
         except UnsupportedGame as exc:
             return ("failed", key, kind, str(exc), "The computer does not play this game.", "No computer for this game")
         except SpecError as exc:
-            what = "engine not built" if "not built" in str(exc) else "engine not found"
+            what = ("no C compiler" if "no gcc" in str(exc) or "no make" in str(exc)
+                    else "engine not built" if "not built" in str(exc) else "engine not found")
             return ("failed", key, kind, str(exc), f"Computer unavailable: {what}.", "Computer unavailable")
         except EngineError as exc:
             return ("failed", key, kind, str(exc), RESTARTING + ".", "Computer restarting")

@@ -23,6 +23,8 @@ def _int(name: str, low: int, high: int):
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("engine", help="run the built-in UCI engine on standard input/output (for UCI GUIs)")
+    p.add_argument("--check", action="store_true",
+                   help="print the engine's path (exit 0), or why there is none (exit 2), and stop")
     p.set_defaults(func=_engine)
 
     p = sub.add_parser("best", help="print an engine's best move and evaluation for a position")
@@ -68,6 +70,9 @@ def _engine(args: argparse.Namespace) -> int:
     from .specs import builtin_path
 
     path = builtin_path()   # SpecError (exit 2) says how to build it
+    if args.check:
+        print(path)
+        return 0
     sys.stdout.flush()
     os.execv(str(path), [str(path)])   # the engine takes over this process: stdin/stdout are its own
     return 0

@@ -1,7 +1,7 @@
 """Engine specs: how commands name an engine.
 
 - ``builtin`` or ``builtin:level=10`` (options after ``:``, comma-separated
-  ``key=value``): the compiled engine ``opponent/engine/maxima-engine``;
+  ``key=value``): the compiled engine (:func:`builtin_path`);
 - ``random``, ``greedy``, ``minimax2`` (``greedy:seed=3``): a baseline player
   (``python -m opponent.baseline NAME``);
 - anything else: the path of a UCI engine (``/usr/games/engine:level=3``).
@@ -22,9 +22,16 @@ from pathlib import Path
 
 from .players import PLAYERS
 
-ENGINE_DIR = Path(__file__).resolve().parent / "engine"
+PACKAGE_DIR = Path(__file__).resolve().parent
+# Built by the package's install (setup.py) and installed with it: the first choice.
+INSTALLED = PACKAGE_DIR / "bin" / "maxima-engine"
+# The install's reason when it built none (no C compiler, a failed build): one line.
+NOT_BUILT = PACKAGE_DIR / "bin" / "NOT-BUILT"
+# A checkout's own build (make -C opponent/engine, or an editable install): the second.
+ENGINE_DIR = PACKAGE_DIR / "engine"
 BUILTIN = ENGINE_DIR / "maxima-engine"
-BUILD_HINT = "run 'make -C opponent/engine' in the maxima-board source folder"
+BUILD_HINT = ("install maxima-board again where gcc and make are installed (sudo apt-get install "
+              "build-essential), or run 'make -C opponent/engine' in its source folder")
 _KNOWN = {"level": "Level", "seed": "Seed", "hash": "Hash"}
 
 
@@ -47,11 +54,23 @@ class EngineSpec:
         return int(value) if value is not None and value.isdigit() else None
 
 
+def _runnable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
 def builtin_path() -> Path:
-    """The built-in engine's binary; SpecError saying how to build it."""
-    if not (BUILTIN.is_file() and os.access(BUILTIN, os.X_OK)):
-        raise SpecError(f"the built-in engine is not built ({BUILTIN} is missing): {BUILD_HINT}")
-    return BUILTIN
+    """The built-in engine's binary: the installed one, else the checkout's;
+    SpecError saying why there is none and how to build it."""
+    for path in (INSTALLED, BUILTIN):
+        if _runnable(path):
+            return path
+    try:
+        why = NOT_BUILT.read_text(errors="replace").strip().splitlines()[0][:300]
+    except (OSError, IndexError):
+        why = ""
+    if why:
+        raise SpecError(f"the built-in engine is not built: {why}")
+    raise SpecError(f"the built-in engine is not built ({INSTALLED} and {BUILTIN} are missing): {BUILD_HINT}")
 
 
 def parse_spec(text: str) -> EngineSpec:

@@ -158,10 +158,37 @@ def test_engine_command_without_the_binary_says_how_to_build_it(tmp_path, monkey
     from controller.cli import main
     from opponent import specs
 
+    monkeypatch.setattr(specs, "INSTALLED", tmp_path / "bin" / "maxima-engine")
+    monkeypatch.setattr(specs, "NOT_BUILT", tmp_path / "bin" / "NOT-BUILT")
     monkeypatch.setattr(specs, "BUILTIN", tmp_path / "maxima-engine")
     assert main(["engine"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "make -C opponent/engine" in err
+    assert err.count("\n") == 1 and "make -C opponent/engine" in err and "build-essential" in err
+    assert main(["engine", "--check"]) == 2
+
+
+def test_engine_command_prefers_the_installed_binary_and_says_why_there_is_none(tmp_path, monkeypatch, capsys):
+    """The install's binary (opponent/bin, setup.py) comes before the checkout's; without
+    either, the reason the install wrote (NOT-BUILT) is the one line."""
+    from controller.cli import main
+    from opponent import specs
+
+    installed, checkout = tmp_path / "bin" / "maxima-engine", tmp_path / "engine" / "maxima-engine"
+    for path in (installed, checkout):
+        path.parent.mkdir()
+        path.write_text("#!/bin/sh\n")
+        path.chmod(0o755)
+    monkeypatch.setattr(specs, "INSTALLED", installed)
+    monkeypatch.setattr(specs, "NOT_BUILT", installed.parent / "NOT-BUILT")
+    monkeypatch.setattr(specs, "BUILTIN", checkout)
+    assert main(["engine", "--check"]) == 0 and capsys.readouterr().out == f"{installed}\n"
+    installed.unlink()
+    assert main(["engine", "--check"]) == 0 and capsys.readouterr().out == f"{checkout}\n"
+    checkout.unlink()
+    (installed.parent / "NOT-BUILT").write_text("no gcc and make (apt-get install build-essential)\n")
+    assert main(["engine", "--check"]) == 2
+    assert capsys.readouterr().err == ("maxima-board engine: the built-in engine is not built: "
+                                       "no gcc and make (apt-get install build-essential)\n")
 
 
 def test_baseline_command_speaks_uci():

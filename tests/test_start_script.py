@@ -72,7 +72,7 @@ def test_start_installs_on_the_first_start_and_when_pyproject_changes(tmp_path):
     assert done.returncode == 0, done.stderr
     calls = log.read_text().splitlines()
     assert calls[0] == "python3 -m venv .venv"
-    assert "python -m pip install --quiet -e ." in calls
+    assert "python -m pip install --quiet -e .[pi]" in calls
     assert calls[-1] == "maxima-board run"
     stamp = (work / ".venv" / ".installed").read_text().strip()
     assert stamp == hashlib.sha256((work / "pyproject.toml").read_bytes()).hexdigest()
@@ -85,7 +85,7 @@ def test_start_installs_on_the_first_start_and_when_pyproject_changes(tmp_path):
     with open(work / "pyproject.toml", "a") as f:
         f.write("\n# a new dependency\n")
     assert start(work, env).returncode == 0
-    assert "python -m pip install --quiet -e ." in log.read_text().splitlines()
+    assert "python -m pip install --quiet -e .[pi]" in log.read_text().splitlines()
 
 
 def test_start_reinstalls_when_the_command_is_gone(tmp_path):
@@ -93,4 +93,37 @@ def test_start_reinstalls_when_the_command_is_gone(tmp_path):
     install(work, tmp_path / "fakes")
     (work / ".venv" / "bin" / "maxima-board").unlink()
     assert start(work, env).returncode == 0
-    assert "python -m pip install --quiet -e ." in log.read_text().splitlines()
+    assert "python -m pip install --quiet -e .[pi]" in log.read_text().splitlines()
+
+
+def test_start_reinstalls_when_setup_py_or_the_engine_sources_change(tmp_path):
+    """The install builds the engine (setup.py): a changed engine source is a new install."""
+    work, log, env = tree(tmp_path)
+    (work / "opponent" / "engine").mkdir(parents=True)
+    source = work / "opponent" / "engine" / "main.c"
+    source.write_text("int main(void) { return 0; }\n")
+    (work / "setup.py").write_text("from setuptools import setup\n")
+    assert start(work, env).returncode == 0
+    assert "python -m pip install --quiet -e .[pi]" in log.read_text().splitlines()
+    log.unlink()
+    assert start(work, env).returncode == 0
+    assert log.read_text().splitlines() == ["maxima-board run"]
+    for changed in (source, work / "setup.py"):
+        log.unlink()
+        changed.write_text(changed.read_text() + "\n")
+        assert start(work, env).returncode == 0
+        assert "python -m pip install --quiet -e .[pi]" in log.read_text().splitlines(), changed
+
+
+def test_start_installs_without_the_pi_extra_when_it_cannot_build(tmp_path):
+    """spidev has no wheel: where it cannot be built the board still installs, and says so."""
+    work, log, env = tree(tmp_path)
+    failing = tmp_path / "fakes" / "python"
+    failing.write_text(failing.read_text() + 'case "$*" in *"[pi]"*) echo "ERROR: Failed building wheel for spidev" >&2; exit 1;; esac\n')
+    done = start(work, env)
+    assert done.returncode == 0, done.stderr
+    calls = log.read_text().splitlines()
+    assert calls.index("python -m pip install --quiet -e .[pi]") < calls.index("python -m pip install --quiet -e .")
+    assert calls[-1] == "maxima-board run"
+    said = [line for line in done.stderr.splitlines() if "pi extra" in line]
+    assert len(said) == 1 and "Failed building wheel for spidev" in said[0] and "diag" in said[0]

@@ -218,6 +218,24 @@ def _club(config: Config, settings):
                       table=cast.table, auth=cast.auth())
 
 
+def _say_setup(config: Config) -> None:
+    """What this install lacks for the configured board: each missing module
+    (a line each on stderr), and whether the computer opponent can play."""
+    from hardware.assemble import missing_modules
+    from opponent.specs import SpecError, parse_spec
+
+    for missing in missing_modules(config):
+        print(f"maxima-board diag: {missing}", file=sys.stderr, flush=True)
+    o = config.opponent
+    try:
+        spec = parse_spec(o.engine)
+    except SpecError as exc:
+        print(f"maxima-board diag: computer opponent unavailable: {exc}", file=sys.stderr, flush=True)
+        return
+    plays = "off ([opponent] side = \"none\")" if o.side == "none" else f"plays {o.side}"
+    print(f"maxima-board diag: computer opponent {plays}, engine {' '.join(spec.command)}", file=sys.stderr, flush=True)
+
+
 def _diag(args: argparse.Namespace) -> int:
     from hardware.diag import run_diag
 
@@ -226,6 +244,7 @@ def _diag(args: argparse.Namespace) -> int:
         raise ConfigError("diag needs a board: set hardware = \"direct\" or \"pico\" in the config file"
                           if config.path is None else
                           f"config {config.path}: hardware: diag needs \"direct\" or \"pico\", got \"sim\"")
+    _say_setup(config)
     try:
         hardware = _hardware(config, "diag")
     except _Failed as exc:

@@ -31,10 +31,10 @@ LEVELS: list[Level] = [
     Level(4, "casual", 15_000, 3, 0, 0, True),
     Level(5, "intermediate", 40_000, None, 0, 0, True),
     Level(6, "club player", 100_000, None, 0, 0, True),
-    Level(7, "strong club player", 300_000, None, 0, 0, True),
-    Level(8, "expert", 1_000_000, None, 0, 0, True),
-    Level(9, "candidate master", 3_000_000, None, 0, 0, True),
-    Level(10, "master", 10_000_000, None, 0, 0, True),
+    Level(7, "strong club player", 250_000, None, 0, 0, True),
+    Level(8, "expert", 600_000, None, 0, 0, True),
+    Level(9, "candidate master", 1_500_000, None, 0, 0, True),
+    Level(10, "master", 4_000_000, None, 0, 0, True),
 ]
 DEFAULT = 5
 

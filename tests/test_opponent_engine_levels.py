@@ -68,7 +68,7 @@ def test_a_bare_go_searches_the_levels_node_budget(uci, n):
 
 
 def test_a_clock_still_caps_the_top_level(uci):
-    """Level 10's budget (10 million nodes) takes seconds; go movetime 200 ends it at 0.2 s."""
+    """Level 10's budget (4 million nodes) takes seconds; go movetime 200 ends it at 0.2 s."""
     start = time.monotonic()
     _, info = uci.bestmove("position startpos", "go movetime 200")
     assert time.monotonic() - start < 2.0

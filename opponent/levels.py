@@ -25,16 +25,16 @@ class Level(NamedTuple):
 
 
 LEVELS: list[Level] = [
-    Level(1, "beginner", 1_000, 1, 500, 65, False),
-    Level(2, "novice", 2_000, 1, 250, 35, False),
-    Level(3, "learner", 5_000, 2, 90, 10, True),
-    Level(4, "casual", 15_000, 3, 0, 0, True),
-    Level(5, "intermediate", 40_000, None, 0, 0, True),
-    Level(6, "club player", 100_000, None, 0, 0, True),
-    Level(7, "strong club player", 250_000, None, 0, 0, True),
-    Level(8, "expert", 600_000, None, 0, 0, True),
-    Level(9, "candidate master", 1_500_000, None, 0, 0, True),
-    Level(10, "master", 4_000_000, None, 0, 0, True),
+    Level(1, "beginner", 500, 1, 400, 50, False),
+    Level(2, "novice", 1_000, 1, 250, 30, False),
+    Level(3, "learner", 2_000, 2, 150, 15, True),
+    Level(4, "casual", 4_000, 2, 80, 5, True),
+    Level(5, "intermediate", 10_000, 3, 30, 0, True),
+    Level(6, "club player", 25_000, None, 0, 0, True),
+    Level(7, "strong club player", 80_000, None, 0, 0, True),
+    Level(8, "expert", 250_000, None, 0, 0, True),
+    Level(9, "candidate master", 800_000, None, 0, 0, True),
+    Level(10, "master", 2_500_000, None, 0, 0, True),
 ]
 DEFAULT = 5
 

@@ -128,14 +128,14 @@ static void pick(SC_MOVELIST *l, int *sc, int i) {
     if (b != i) { SC_MOVE t = l->m[i]; l->m[i] = l->m[b]; l->m[b] = t; int x = sc[i]; sc[i] = sc[b]; sc[b] = x; }
 }
 
-/* the moves' order: the TT move, urgent moves, captures and promotions by the game's key (gain,
- * least valuable mover), the two killers, history (a move without a counter last) */
-static void sc_score_moves(const SC_POS *p, const SC_MOVELIST *l, int *sc, const SC_MOVE *ttm, int ply) {
+/* the moves' order (after the TT move, searched before the others): urgent moves, captures and
+ * promotions by the game's key (gain, least valuable mover), the two killers, history (a move without
+ * a counter last) */
+static void sc_score_moves(const SC_POS *p, const SC_MOVELIST *l, int *sc, int ply) {
     for (int i = 0; i < l->n; i++) {
         const SC_MOVE *m = &l->m[i];
         int s, key;
-        if (ttm && sc_same(m, ttm)) s = 1 << 30;
-        else if (sc_urgent(p, m)) s = 1 << 29;
+        if (sc_urgent(p, m)) s = 1 << 29;
         else if (sc_capture_key(p, m, &key)) s = (1 << 24) + key;
         else if (ply < SC_MAXPLY && sc_same(m, &killers[ply][0])) s = 1 << 23;
         else if (ply < SC_MAXPLY && sc_same(m, &killers[ply][1])) s = (1 << 23) - 1;
@@ -157,7 +157,7 @@ static int qsearch(SC_POS *p, int alpha, int beta, int ply, int qdepth) {
     if (sc_qs_stand(p, alpha, beta, ply, qdepth, l, &stand)) return stand;
     if (stand > alpha) alpha = stand;
     int *sc = psc[ply], best = stand;
-    sc_score_moves(p, l, sc, NULL, ply);
+    sc_score_moves(p, l, sc, ply);
     for (int i = 0; i < l->n; i++) {
         pick(l, sc, i);
         SC_POS q; SC_COPY(&q, p);
@@ -212,7 +212,7 @@ static int search(SC_POS *p, int depth, int alpha, int beta, int ply) {
         else {
             if (!generated) {
                 if (sc_generate(p, l, ply, &st)) return st;
-                sc_score_moves(p, l, sc, NULL, ply);
+                sc_score_moves(p, l, sc, ply);
                 generated = 1;
             }
             if (i >= l->n) break;

@@ -230,7 +230,7 @@ static int search(SC_POS *p, int depth, int alpha, int beta, int ply) {
         else {
             int r = (depth >= 3 && legal > 4 && sc_quiet(m)) ? 1 : 0;   /* late move reduction */
             v = -search(&q, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
-            if (v > alpha && (r || v < beta)) v = -search(&q, depth - 1, -beta, -alpha, ply + 1);
+            if (!stop_flag && v > alpha && (r || v < beta)) v = -search(&q, depth - 1, -beta, -alpha, ply + 1);
         }
         if (stop_flag) return 0;
         if (v > best) {

@@ -94,3 +94,27 @@ def test_levels_grow_in_work_and_have_words():
     assert label(1) == "Level 1 (beginner)" and LEVELS[-1].word == "master"
     with pytest.raises(ValueError, match="1 to 10"):
         level(11)
+
+
+def _answers(engine_binary, n: int, seed: int | None, fens: list[str]) -> list[str]:
+    u = Uci(engine_binary)
+    try:
+        u.send(f"setoption name Level value {n}")
+        if seed is not None:
+            u.send(f"setoption name Seed value {seed}")
+        return [u.bestmove(f"position fen {fen}", "go")[0] for fen in fens]
+    finally:
+        u.close()
+
+
+@pytest.mark.parametrize("n", [1, 4])
+def test_with_a_seed_the_noisy_levels_repeat_themselves(engine_binary, n):
+    """Levels 1-5 choose random moves and add noise; with the Seed option (the board and matches set it)
+    two runs play the same moves, so a replay repeats exactly."""
+    p, fens = Position("start", "ultima"), []
+    for i in range(8):
+        fens.append(p.fen())
+        p.push(p.legal_moves[(7 * i) % len(p.legal_moves)])
+    first = _answers(engine_binary, n, 11, fens)
+    assert _answers(engine_binary, n, 11, fens) == first
+    assert len(set(_answers(engine_binary, n, s, fens[:1])[0] for s in range(12))) > 1   # the seed matters

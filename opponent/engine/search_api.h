@@ -10,6 +10,8 @@ typedef struct {
     int depth, movetime, nodes_limit, infinite;
     int wtime, btime, winc, binc, movestogo;
     int level;
+    long long seed;   /* the UCI option Seed: >= 0, the weak levels' noise and random moves are a function of
+                       * it and the position (replays and matches repeat); -1 (not set): of the clock */
 } GoParams;
 
 /* Levels 1-10, defined by work: a node budget per move (the same play on any

@@ -270,7 +270,8 @@ static void sc_go(SC_POS *root, const uint64_t *hist, int nhist, const GoParams 
     nodes = 0;
     node_limit = gp->nodes_limit > 0 ? gp->nodes_limit : gp->depth > 0 ? 0 : lv->nodes;
     level_noise = lv->noise;
-    noise_seed = (uint64_t)time(NULL) * 0x2545F4914F6CDD1DULL ^ (uint64_t)clock();
+    noise_seed = gp->seed >= 0 ? ((uint64_t)gp->seed + 1) * 0x9E3779B97F4A7C15ULL ^ root->hash
+                               : (uint64_t)time(NULL) * 0x2545F4914F6CDD1DULL ^ (uint64_t)clock();
     int depth_limit = gp->depth > 0 ? gp->depth : SC_MAXPLY - 4;
     if (lv->depth && depth_limit > lv->depth) depth_limit = lv->depth;
     use_time = 0;

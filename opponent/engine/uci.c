@@ -8,6 +8,7 @@
 #include "optima.h"
 
 static int level = 10, hash_mb = 16;
+static long long seed = -1;   /* the Seed option; -1: not set */
 static char variant_name[64] = "maxima";
 static pthread_t thread;
 static int searching;
@@ -57,6 +58,8 @@ static void set_option(char *args) {
         game->select(variant_name);
     } else if (!strcasecmp(nm, "Level")) {
         level = atoi(val); if (level < 1) level = 1; if (level > 10) level = 10;
+    } else if (!strcasecmp(nm, "Seed")) {
+        seed = atoll(val); if (seed < 0) seed = 0; if (seed > 2147483647LL) seed = 2147483647LL;
     } else if (!strcasecmp(nm, "Hash")) {
         hash_mb = atoi(val); if (hash_mb < 1) hash_mb = 1; if (hash_mb > 1024) hash_mb = 1024;
         search_init(hash_mb);
@@ -66,6 +69,7 @@ static void set_option(char *args) {
 static void go(char *args) {
     memset(&gp, 0, sizeof gp);
     gp.level = level;
+    gp.seed = seed;
     char *tok = strtok(args, " \t");
     while (tok) {
         char *val = strtok(NULL, " \t");
@@ -102,6 +106,7 @@ int uci_loop(void) {
             say(buf);
             say("option name Level type spin default 10 min 1 max 10");
             say("option name Hash type spin default 16 min 1 max 1024");
+            say("option name Seed type spin default 0 min 0 max 2147483647");
             say("uciok");
         } else if (!strcmp(cmd, "isready")) say("readyok");
         else if (!strcmp(cmd, "ucinewgame")) { stop_search(); game->clear(); }

@@ -4,7 +4,8 @@
                                  [--selfplay NAME ...]
 
 For each game (default: every game but Optima) and each bench position (the
-start and the seeded middle game of bench/engine.py), prints one line per
+start and the seeded middle game of bench/engine.py; for Optima, ``--variant
+optima``, also the position after the placement), prints one line per
 depth: the nodes searched, the score and the principal variation of the last
 iteration, and the best move. With ``--selfplay V`` it also prints a digest of
 ``maxima-engine selfplay V 4 3 1`` (every sampled position, evaluation and
@@ -22,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.engine import AFTER_PLACEMENT  # noqa: E402
 from bench.perft import middle_game  # noqa: E402
 from engine import variants  # noqa: E402
 from tests.opponent_engine import build  # noqa: E402
@@ -30,7 +32,11 @@ from tests.opponent_engine import build  # noqa: E402
 def tree(binary: Path, variant: str, depth: int, fen: str | None) -> str:
     args = [str(binary), "search", variant, str(depth)] + ([fen] if fen else [])
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout.splitlines()
-    info = [line for line in out if line.startswith("info depth")][-1].split()
+    infos = [line for line in out if line.startswith("info depth")]
+    if not infos:   # Optima's search mode prints only its summary line
+        words = out[-1].split()
+        return f"depth {depth} nodes {words[words.index('nodes,') - 1]} best {words[-1]}"
+    info = infos[-1].split()
     def after(word: str, n: int = 1) -> str:
         i = info.index(word)
         return " ".join(info[i + 1:i + 1 + n])
@@ -49,7 +55,10 @@ def main() -> int:
     binary = args.binary or build()
     names = args.variant or [n for n in variants.names() if not n.startswith("optima")]
     for v in names:
-        for label, fen in (("start", None), ("middle", middle_game(v).fen())):
+        positions = [("start", None), ("middle", middle_game(v).fen())]
+        if v in AFTER_PLACEMENT:
+            positions.insert(1, ("placed", AFTER_PLACEMENT[v]))
+        for label, fen in positions:
             for depth in args.depth or [6]:
                 print(f"{v} {label} {tree(binary, v, depth, fen)}", flush=True)
     for v in args.selfplay:

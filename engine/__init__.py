@@ -7,10 +7,11 @@ from . import variants
 from .geometry import Geometry
 from .notation import FenError, Move, MoveError, parse_move
 from .position import Check, Outcome, Piece, Position, Signature
+from .position_classes import position_class
 from .variant import BLACK, MAXIMA, PIECE_NAMES, WHITE, Variant
 
 START_FEN = MAXIMA.start_fen
 
 __all__ = ["BLACK", "Check", "FenError", "Geometry", "MAXIMA", "Move", "MoveError", "Outcome",
            "PIECE_NAMES", "Piece", "Position", "START_FEN", "Signature", "Variant", "WHITE", "parse_move",
-           "variants"]
+           "position_class", "variants"]

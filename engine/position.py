@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, ClassVar, Iterator
 
 from . import variants
 from .movegen import Rules
@@ -91,12 +91,14 @@ class Position:
     32
     """
 
+    # Which class plays a game (Optima's positions have their own state:
+    # OptimaPosition) is decided by engine.position_classes, which sets this
+    # when the engine package is imported; this module names no other class.
+    chooser: ClassVar[Callable[["Variant | str"], type["Position"]] | None] = None
+
     def __new__(cls, fen: str | None = "start", variant: "Variant | str" = MAXIMA, *args, **kwargs):
-        # Optima's positions have their own state (reserve, options, royal
-        # units): Position(fen, "optima") builds an OptimaPosition.
-        if cls is Position and variants.get(variant).family == "optima":
-            from .optima.position import OptimaPosition
-            return super().__new__(OptimaPosition)
+        if cls is Position and Position.chooser is not None:
+            cls = Position.chooser(variant)
         return super().__new__(cls)
 
     def __init__(self, fen: str | None = "start", variant: "Variant | str" = MAXIMA, *, validate: bool = True):

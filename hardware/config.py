@@ -132,13 +132,14 @@ class BroadcastConfig:
 class OpponentConfig:
     """The computer opponent (``opponent.board``): the side it plays
     ("white", "black" or "none"), its level 1-10, the engine (``builtin`` or
-    any engine spec: a baseline player or the path of a UCI engine) and its
-    time per move without a game clock."""
+    any engine spec: a baseline player or the path of a UCI engine) and the
+    most a move may take without a game clock (the built-in engine's level is
+    a node budget, opponent/levels.py, which usually ends the move sooner)."""
 
     side: str = "none"
     level: int = 5
     engine: str = "builtin"
-    movetime_ms: int = 1000
+    movetime_ms: int = 10_000
 
 
 @dataclass(frozen=True)

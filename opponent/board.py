@@ -54,7 +54,7 @@ from .uci import EngineError
 SIDES = {"none": None, "white": WHITE, "black": -WHITE}
 NOTE_MS = 4000
 RETRY_MS = 2000       # after a failed question, wait this long before asking again
-MOVETIME_MS = 1000
+MOVETIME_MS = 10_000   # without a clock, the most a move may take (the level's node budget usually ends it)
 
 
 def side_word(side: int | None) -> str:
@@ -106,7 +106,8 @@ class OpponentLayer:
     ``side``: "white", "black" or "none"; ``level``: 1-10 (the engine's
     ``Level`` option); ``engine``: an engine spec (``builtin``, ``greedy``,
     a path…); ``limits``: each question's ``go`` (default ``movetime``
-    ``movetime_ms``; with a game clock, the clocks are sent instead);
+    ``movetime_ms``, a cap: the built-in engine's level is a node budget,
+    ``opponent.levels``; with a game clock, the clocks are sent instead);
     ``sync``: await answers within the call; ``seed``: the engine's ``Seed``
     option when it has one.
     """

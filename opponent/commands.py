@@ -32,9 +32,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--variant", metavar="NAME", default="maxima", help=VARIANT_HELP)
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--movetime", metavar="MS", type=_int("--movetime", 1, 3_600_000),
-                       help="think this long (default 1000 ms)")
+                       help="think this long (default: the level's work, or 1000 ms without --level)")
     limit.add_argument("--depth", metavar="N", type=_int("--depth", 1, 99), help="search this many plies")
-    p.add_argument("--level", metavar="N", type=_int("--level", 1, 10), help="engine level 1-10")
+    limit.add_argument("--nodes", metavar="N", type=_int("--nodes", 1, 2_000_000_000), help="search this many nodes")
+    p.add_argument("--level", metavar="N", type=_int("--level", 1, 10),
+                   help="engine level 1-10 (opponent/levels.py: a node budget each)")
     p.add_argument("--engine", metavar="SPEC", default="builtin", help=f"{SPEC_HELP} (default: builtin)")
     p.set_defaults(func=_best)
 
@@ -50,6 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     limit.add_argument("--movetime", metavar="MS", type=_int("--movetime", 1, 3_600_000),
                        help="time per move (default 100 ms)")
     limit.add_argument("--depth", metavar="N", type=_int("--depth", 1, 99), help="depth per move")
+    limit.add_argument("--nodes", metavar="N", type=_int("--nodes", 1, 2_000_000_000),
+                       help="nodes per move (the same on every machine)")
     p.add_argument("--max-plies", metavar="N", type=_int("--max-plies", 1, 100_000), default=300,
                    help="a game this long is a draw (default 300)")
     p.add_argument("--seed", metavar="N", type=_int("--seed", 0, 2**31 - 1), default=0,
@@ -79,7 +83,7 @@ def _engine(args: argparse.Namespace) -> int:
 
 
 def _best(args: argparse.Namespace) -> int:
-    from .supervisor import Limits, Supervisor
+    from .supervisor import Supervisor
     from .uci import EngineError
 
     variant = variants.get(args.variant).name
@@ -89,7 +93,7 @@ def _best(args: argparse.Namespace) -> int:
         raise FenError(f"bad FEN: {exc}") from None
     if position.outcome() is not None:
         raise ValueError(f"the game has ended ({position.outcome().result}, {position.outcome().reason})")
-    limits = Limits(depth=args.depth) if args.depth else Limits(movetime=args.movetime or 1000)
+    limits = _limits(args, None if args.level else 1000)
     sup = Supervisor(args.engine, variant, args.level)
     try:
         result = sup.best(position.fen(), [], limits, position)
@@ -103,10 +107,21 @@ def _best(args: argparse.Namespace) -> int:
     return 0
 
 
+def _limits(args: argparse.Namespace, default_ms: int | None):
+    """--depth, --nodes or --movetime; else ``default_ms`` (None: a bare ``go``, the level's budget)."""
+    from .supervisor import Limits
+
+    if args.depth:
+        return Limits(depth=args.depth)
+    if args.nodes:
+        return Limits(nodes=args.nodes)
+    ms = args.movetime or default_ms
+    return Limits(movetime=ms) if ms else Limits()
+
+
 def _match(args: argparse.Namespace) -> int:
     from .match import run_match
     from .specs import parse_spec
-    from .supervisor import Limits
 
     a, b = parse_spec(args.a), parse_spec(args.b)
     variant = variants.get(args.variant).name
@@ -114,7 +129,7 @@ def _match(args: argparse.Namespace) -> int:
         Position(args.fen, variant)
     except ValueError as exc:
         raise ValueError(f"--fen: {exc}") from None
-    limits = Limits(depth=args.depth) if args.depth else Limits(movetime=args.movetime or 100)
+    limits = _limits(args, 100)
     records: list[str] | None = [] if args.records else None
     if args.records:
         open(args.records, "a", encoding="utf-8").close()   # an unwritable path fails before the games

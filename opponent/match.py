@@ -127,12 +127,11 @@ def _fmt(x: float) -> str:
 
 
 def own_limits(spec: EngineSpec, limits: Limits) -> Limits:
-    """The spec's own ``movetime=MS`` or ``depth=N`` (``builtin:level=10,movetime=100``)
-    instead of the match's limit."""
-    if "movetime" in spec.options:
-        return Limits(movetime=int(spec.options["movetime"]))
-    if "depth" in spec.options:
-        return Limits(depth=int(spec.options["depth"]))
+    """The spec's own ``movetime=MS``, ``depth=N`` or ``nodes=N``
+    (``builtin:level=10,movetime=100``) instead of the match's limit."""
+    for key in ("movetime", "depth", "nodes"):
+        if key in spec.options:
+            return Limits(**{key: int(spec.options[key])})
     return limits
 
 

@@ -7,9 +7,9 @@
 - anything else: the path of a UCI engine (``/usr/games/engine:level=3``).
 
 Option keys ``level``, ``seed``, ``hash`` set the UCI options ``Level``,
-``Seed``, ``Hash``; ``movetime=MS`` and ``depth=N`` are this engine's own
-search limit in a match (``builtin:level=10,movetime=100``: a tenth of the
-time); other keys are sent as UCI options as written (when the engine has
+``Seed``, ``Hash``; ``movetime=MS``, ``depth=N`` and ``nodes=N`` are this
+engine's own search limit in a match (``builtin:level=10,movetime=100``: a
+tenth of the time); other keys are sent as UCI options as written (when the engine has
 them).
 """
 from __future__ import annotations
@@ -103,9 +103,9 @@ def _options(text: str, spec: str) -> dict[str, str]:
         key, value = key.strip(), value.strip()
         if not eq or not key or not value:
             raise SpecError(f"engine {spec!r}: options must be key=value, got {part!r}")
-        if key.lower() in ("movetime", "depth", "seed", "hash") and not value.isdigit():
+        if key.lower() in ("movetime", "depth", "nodes", "seed", "hash") and not value.isdigit():
             raise SpecError(f"engine {spec!r}: {key} must be a whole number, got {value!r}")
-        if key.lower() in ("movetime", "depth"):
+        if key.lower() in ("movetime", "depth", "nodes"):
             key = key.lower()
         if key.lower() == "level" and not (value.isdigit() and 1 <= int(value) <= 10):
             raise SpecError(f"engine {spec!r}: level must be 1 to 10, got {value!r}")

@@ -29,7 +29,7 @@ def test_the_board_plays_a_whole_game_against_the_built_in_engine(engine_binary,
     layer, moves = play_against_the_computer(variant, board, computer, 4, str(engine_binary), seed=7,
                                              on_computer_move=_shown_on_the_board)
     assert layer.result != "*" and layer.mode == "ended", layer.moves[-5:]
-    # level 4 (depth 2, no random moves) beats a player who moves at random
+    # level 4 (depth 2, 5 % random moves: opponent/levels.py) beats a player who moves at random
     assert layer.result == ("1-0" if computer == "white" else "0-1"), (layer.result, layer.moves)
     assert len(moves) >= 5
     assert "engine-from" not in layer.leds.values()

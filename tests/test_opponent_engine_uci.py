@@ -45,10 +45,11 @@ def test_position_startpos_moves_then_go_depth_answers_a_legal_move(uci):
     assert p.is_legal(p.parse_move(best))
     depths = [int(line.split()[2]) for line in info if line.startswith("info depth")]
     assert depths == [1, 2, 3]
-    last = info[-1].split()
+    last = [line for line in info if line.startswith("info depth")][-1].split()
     for field in ("score", "nodes", "nps", "time", "pv"):
         assert field in last
     assert last[last.index("pv") + 1] == best
+    assert info[-1].split()[:2] == ["info", "nodes"]   # the nodes searched in all, last before bestmove
 
 
 def test_moves_without_captures_are_resolved_against_the_legal_moves(uci):

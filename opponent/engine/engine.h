@@ -4,6 +4,7 @@
 #define MAXIMA_ENGINE_H
 #include <stdint.h>
 #include <stdio.h>
+#include "search_api.h"
 
 #define MAXSQ 100
 #define MAXRAY 11
@@ -188,11 +189,6 @@ int parse_move_legal(Pos *p, const char *text, Move *out);
 void sort_move_strings(MoveList *l, char (*strs)[64], int *n);
 
 /* search.c */
-typedef struct {
-    int depth, movetime, nodes_limit, infinite;
-    int wtime, btime, winc, binc, movestogo;
-    int level;
-} GoParams;
 void search_init(int hash_mb);
 void search_clear(void);
 void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found);
@@ -200,7 +196,6 @@ int evaluate(const Pos *p);
 int static_eval(const Pos *p);   /* White's view, without the tempo bonus and the levels' noise */
 void pawn_phase_counts(const Pos *p, const uint64_t fz[2][2], int *pieces, int *pawns2, int *run2);
 long long search_nodes(void);
-extern volatile int stop_flag;
 extern int search_silent;
 int game_end(Pos *p, double *white_score);
 int selfplay_main(int argc, char **argv);

@@ -1442,7 +1442,7 @@ int op_main(int argc, char **argv) {
             printf("perft %s depth %s: %llu leaves, %.3f s CPU (%.3f s wall), %.0f leaves/s CPU\n", variant, argv[3],
                    (unsigned long long)n, dc, dt, n / (dc > 0 ? dc : 1e-9));
         } else {
-            struct GoParamsOpt gp; memset(&gp, 0, sizeof gp);
+            GoParams gp; memset(&gp, 0, sizeof gp);
             gp.depth = atoi(argv[3]); gp.level = 10;
             OMove best; int found;
             op_search_go(&p, NULL, 0, &gp, &best, &found, 1);

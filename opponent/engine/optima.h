@@ -4,6 +4,7 @@
 #ifndef OPTIMA_H
 #define OPTIMA_H
 #include <stdint.h>
+#include "search_api.h"
 
 #define OP_MAXSQ 100
 #define OP_MAXCAP 20
@@ -86,14 +87,8 @@ const char *op_token(int code);              /* the unit type's two letters */
 int op_selfplay_main(int argc, char **argv); /* optima_selfplay.c */
 int op_main(int argc, char **argv);         /* perft / moves / children / bench / search for Optima */
 
-/* optima_search.c */
-struct GoParamsOpt { int depth, movetime, nodes_limit, infinite, wtime, btime, winc, binc, movestogo, level; };
-void op_search_go(OPos *root, const uint64_t *hist, int nhist, const struct GoParamsOpt *gp, OMove *best, int *found,
+/* optima_search.c (its UCI game: UCI_OPTIMA, search_api.h) */
+void op_search_go(OPos *root, const uint64_t *hist, int nhist, const GoParams *gp, OMove *best, int *found,
                   int silent);
 long long op_search_nodes(void);
-/* UCI hooks (uci.c) */
-int op_uci_position(const char *args, const char *moves);
-void op_uci_go(const struct GoParamsOpt *gp);
-void op_uci_fen(char *out);
-void op_uci_select(const char *variant);
 #endif

@@ -1,9 +1,10 @@
-/* Search for Optima: the evaluation, move ordering (TT move, royal captures,
- * captures and conversions by victim value, killers, history) and the hooks of
- * the search written once in search_core.h (iterative deepening, PVS
- * alpha-beta, transposition table, quiescence on captures, conversions and
- * promotions, levels 1-10). A move that captures a royal unit wins at once
- * (O13); a side with no move loses; repetition is a draw. */
+/* Search for Optima: the evaluation, the capture order (royal captures first,
+ * captures and conversions by victim value) and the hooks of the search
+ * written once in search_core.h (iterative deepening, PVS alpha-beta,
+ * transposition table, move ordering, quiescence on captures, conversions and
+ * promotions, node and time control, levels 1-10, UCI position and go). A move
+ * that captures a royal unit wins at once (O13); a side with no move loses;
+ * repetition is a draw. */
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -16,17 +17,13 @@ typedef struct { int unused; } OLegalCtx;    /* every generated move is legal */
 #define SC_POS OPos
 #define SC_MOVE OMove
 #define SC_MOVELIST OMoveList
-#define SC_GOPARAMS struct GoParamsOpt
 #define SC_MAXPLY OMAXPLY
 #define SC_MAXMOVES OP_MAXMOVES
 #define SC_HIST_FROM (OP_MAXSQ + 1)        /* from + 1: a placement comes from -1 */
 #define SC_HIST_TO OP_MAXSQ
 #define SC_LEGALCTX OLegalCtx
 #define SC_QDEPTH 6
-#define SC_MATE_DISTANCE 0
-#define SC_TT_MOVE_FIRST 0
-#define SC_MATE_STOP_AT_ONCE 1
-#define SC_QS_FAIL_SOFT 0
+#define SC_MOVESTR 128
 #define SC_COPY(q, p) op_pos_copy(q, p)
 #include "search_core.h"
 
@@ -49,14 +46,7 @@ static OMoveList ev_l;
 /* White's score by position key; moving: the position was evaluated by the quiescence search, so its
  * side to move has a move and none that captures a royal */
 static struct { uint64_t key; int score, moving; } ev_cache[EV_CACHE];
-static int finish_eval(const OPos *p, int score) {
-    int out = score * p->side + 10;
-    if (level_noise) {
-        uint64_t z = (p->hash ^ noise_seed) * 0x9E3779B97F4A7C15ULL;
-        out += (int)((z >> 40) % (uint64_t)(2 * level_noise + 1)) - level_noise;
-    }
-    return out;
-}
+#define finish_eval sc_finish_eval
 /* own_n >= 0: the side to move has own_n moves, own_royal of them capture a royal (then moving: the
  * quiescence search's call). fz: both colours' frozen units (op_frozen) or NULL. A score at or below
  * `fail_low` may be returned as such a bound instead (not cached): the other side's moves only lower it */
@@ -104,13 +94,7 @@ static int evaluate_op(const OPos *p, int own_n, int own_royal, const OBB *fz, i
 }
 
 /* the static evaluation for White, without the tempo bonus and the weak levels' noise (selfplay's EVAL) */
-int op_static_eval(const OPos *p) {
-    int keep = level_noise;
-    level_noise = 0;
-    int out = evaluate_op(p, -1, 0, NULL, -INF);
-    level_noise = keep;
-    return (out - 10) * p->side;
-}
+int op_static_eval(const OPos *p) { return sc_static_eval(p); }
 
 /* ------------------------------------------------------------ ordering */
 static int gain(const OPos *p, const OMove *m) {
@@ -121,17 +105,11 @@ static int gain(const OPos *p, const OMove *m) {
     if (m->flags & OF_PROMOTE) g += 800;
     return g;
 }
-static void sc_score_moves(const OPos *p, const OMoveList *l, int *sc, const OMove *ttm, int ply) {
-    for (int i = 0; i < l->n; i++) {
-        const OMove *m = &l->m[i];
-        int s;
-        if (ttm && same(m, ttm)) s = 1 << 30;
-        else if (op_captures_royal(p, m)) s = 1 << 29;
-        else if (op_is_capture(m) || (m->flags & OF_PROMOTE)) s = (1 << 24) + gain(p, m) * 16 - op_value(abs(p->b[m->from])) / 16;
-        else if (ply < OMAXPLY && (same(m, &killers[ply][0]) || same(m, &killers[ply][1]))) s = 1 << 23;
-        else s = history[m->from + 1][m->to];
-        sc[i] = s;
-    }
+static int sc_urgent(const OPos *p, const OMove *m) { return op_captures_royal(p, m); }
+static int sc_capture_key(const OPos *p, const OMove *m, int *key) {
+    if (!op_is_capture(m) && !(m->flags & OF_PROMOTE)) return 0;
+    *key = gain(p, m) * 16 - op_value(abs(p->b[m->from])) / 16;
+    return 1;
 }
 
 /* ------------------------------------------------------------ the search's hooks */
@@ -205,63 +183,24 @@ static int sc_root(OPos *root, OMoveList *l, OMove *best, int *found, int silent
 }
 static void sc_move_str(const OMove *m, char *out) { op_move_str(m, out); }
 
-void op_search_go(OPos *root, const uint64_t *hist, int nhist, const struct GoParamsOpt *gp, OMove *best, int *found,
+void op_search_go(OPos *root, const uint64_t *hist, int nhist, const GoParams *gp, OMove *best, int *found,
                   int silent) {
     sc_go(root, hist, nhist, gp, best, found, silent);
 }
 
-/* ------------------------------------------------------------ UCI hooks */
+/* ------------------------------------------------------------ UCI */
 const char *op_start_fen(const char *variant);
-static OPos uroot;
-static uint64_t uhist[4096];
-static int unhist;
 static char uvariant[32] = "optima";
+static const char *sc_start_fen(void) { return op_start_fen(uvariant); }
+static int sc_parse_fen(const char *fen, OPos *p, char *err, int errlen) { return op_parse_fen(fen, p, err, errlen); }
+static int sc_parse_move(OPos *p, const char *text, OMove *m) { return op_parse_move(p, text, m); }
 
-void op_uci_select(const char *variant) {
-    char err[200];
+static void uci_clear(void) { if (tt) memset(tt, 0, tt_size * sizeof *tt); }
+static void uci_select(const char *variant) {
     snprintf(uvariant, sizeof uvariant, "%s", variant);
-    op_parse_fen(op_start_fen(uvariant), &uroot, err, sizeof err);
-    unhist = 0;
-    if (tt) memset(tt, 0, tt_size * sizeof *tt);
+    sc_uci_start();
+    uci_clear();
     memset(ev_cache, 0, sizeof ev_cache);   /* another game may have other rules options (O14) */
 }
-
-int op_uci_position(const char *args, const char *moves) {
-    char err[200];
-    OPos p;
-    if (!strncmp(args, "startpos", 8)) op_parse_fen(op_start_fen(uvariant), &p, err, sizeof err);
-    else if (!strncmp(args, "fen", 3)) {
-        char fen[2048];   /* the FEN without the blanks around it (op_parse_fen wants single spaces only inside) */
-        const char *a = args + 3;
-        while (*a == ' ' || *a == '\t') a++;
-        snprintf(fen, sizeof fen, "%s", a);
-        for (size_t k = strlen(fen); k && (fen[k - 1] == ' ' || fen[k - 1] == '\t'); ) fen[--k] = 0;
-        if (!op_parse_fen(fen, &p, err, sizeof err)) { printf("info string error bad fen: %s\n", err); fflush(stdout); return 0; }
-    } else { printf("info string error position needs startpos or fen\n"); fflush(stdout); return 0; }
-    unhist = 0;
-    if (moves) {
-        char buf[16384];
-        snprintf(buf, sizeof buf, "%s", moves);
-        for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
-            OMove m;
-            if (!op_parse_move(&p, tok, &m)) { printf("info string error illegal move %s\n", tok); fflush(stdout); break; }
-            if (unhist < 4096) uhist[unhist++] = p.hash;
-            op_play(&p, &m);
-        }
-    }
-    uroot = p;
-    return 1;
-}
-
-void op_uci_go(const struct GoParamsOpt *gp) {
-    OMove best; int found = 0;
-    OPos p = uroot;
-    op_search_go(&p, uhist, unhist, gp, &best, &found, 0);
-    if (gp->infinite) while (!stop_flag) { struct timespec t = {0, 2000000}; nanosleep(&t, NULL); }
-    char mv[128] = "(none)";
-    if (found) op_move_str(&best, mv);
-    printf("bestmove %s\n", mv);
-    fflush(stdout);
-}
-
-void op_uci_fen(char *out) { op_format_fen(&uroot, out); }
+static void uci_fen(char *out) { op_format_fen(&uci_root, out); }
+const UciGame UCI_OPTIMA = {uci_select, sc_uci_position, sc_uci_go, uci_fen, uci_clear};

@@ -103,7 +103,7 @@ int op_selfplay_main(int argc, char **argv) {
                 if (p.rkind == RK_NONE && opening < 0) opening = ply + 2 + (int)(next_rand() % 3);
                 if (p.rkind != RK_NONE) opening = -1;
             } else {
-                struct GoParamsOpt gp; memset(&gp, 0, sizeof gp);
+                GoParams gp; memset(&gp, 0, sizeof gp);
                 gp.depth = depth; gp.level = 10;
                 int found;
                 stop_flag = 0;

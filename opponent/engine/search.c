@@ -1,8 +1,8 @@
 /* Search for Maxima, Ultima and Deckle's games: the evaluation, the game's
- * end, move ordering (TT move, captures by victim value, killers, history)
- * and the hooks of the search written once in search_core.h (iterative
- * deepening, PVS alpha-beta, transposition table, quiescence on captures,
- * mate scores, time management, levels 1-10). */
+ * end, the capture order (victim value) and the hooks of the search written
+ * once in search_core.h (iterative deepening, PVS alpha-beta, transposition
+ * table, move ordering, quiescence on captures, mate scores, node and time
+ * control, levels 1-10, UCI position and go). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,17 +20,13 @@ typedef struct { int hz, tested; uint8_t z[MAXSQ]; } LegalCtx;
 #define SC_POS Pos
 #define SC_MOVE Move
 #define SC_MOVELIST MoveList
-#define SC_GOPARAMS GoParams
 #define SC_MAXPLY MAXPLY
 #define SC_MAXMOVES MAXMOVES
 #define SC_HIST_FROM MAXSQ
 #define SC_HIST_TO MAXSQ
 #define SC_LEGALCTX LegalCtx
 #define SC_QDEPTH 0                /* unlimited: the captures run out */
-#define SC_MATE_DISTANCE 1
-#define SC_TT_MOVE_FIRST 1
-#define SC_MATE_STOP_AT_ONCE 0
-#define SC_QS_FAIL_SOFT 1
+#define SC_MOVESTR 64
 #include "search_core.h"
 
 long long search_nodes(void) { return nodes; }
@@ -296,24 +292,9 @@ static inline void prefetch_pos(const Pos *q) {
     if (tt) __builtin_prefetch(&tt[q->hash & (tt_size - 1)]);
 }
 
-static int finish_eval(const Pos *p, int score) {
-    int out = score * p->side;
-    if (level_noise) {
-        uint64_t z = (p->hash ^ noise_seed) * 0x9E3779B97F4A7C15ULL;
-        out += (int)((z >> 40) % (uint64_t)(2 * level_noise + 1)) - level_noise;
-    }
-    return out + 10;  /* tempo */
-}
-
 /* the static evaluation for White, without the tempo bonus and the weak levels' noise (selfplay's EVAL,
- * the eval mode; optima_search.c's op_static_eval for Optima) */
-int static_eval(const Pos *p) {
-    int keep = level_noise;
-    level_noise = 0;
-    int out = (evaluate(p) - 10) * p->side;
-    level_noise = keep;
-    return out;
-}
+ * the eval mode) */
+int static_eval(const Pos *p) { return sc_static_eval(p); }
 
 /* The game phase's Pawn terms (games with an endgame Pawn value, P, or an
  * endgame runner bonus, A, in values.h): with n pieces other than Pawns and
@@ -347,7 +328,7 @@ int evaluate(const Pos *p) {
     const Geo *g = &V.g;
     if (ev_def != V.def) { eval_prepare(); memset(ev_cache, 0, sizeof ev_cache); }
     unsigned slot = (unsigned)(p->hash >> 7) & (EV_CACHE - 1);
-    if (ev_cache[slot].key == p->hash && p->hash) return finish_eval(p, ev_cache[slot].score);
+    if (ev_cache[slot].key == p->hash && p->hash) return sc_finish_eval(p, ev_cache[slot].score);
     int score = 0;
     /* the immobilized pieces of both sides: [colour index] square masks */
     uint64_t fz[2][2];
@@ -424,7 +405,7 @@ int evaluate(const Pos *p) {
     }
     if (ev_pawn_delta | ev_pawn_run) score += pawn_phase(p, (const uint64_t (*)[2])fz);
     ev_cache[slot].key = p->hash; ev_cache[slot].score = score;
-    return finish_eval(p, score);
+    return sc_finish_eval(p, score);
 }
 
 /* ------------------------------------------------------------ game end */
@@ -455,22 +436,14 @@ static int capture_value(const Pos *p, const Move *m) {
     return v;
 }
 
-static void sc_score_moves(const Pos *p, const MoveList *l, int *sc, const Move *ttm, int ply) {
-    for (int i = 0; i < l->n; i++) {
-        const Move *m = &l->m[i];
-        int s;
-        if (ttm && same_move(m, ttm)) s = 1 << 30;
-        else if (m->ncap || m->kind == K_PROMOTE) {
-            int mover = p->b[m->from];
-            s = (1 << 24) + capture_value(p, m) * 16 - V.t[mover > 0 ? mover : -mover].value / 16;
-            if (m->to < 0) s -= 1 << 20;   /* mutual destruction */
-        } else if (ply < MAXPLY && same_move(m, &killers[ply][0])) s = (1 << 23);
-        else if (ply < MAXPLY && same_move(m, &killers[ply][1])) s = (1 << 23) - 1;
-        else if (m->to < 0) s = -1000000;  /* suicide last */
-        else s = history[m->from][m->to];
-        sc[i] = s;
-    }
+/* most valuable victim, least valuable mover; a mutual destruction after the other captures */
+static int sc_capture_key(const Pos *p, const Move *m, int *key) {
+    if (!m->ncap && m->kind != K_PROMOTE) return 0;
+    int mover = p->b[m->from];
+    *key = capture_value(p, m) * 16 - V.t[mover > 0 ? mover : -mover].value / 16 - (m->to < 0 ? 1 << 20 : 0);
+    return 1;
 }
+static int sc_urgent(const Pos *p, const Move *m) { (void)p; (void)m; return 0; }
 
 /* ------------------------------------------------------------ the search's hooks */
 static int sc_eval(const Pos *p) { return evaluate(p); }
@@ -500,7 +473,7 @@ static int sc_legal(Pos *p, const Move *m, const Pos *q, LegalCtx *x) {
 static int sc_no_moves(Pos *p, int ply) { return no_move_score(p, ply); }
 static int sc_quiet(const Move *m) { return !m->ncap && m->kind != K_PROMOTE; }
 static int sc_killer_ok(const Move *m) { return !m->ncap; }
-static int *sc_history(const Move *m) { return m->to >= 0 ? &history[m->from][m->to] : NULL; }
+static int *sc_history(const Move *m) { return m->to >= 0 ? &history[m->from][m->to] : NULL; }   /* suicide last */
 static int sc_qs_stand(Pos *p, int alpha, int beta, int ply, int qdepth, MoveList *l, int *stand) {
     (void)alpha; (void)qdepth;
     if (game_over_static(p, ply, stand)) return 1;
@@ -527,6 +500,14 @@ static void sc_move_str(const Move *m, char *out) { move_str(m, out); }
 void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found) {
     sc_go(root, hist, nhist, gp, best, found, search_silent);
 }
+
+/* ------------------------------------------------------------ UCI */
+static const char *sc_start_fen(void) { return V.start_fen; }
+static int sc_parse_fen(const char *fen, Pos *p, char *err, int errlen) { return parse_fen(fen, p, err, errlen); }
+static int sc_parse_move(Pos *p, const char *text, Move *m) { return parse_move_legal(p, text, m); }
+static void uci_select(const char *variant) { select_variant(variant); sc_uci_start(); search_clear(); }
+static void uci_fen(char *out) { format_fen(&uci_root, out); }
+const UciGame UCI_BOARD = {uci_select, sc_uci_position, sc_uci_go, uci_fen, search_clear};
 
 /* the game's end before a move is chosen: 1 and *white_score (1, 0.5, 0) when over */
 int game_end(Pos *p, double *white_score) {

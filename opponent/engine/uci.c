@@ -7,32 +7,17 @@
 #include "engine.h"
 #include "optima.h"
 
-static Pos root;
-static uint64_t hist[4096];
-static int nhist;
 static int level = 10, hash_mb = 16;
+static long long seed = -1;   /* the Seed option; -1: not set */
 static char variant_name[64] = "maxima";
 static pthread_t thread;
 static int searching;
 static GoParams gp;
-static int optima;          /* the variant is Optima: optima.c / optima_search.c hold the game */
+static const UciGame *game = &UCI_BOARD;   /* UCI_OPTIMA for Optima (optima_search.c) */
 
 static void *search_thread(void *arg) {
     (void)arg;
-    if (optima) {
-        struct GoParamsOpt og = {gp.depth, gp.movetime, gp.nodes_limit, gp.infinite, gp.wtime, gp.btime, gp.winc,
-                                 gp.binc, gp.movestogo, gp.level};
-        op_uci_go(&og);
-        return NULL;
-    }
-    Move best; int found = 0;
-    Pos p = root;
-    search_go(&p, hist, nhist, &gp, &best, &found);
-    if (gp.infinite) while (!stop_flag) { struct timespec t = {0, 2000000}; nanosleep(&t, NULL); }
-    char mv[64] = "(none)";
-    if (found) move_str(&best, mv);
-    printf("bestmove %s\n", mv);
-    fflush(stdout);
+    game->go(&gp);
     return NULL;
 }
 
@@ -49,28 +34,10 @@ static void stop_search(void) {
 static void say(const char *s) { printf("%s\n", s); fflush(stdout); }
 
 static void set_position(char *args) {
-    char err[200];
     char *moves = strstr(args, " moves");
     if (moves) { *moves = 0; moves += 6; }
     while (*args == ' ') args++;
-    if (optima) { op_uci_position(args, moves); return; }
-    select_variant(variant_name);
-    Pos p;
-    if (!strncmp(args, "startpos", 8)) {
-        if (!parse_fen(V.start_fen, &p, err, sizeof err)) { printf("info string error start position: %s\n", err); fflush(stdout); return; }
-    } else if (!strncmp(args, "fen", 3)) {
-        if (!parse_fen(args + 3, &p, err, sizeof err)) { printf("info string error bad fen: %s\n", err); fflush(stdout); return; }
-    } else { say("info string error position needs startpos or fen"); return; }
-    nhist = 0;
-    if (moves) {
-        for (char *tok = strtok(moves, " \t"); tok; tok = strtok(NULL, " \t")) {
-            Move m;
-            if (!parse_move_legal(&p, tok, &m)) { printf("info string error illegal move %s\n", tok); fflush(stdout); break; }
-            if (nhist < 4096) hist[nhist++] = p.hash;
-            play(&p, &m);
-        }
-    }
-    root = p;
+    game->position(args, moves);
 }
 
 static void set_option(char *args) {
@@ -82,21 +49,17 @@ static void set_option(char *args) {
     if (value) { snprintf(nm, sizeof nm, "%.*s", (int)(value - name), name); snprintf(val, sizeof val, "%s", value + 7); }
     else snprintf(nm, sizeof nm, "%s", name);
     for (char *c = val + strlen(val); c > val && isspace((unsigned char)c[-1]); ) *--c = 0;
-    if (!strcasecmp(nm, "UCI_Variant") && op_is_variant(val)) {
+    if (!strcasecmp(nm, "UCI_Variant")) {
+        if (!op_is_variant(val) && !find_variant(val)) {
+            printf("info string error unknown variant %s\n", val); fflush(stdout); return;
+        }
         snprintf(variant_name, sizeof variant_name, "%s", val);
-        optima = 1;
-        op_uci_select(val);
-    } else if (!strcasecmp(nm, "UCI_Variant")) {
-        optima = 0;
-        if (!find_variant(val)) { printf("info string error unknown variant %s\n", val); fflush(stdout); return; }
-        snprintf(variant_name, sizeof variant_name, "%s", val);
-        select_variant(variant_name);
-        char err[200];
-        parse_fen(V.start_fen, &root, err, sizeof err);
-        nhist = 0;
-        search_clear();
+        game = op_is_variant(val) ? &UCI_OPTIMA : &UCI_BOARD;
+        game->select(variant_name);
     } else if (!strcasecmp(nm, "Level")) {
         level = atoi(val); if (level < 1) level = 1; if (level > 10) level = 10;
+    } else if (!strcasecmp(nm, "Seed")) {
+        seed = atoll(val); if (seed < 0) seed = 0; if (seed > 2147483647LL) seed = 2147483647LL;
     } else if (!strcasecmp(nm, "Hash")) {
         hash_mb = atoi(val); if (hash_mb < 1) hash_mb = 1; if (hash_mb > 1024) hash_mb = 1024;
         search_init(hash_mb);
@@ -106,17 +69,16 @@ static void set_option(char *args) {
 static void go(char *args) {
     memset(&gp, 0, sizeof gp);
     gp.level = level;
-    int any = 0;
+    gp.seed = seed;
     char *tok = strtok(args, " \t");
     while (tok) {
         char *val = strtok(NULL, " \t");
-        #define NUM(key, field) if (!strcmp(tok, key)) { gp.field = val ? atoi(val) : 0; any = 1; tok = val ? strtok(NULL, " \t") : NULL; continue; }
+        #define NUM(key, field) if (!strcmp(tok, key)) { gp.field = val ? atoi(val) : 0; tok = val ? strtok(NULL, " \t") : NULL; continue; }
         NUM("depth", depth) NUM("movetime", movetime) NUM("wtime", wtime) NUM("btime", btime)
         NUM("winc", winc) NUM("binc", binc) NUM("movestogo", movestogo) NUM("nodes", nodes_limit)
-        if (!strcmp(tok, "infinite")) { gp.infinite = 1; any = 1; tok = val; continue; }
+        if (!strcmp(tok, "infinite")) { gp.infinite = 1; tok = val; continue; }
         tok = val;
     }
-    if (!any && level == 10) gp.movetime = 5000;
     stop_flag = 0;
     searching = 1;
     pthread_attr_t attr;   /* deep searches keep move lists on the stack: ask for 64 MB */
@@ -128,10 +90,8 @@ static void go(char *args) {
 
 int uci_loop(void) {
     char line[16384];
-    select_variant(variant_name);
-    char err[200];
-    parse_fen(V.start_fen, &root, err, sizeof err);
     search_init(hash_mb);
+    game->select(variant_name);
     while (fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\r\n")] = 0;
         char *cmd = line;
@@ -146,15 +106,16 @@ int uci_loop(void) {
             say(buf);
             say("option name Level type spin default 10 min 1 max 10");
             say("option name Hash type spin default 16 min 1 max 1024");
+            say("option name Seed type spin default 0 min 0 max 2147483647");
             say("uciok");
         } else if (!strcmp(cmd, "isready")) say("readyok");
-        else if (!strcmp(cmd, "ucinewgame")) { stop_search(); search_clear(); }
+        else if (!strcmp(cmd, "ucinewgame")) { stop_search(); game->clear(); }
         else if (!strncmp(cmd, "setoption", 9)) { stop_search(); set_option(cmd + 9); }
         else if (!strncmp(cmd, "position", 8)) { stop_search(); set_position(cmd + 8); }
         else if (!strncmp(cmd, "go", 2) && (cmd[2] == 0 || cmd[2] == ' ')) { stop_search(); go(cmd + 2); }
         else if (!strcmp(cmd, "stop")) { stop_flag = 1; wait_search(); }
         else if (!strcmp(cmd, "quit")) { stop_flag = 1; wait_search(); return 0; }
-        else if (!strcmp(cmd, "d")) { char fen[1024]; if (optima) op_uci_fen(fen); else format_fen(&root, fen); printf("info string fen %s\n", fen); fflush(stdout); }
+        else if (!strcmp(cmd, "d")) { char fen[2048]; game->fen(fen); printf("info string fen %s\n", fen); fflush(stdout); }
         else if (*cmd) { printf("info string unknown command %s\n", cmd); fflush(stdout); }
     }
     stop_flag = 1;

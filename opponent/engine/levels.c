@@ -1,0 +1,26 @@
+/* Levels 1-10 (search_api.h): node budget, depth cap (0: none), evaluation noise (centipawns, +-),
+ * percent of random moves, quiescence. opponent/levels.py holds the same numbers with each level's
+ * word (tests/test_opponent_engine_levels.py compares them with `maxima-engine levels`). */
+#include <stdio.h>
+#include "search_api.h"
+
+const Level LEVELS[11] = {
+    {0, 0, 0, 0, 1},
+    {500, 1, 400, 50, 0},
+    {1000, 1, 250, 30, 0},
+    {2000, 2, 150, 15, 1},
+    {4000, 2, 80, 5, 1},
+    {10000, 3, 30, 0, 1},
+    {25000, 0, 0, 0, 1},
+    {80000, 0, 0, 0, 1},
+    {250000, 0, 0, 0, 1},
+    {800000, 0, 0, 0, 1},
+    {2500000, 0, 0, 0, 1},
+};
+
+int levels_main(void) {
+    for (int i = 1; i <= 10; i++)
+        printf("%d nodes %d depth %d noise %d random %d quiescence %d\n", i, LEVELS[i].nodes, LEVELS[i].depth,
+               LEVELS[i].noise, LEVELS[i].random_pct, LEVELS[i].quiescence);
+    return 0;
+}

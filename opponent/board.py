@@ -31,7 +31,9 @@ Events the layer adds: ``{"type": "engine_move", "for": "computer"|"hint",
 "move": ..., "score": ..., "at": ms}``, ``{"type": "engine_restart", ...}``
 (see ``opponent.supervisor``), ``{"type": "engine_error", "text": ...}``,
 ``{"type": "not_engine_move", "move": played, "expected": ...}`` and
-``{"type": "opponent", "side": "white"|"black"|"none"}``.
+``{"type": "opponent", "side": "white"|"black"|"none"}``, and
+``{"type": "opponent", "level": N}`` when MENU's "Computer: Level N (word)?"
+(built-in engine only) sets the next level.
 """
 from __future__ import annotations
 
@@ -46,6 +48,7 @@ from controller.screens import piece_move
 from engine import WHITE, Move, Position
 
 from .games import UnsupportedGame
+from .levels import DEFAULT as DEFAULT_LEVEL, LEVELS, label as level_label
 from .players import PLAYERS
 from .specs import SpecError
 from .supervisor import RESTARTING, Limits, Supervisor
@@ -143,6 +146,8 @@ class OpponentLayer:
         self._named: tuple | None = None               # (game, white, black) last written to the record
         controller.add_menu_item(self._side_label, self._cycle_side)
         controller.add_menu_item("Hint?", self._ask_hint)
+        if self._has_levels():
+            controller.add_menu_item(self._level_label, self._step_level)
 
     # ================================================================ the controller's interface
     def __getattr__(self, name: str):
@@ -477,6 +482,22 @@ class OpponentLayer:
         self._retry_at = None
         self._unavailable = None
         self._events.append({"type": "opponent", "side": nxt})
+        return []
+
+    def _has_levels(self) -> bool:
+        """Whether the engine plays the built-in levels (opponent.levels)."""
+        return self.engine.strip().split(":", 1)[0] == "builtin"
+
+    def _next_level(self) -> int:
+        return (self.level or DEFAULT_LEVEL) % len(LEVELS) + 1
+
+    def _level_label(self) -> str:
+        return f"Computer: {level_label(self._next_level())}?"
+
+    def _step_level(self, now: int) -> list[dict]:
+        n = self._next_level()
+        self.set_level(n)
+        self._events.append({"type": "opponent", "level": n})
         return []
 
     def _ask_hint(self, now: int) -> list[dict]:

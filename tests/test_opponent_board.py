@@ -398,3 +398,32 @@ def test_player_names_of_engines():
     assert player_name("builtin", 5) == "maxima-board engine (level 5)"
     assert player_name("builtin:level=3", None) == "maxima-board engine (level 3)"
     assert player_name("/usr/games/stockfish", None) == "stockfish"
+
+
+def test_menu_steps_the_computers_level_with_its_word():
+    """Issue 23: the board's MENU shows each level with a word a player
+    understands; OK sets it, and the record names the new level."""
+    from opponent.levels import LEVELS
+
+    store = GameStore(":memory:")
+    runner = Runner(Settings(), store=store)
+    layer = OpponentLayer(runner.controller, "none", 9, "builtin", sync=True)
+    runner.controller = layer
+    try:
+        for expected in [10] + list(range(1, 11)):   # after 10 comes 1
+            word = LEVELS[expected - 1].word
+            _menu_to(runner, layer, f"Computer: Level {expected} ({word})?")
+            assert {"type": "opponent", "level": expected} in runner.press("ok")
+            assert layer.level == expected
+    finally:
+        layer.close()
+    runner, layer = _board(engine="greedy", side="none")
+    try:
+        runner.press("menu")
+        seen = []
+        for _ in range(12):
+            seen.append(" ".join(layer.display))
+            runner.press("menu")
+        assert not any("Level" in text for text in seen), seen   # a baseline player has no levels
+    finally:
+        layer.close()

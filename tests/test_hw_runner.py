@@ -118,7 +118,11 @@ def test_frames_are_passed_only_on_change(board):
         board.at(200, "d3", False)
         board.run_until(1000)
     assert [c.args[0] for c in frame.call_args_list] == [30, 230]
-    assert tick.call_count == 100
+    # at rest the matrix is scanned every 20 ms (50 - 30 ms debounce), every
+    # 10 ms while a change is being debounced: one pass per scan
+    assert board.scanner.idle_scan_ms == 20 and board.scanner.active_scan_ms == 10
+    assert tick.call_count == board.runner.passes == board.scanner.scans
+    assert 1000 // 20 <= tick.call_count <= 1000 // 20 + 3 + 3 + 1
 
 
 def test_blinking_leds_follow_the_clock(board):

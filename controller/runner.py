@@ -206,7 +206,9 @@ class Runner:
         self._buttons: frozenset[str] = frozenset()
         self._link = LinkWatch()
         self._problem: str | None = None
-        self._lines: list[str] | None = None
+        self._lines: list[str] | None = None   # the lines the display shows
+        self._shown: tuple[dict[str, str], list[str]] | None = None   # the controller's LEDs and lines
+        self._due_at: int | None = None       # the controller's next deadline
         self._stop = False
         self._led_guard = _Guarded("LEDs", self.log)
         self._display_guard = _Guarded("display", self.log)
@@ -229,8 +231,14 @@ class Runner:
             feed.set_waker(self.waker.wake)
 
     # -- one pass -------------------------------------------------------------
-    def step(self, now_ms: int) -> None:
-        """Read, decide, show: one pass of the loop at ``now_ms``."""
+    def step(self, now_ms: int, woken: bool = True) -> None:
+        """Read, decide, show: one pass of the loop at ``now_ms``.
+
+        ``woken`` False (the loop's own passes that only the source's
+        schedule or a line from the Pico brought): unless something changed
+        or the controller's deadline has come, the controller is not asked
+        again; the LEDs are shown as they were (the sink renders blinks, the
+        Pico link does its own work)."""
         self.passes += 1
         seen = len(self.events)
         state = self.source.read(now_ms)
@@ -241,29 +249,42 @@ class Runner:
             if change is not None or (self._link.reported is False and problem != self._problem):
                 self._problem = problem
                 self._handle(self.controller.set_link(bool(self._link.reported), now_ms, problem))
+                woken = True
                 if change:
                     self._squares = None      # the controller waits for a fresh frame
         if state is not None:
             if state.squares != self._squares:
                 self._squares = state.squares
                 self._handle(self.controller.on_frame(now_ms, state.squares))
+                woken = True
             pressed = state.buttons - self._buttons
             self._buttons = state.buttons
             for button in sorted(pressed):
                 self._handle(self.controller.on_button(now_ms, button))
-        if self.feed is not None:             # commands from the web page, like buttons
+                woken = True
+        if self.feed is not None and self.feed.pending():   # commands from the web page, like buttons
             self._handle(self.feed.pump(self.controller, now_ms, FEED_PER_PASS))
-        self._handle(self.controller.on_tick(now_ms))
-        if self.feed is not None and (len(self.events) != seen or self.feed.latest is None):
-            self.feed.update(self.controller)
-        leds = dict(self.controller.leds)
+            woken = True
+        due = self._due_at
+        if woken or self._shown is None or (due is not None and now_ms >= due):
+            self._handle(self.controller.on_tick(now_ms))
+            if self.feed is not None and (len(self.events) != seen or self.feed.latest is None):
+                self.feed.update(self.controller)
+            self._shown = (dict(self.controller.leds), list(self.controller.display))
+            self._due_at = self._controller_deadline(now_ms)
+        leds, lines = self._shown
         self._led_guard.call(now_ms, lambda: self.leds.show(leds, now_ms))
-        lines = list(self.controller.display)
         if lines != self._lines:
             if self._display_guard.call(now_ms, lambda: self.display.show(lines)):
                 self._lines = lines
             if lines:
                 self.notifier.set_status(lines[0])
+
+    def _controller_deadline(self, now_ms: int) -> int | None:
+        """When the controller wants ``on_tick`` (one that cannot say: at
+        every pass, ``period_ms`` apart)."""
+        deadline = getattr(self.controller, "next_deadline", None)
+        return deadline() if deadline is not None else now_ms + self.period_ms
 
     def _handle(self, events: Iterable[dict] | None) -> None:
         for event in events or ():
@@ -278,10 +299,9 @@ class Runner:
         (None: only an event will); ``now_ms`` when work is waiting."""
         if self.feed is not None and self.feed.pending():
             return now_ms
-        deadline = getattr(self.controller, "next_deadline", None)
-        times = [deadline() if deadline is not None else now_ms + self.period_ms,   # cannot say: polled
-                 self._link.next_deadline(), self._led_guard.retry_at(), self._beeper_guard.retry_at()]
-        if self._lines != list(self.controller.display):
+        times = [self._due_at, self._link.next_deadline(), self._led_guard.retry_at(),
+                 self._beeper_guard.retry_at()]
+        if self._shown is not None and self._lines != self._shown[1]:
             times.append(self._display_guard.retry_at())
         source_deadline = getattr(self.source, "next_deadline", None)
         if source_deadline is None or self._source_descriptors() is None:
@@ -343,8 +363,8 @@ class Runner:
             now = clock.now_ms()
             if (stop is not None and stop(now)) or (until_ms is not None and now >= until_ms):
                 break
-            self.waker.drain()               # before the pass: a wake during it is not lost
-            self.step(now)
+            woken = self.waker.drain()       # before the pass: a wake during it is not lost
+            self.step(now, woken)
             if not ready:
                 self.notifier.ready(" ".join(self._lines[0].split()) if self._lines else "running")
                 ready = True

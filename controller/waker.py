@@ -41,16 +41,19 @@ class Waker:
         except (BlockingIOError, OSError):   # full (already awake) or closed (shutting down)
             pass
 
-    def drain(self) -> None:
-        """Take the wakes seen so far; the descriptor is quiet again."""
+    def drain(self) -> bool:
+        """Take the wakes seen so far (True if there were any); the
+        descriptor is quiet again."""
+        woken = False
         try:
             if self._write_fd is None:
-                os.eventfd_read(self._fd)
+                woken = os.eventfd_read(self._fd) > 0
             else:   # pragma: no cover - not Linux
                 while os.read(self._fd, 4096):
-                    pass
+                    woken = True
         except (BlockingIOError, OSError):
             pass
+        return woken
 
     def close(self) -> None:
         for fd in (self._fd, self._write_fd):

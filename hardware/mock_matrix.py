@@ -37,6 +37,7 @@ class ReedMatrix:
         self.map = matrix_map or MatrixMap()
         self.closed: set[tuple[int, int]] = set()
         self.pins: dict[int, MockPin] = {}
+        self._low: set[int] | None = None   # rows driven low, None: to be looked at again
         self.reads = 0        # column reads since the last reset_counts()
         self.writes = 0       # row level changes since the last reset_counts()
 
@@ -66,12 +67,14 @@ class ReedMatrix:
 
     # -- electrics ----------------------------------------------------------
     def _driven_low_rows(self) -> set[int]:
-        low = set()
-        for pin, r in self.row_of_pin.items():
-            p = self.pins.get(pin)
-            if p is not None and p._function == "output" and not p._state:
-                low.add(r)
-        return low
+        if self._low is None:       # recomputed after a row pin changed (cheap reads for the benches)
+            low = set()
+            for pin, r in self.row_of_pin.items():
+                p = self.pins.get(pin)
+                if p is not None and p._function == "output" and not p._state:
+                    low.add(r)
+            self._low = low
+        return self._low
 
     def column_low(self, column: int) -> bool:
         """True when the column is pulled low through a closed switch."""
@@ -119,6 +122,16 @@ class DiodeMatrixPin(MockPin):
         if self._number in self.matrix.row_of_pin:
             self.matrix.writes += 1
         super()._set_state(value)
+
+    def _change_state(self, value):
+        if self._number in self.matrix.row_of_pin:
+            self.matrix._low = None
+        return super()._change_state(value)
+
+    def _set_function(self, value):
+        if self._number in self.matrix.row_of_pin:
+            self.matrix._low = None
+        super()._set_function(value)
 
 
 def matrix_factory(matrix: ReedMatrix) -> MockFactory:

@@ -109,7 +109,8 @@ def test_a_held_button_is_pressed_once(board):
     with mock.patch.object(board.controller, "on_button", wraps=board.controller.on_button) as press:
         board.run_until(1500)
     assert [c.args[1] for c in press.call_args_list] == ["menu", "menu"]
-    assert [c.args[0] for c in press.call_args_list] == [130, 1030]    # after 30 ms debounce
+    # seen by the next scan (every 15 ms at rest), then 30 ms of debounce
+    assert [c.args[0] for c in press.call_args_list] == [105 + 30, 1005 + 30]
 
 
 def test_frames_are_passed_only_on_change(board):
@@ -117,15 +118,17 @@ def test_frames_are_passed_only_on_change(board):
             mock.patch.object(board.controller, "on_tick", wraps=board.controller.on_tick) as tick:
         board.at(200, "d3", False)
         board.run_until(1000)
-    assert [c.args[0] for c in frame.call_args_list] == [30, 230]
-    # at rest the matrix is scanned every 20 ms (50 - 30 ms debounce), every
+    # the first frame once stable for 30 ms; the lift, seen by the scan at
+    # 210 (every 15 ms at rest), 30 ms later
+    assert [c.args[0] for c in frame.call_args_list] == [30, 240]
+    # at rest the matrix is scanned every 15 ms (45 - 30 ms debounce), every
     # 10 ms while a change is being debounced: one pass per scan ...
-    assert board.scanner.idle_scan_ms == 20 and board.scanner.active_scan_ms == 10
+    assert board.scanner.idle_scan_ms == 15 and board.scanner.active_scan_ms == 10
     assert board.runner.passes == board.scanner.scans
-    assert 1000 // 20 <= board.runner.passes <= 1000 // 20 + 3 + 3 + 1
+    assert 1000 // 15 <= board.runner.passes <= 1000 // 15 + 3 + 3 + 1
     # ... but the controller hears only of changes and of its own deadlines
     # (start, the two frames, the lifted piece's settle time)
-    assert [c.args[0] for c in tick.call_args_list] == [0, 30, 230, 530]
+    assert [c.args[0] for c in tick.call_args_list] == [0, 30, 240, 540]
 
 
 def test_blinking_leds_follow_the_clock(board):

@@ -406,3 +406,17 @@ def test_the_computers_answer_wakes_a_sleeping_loop():
     assert any(e["type"] == "engine_move" for e in runner.events)
     assert clock.now_ms() - start < 20_000
     assert runner.passes <= 10
+
+
+def test_blinking_leds_are_rendered_at_their_edges_only():
+    """The MAX7219 sink says when its blinking LEDs change next: the loop
+    shows them again then (fast blink: 250 ms period, lit the first half)."""
+    leds = Max7219Leds(max7219(noop(), cascaded=2))
+    assert leds.next_deadline(0) is None
+    leds.show({"e5": "error-extra", "d3": "last-from"}, 10)
+    assert leds.next_deadline(10) == 125
+    assert leds.next_deadline(125) == 250
+    leds.show({"e5": "check", "d3": "last-from"}, 300)             # slow: 1 s period
+    assert leds.next_deadline(300) == 500
+    leds.show({"d3": "last-from"}, 600)
+    assert leds.next_deadline(600) is None

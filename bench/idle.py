@@ -256,6 +256,46 @@ def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str,
     return result
 
 
+def snapshot_figures(plies: tuple[int, ...] = (0, 40, 200), repeat: int = 200) -> list[tuple[int, float, float]]:
+    """(plies, µs of ``BoardFeed.update`` after one more move, µs of a
+    snapshot of an unchanged game): what the loop pays per change for the
+    web page and the broadcast."""
+    import random
+
+    from controller.core import Controller
+    from controller.feed import BoardFeed
+    from controller.settings import Settings
+    from controller.store import GameStore
+
+    out = []
+    for n in plies:
+        controller = Controller(Settings(), GameStore(":memory:"), fen="start", now_ms=0)
+        rnd = random.Random(n)
+        position = controller.position
+        for _ in range(n):
+            legal = sorted((m for m in position.legal_moves if m.kind != "suicide"), key=str)
+            if not legal:
+                break
+            position.push(rnd.choice(legal))
+        feed = BoardFeed()
+        feed.update(controller)
+        started = time.process_time()
+        for _ in range(repeat):
+            feed.update(controller)
+        same = (time.process_time() - started) / repeat * 1e6
+        full = feed.latest
+        shorter = dict(full, moves=full["moves"][:-1], sans=full["sans"][:-1])
+        spent = 0.0
+        for _ in range(repeat):      # the snapshot before holds one move less: labels one move
+            feed._latest = shorter
+            started = time.process_time()
+            feed.update(controller)
+            spent += time.process_time() - started
+        one_more = spent / repeat * 1e6
+        out.append((len(position.move_stack), one_more, same))
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tree", type=Path, default=HERE, help="source tree to run (default: this checkout)")
@@ -291,6 +331,9 @@ def main() -> int:
               f"{statistics.median(wakes):.1f} wake-ups/s (min {min(wakes):.1f}), start-up "
               f"{statistics.median(r['startup_s'] for r in runs):.2f} s, move latency "
               f"{'-' if not moves else f'{statistics.median(moves):.0f} ms (max {max(moves):.0f})'}")
+    for plies, one_more, same in snapshot_figures():
+        print(f"snapshot (BoardFeed.update) at {plies:3} plies: {one_more:6.0f} µs after a move, "
+              f"{same:6.0f} µs for an unchanged game (CPU time, this process)")
     return 0
 
 

@@ -19,14 +19,20 @@ class _Parser(argparse.ArgumentParser):
     subcommands' parsers are of this class too."""
 
     def error(self, message: str):
-        head, _, rest = message.partition(": ")   # "argument DEPTH: DEPTH must be ..."
-        if head.startswith("argument ") and rest.startswith(head[len("argument "):] + " "):
+        head, _, rest = message.partition(": ")   # "argument DEPTH: DEPTH must be ...", "argument --x: --x: ..."
+        name = head[len("argument "):]
+        if head.startswith("argument ") and (rest.startswith(name + " ") or rest.startswith(name + ":")):
             message = rest
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="maxima-board", description="An electronic board for Maxima, Ultima and Deckle's games.")
+    from engine import variants
+
+    parser = _Parser(prog="maxima-board",
+                     description="An electronic board for the Ultima family: Maxima, Ultima, George Deckle's "
+                                 f"games and Michael Howe's Optima ('maxima-board variants' lists all "
+                                 f"{len(variants.names())}).")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in (engine_cmds, game_cmds, board_cmds, club_cmds, opponent_cmds):
         module.register(sub)

@@ -45,7 +45,7 @@ from hardware.interfaces import BUTTONS
 
 from . import screens
 from .clock import Clock, flag_result, parse_time_control
-from .games import start_fen
+from .games import board_kind, first_game, next_game, short_title, start_fen
 from .guidance import side_name
 from .modes import EndedMode, Menu, MenuItem, Mode, PlayMode, Setup, SetupMode, Sync, SyncMode
 from .modes.placement import play_mode
@@ -82,7 +82,7 @@ class Controller:
                  now_ms: int = 0, menu_items: "list[tuple[str, Callable[[int], list]]] | None" = None,
                  variant: str | None = None):
         self.settings = settings
-        self._variant = variants.get(variant or settings.variant).name   # the game of new games
+        self._variant = variants.get(variant).name if variant else first_game(settings)   # the game of new games
         self.store = store if store is not None else GameStore(":memory:")
         self._now = now_ms
         self._raw: int | None = None
@@ -344,8 +344,11 @@ class Controller:
         if old is new or old.names == new.names:
             return
         raw = self._raw
-        if raw is not None:
-            self._raw = sum(1 << new.index[old.names[sq]] for sq in bits(raw) if old.names[sq] in new.index)
+        if raw is not None:   # the pieces outside the old game may stand inside the new one, and the reverse
+            names = {old.names[sq] for sq in bits(raw)} | set(self._outside)
+            self._raw = sum(1 << new.index[name] for name in names if name in new.index)
+            self._outside = frozenset(name for name in names if name not in new.index)
+            self._raw_since = self._now
         self._lifted = 0
     def _mask(self, squares) -> int:
         index = self.position.geometry.index
@@ -505,7 +508,7 @@ class Controller:
             return self._store_failed("take the move back", exc)
         position.pop()
         words = screens.move_words(position, move)
-        short = f"{position.piece_letter(move).upper()}{move}"
+        short = screens.piece_move(position, move)   # "Guard a7-a6": words, no number
         self._refresh()
         self._result, self._reason = "*", None
         self._last_from_history()
@@ -672,11 +675,14 @@ class Controller:
     # ================================================================ buttons
     def _press(self, button: str, now: int) -> list[dict]:
         if self._menu is not None:
-            stays, events = self._menu.press(button, now)
-            if not stays:
+            menu = self._menu
+            stays, events = menu.press(button, now)
+            if not stays and self._menu is menu:   # an item may have opened another (a confirmation)
                 self._menu = None
             return events
-        if self._outside and button == "ok":   # OK would commit: not while a piece is off the game's squares
+        setup = self._setup
+        choosing = setup is not None and (setup.on_game or setup.on_forces or setup.on_clock)
+        if self._outside and button == "ok" and not choosing:   # OK would commit: not while a piece is off the game's squares
             return []
         return self._mode.press(button, now)
 
@@ -691,13 +697,38 @@ class Controller:
         def resign(color: int) -> Callable[[int], list]:
             return lambda now: self._end("0-1" if color == WHITE else "1-0", "resignation", now)
 
-        items = [MenuItem(f"Resign {side_name(side)}?", resign(side)),
+        items = [self._game_item(),
+                 MenuItem(f"Resign {side_name(side)}?", resign(side)),
                  MenuItem(f"Resign {side_name(-side)}?", resign(-side)),
                  MenuItem("Agree draw?", lambda now: self._end(self._position.variant.draw_result, "agreement", now)),
                  new]
         if self.web_pin:
             items.append(MenuItem("Show web PIN?", self._show_web_pin))
         self._menu = Menu(items + self._extra_items)
+
+    def _game_item(self) -> MenuItem:
+        """MENU → "Play Ultima?": set-up of the next game the board plays
+        (OK there goes on to the one after). A game with moves is abandoned
+        only after "Abandon game N?" is confirmed."""
+        nxt = next_game(self._position.variant.name, board_kind(self.settings))
+
+        def choose(now: int) -> list[dict]:
+            if self._position.move_stack and self._mode.name in ("play", "sync"):
+                self._menu = Menu([MenuItem(f"Abandon game {self._game_id}?",
+                                            lambda later: self._choose(nxt, later))])
+                return []
+            return self._choose(nxt, now)
+
+        return MenuItem(f"Play {short_title(nxt)}?", choose)
+
+    def _choose(self, variant: str, now: int) -> list[dict]:
+        """Set-up of a new game of ``variant``, its MENU on "Game" (OK: the next one)."""
+        self._abandon_unfinished()
+        self._variant = variants.get(variant).name
+        self._begin_setup(self._new_position(), now)
+        if self._setup is not None:
+            self._setup.on_game = True
+        return []
 
     def _show_web_pin(self, now: int) -> list[dict]:
         self._note = (f"Web PIN: {self.web_pin}", now + 3 * NOTE_MS)
@@ -739,4 +770,17 @@ class Controller:
             failure=self._failure, sync=self._sync, setup=self._setup, outside=self._outside,
             clocks=self._clock.readings(now) if self._clock is not None else None,
             control=str(self._control) if self._control is not None else "none",
-            placement=getattr(self._mode, "choice", None))
+            placement=getattr(self._mode, "choice", None),
+            start_standing=self._mode.name == "ended" and self._raw is not None and not self._outside
+            and self._raw == self._start_occupancy())
+
+    def _start_occupancy(self) -> int | None:
+        """The squares the start of the next new game occupies, in the
+        geometry of the game's position (None: another board's game)."""
+        cached = getattr(self, "_start_cache", None)
+        if cached is not None and cached[0] == self._variant:
+            return cached[1]
+        start = Position(variants.get(self._variant).start_fen, self._variant)
+        occupancy = start.occupancy() if start.geometry.names == self._position.geometry.names else None
+        self._start_cache = (self._variant, occupancy)
+        return occupancy

@@ -29,9 +29,24 @@ def short_title(variant: "Variant | str") -> str:
     return variants.get(variant).title.replace(" Chess", "")
 
 
+def first_game(settings: object) -> str:
+    """The game of new games for ``settings``: its ``variant`` when the
+    board (``board_kind``) can hold it; Maxima, the default, on a board
+    that cannot hold it is the board's first game instead (a 10×10 board
+    whose config names no game does not start Maxima). Another game named
+    for a board that cannot hold it stays: the board refuses it, naming it."""
+    games = games_for(board_kind(settings))
+    variant = variants.get(getattr(settings, "variant", None) or "maxima").name
+    return games[0] if variant == "maxima" and variant not in games else variant
+
+
 def next_game(current: str, kind: str) -> str:
-    """The game after ``current`` among those the board plays (MENU → Game)."""
+    """The game after ``current`` among those the board plays (MENU → Game);
+    for a game the board cannot hold (a simulator given only ``--variant``),
+    among those of the board that holds it."""
     games = games_for(kind)
+    if current not in games:
+        games = next((g for g in (games_for(k) for k in BOARD_KINDS) if current in g), games)
     if current not in games:
         return games[0]
     return games[(games.index(current) + 1) % len(games)]

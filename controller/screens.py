@@ -59,6 +59,7 @@ class View:
     link_problem: str | None = None  # why the board link is down ("No board at /dev/…")
     outside: frozenset[str] = frozenset()   # board squares off the game's that hold a piece (board names)
     placement: object | None = None  # Optima's placement phase: the player's Choice (modes/placement.py)
+    start_standing: bool = False     # the game is over and the board shows the next game's start
 
     @property
     def stable(self) -> bool:
@@ -94,9 +95,10 @@ def render(view: View) -> Screen:
     board = view.setup.position if view.setup else view.position
     names = board.geometry.names
     layers = [(state, [names[s] for s in squares]) for state, squares in lit.layers]
-    if view.outside and view.link_ok:
-        layers.append(("error-extra", sorted(view.outside)))
-        text = g.not_in_game(sorted(view.outside))
+    if view.outside and view.link_ok:   # a board square named like a game square: the board view lights it
+        layers.append(("error-extra", sorted(sq for sq in view.outside if sq not in board.geometry.index)))
+        if view.menu is None or view.mode == "setup":   # an open menu stays readable
+            text = g.not_in_game(sorted(view.outside))
     leds = g.compose_leds(layers)
     return Screen(leds, g.screen(status, second, text), lit.pick)
 
@@ -110,14 +112,18 @@ def offered(pick: Pick | None, raw: int | None, lifted: int) -> Pick:
 
 def move_words(position: Position, move: Move) -> str:
     """A move for people, e.g. ``"3. Pawn d3-d4"``, ``"3... Leaper c7-S"``;
-    the piece letter replaces the name when the line is too long."""
+    without the number when the line is too long ("Pushme-Pullyu a10-a9")."""
     number = f"{position.ply // 2 + 1}{'.' if position.turn == WHITE else '...'}"
+    words = piece_move(position, move)
+    text = f"{number} {words}"
+    return text if len(text) <= g.WIDTH or len(words) > g.WIDTH else words   # the number goes first
+
+
+def piece_move(position: Position, move: Move) -> str:
+    """A move with its piece's name, no number: ``"Guard a7-a6"``."""
     placed = getattr(move, "placed", None)
     name = unit_title(placed, royal=False) if placed else position.piece_at(move.from_square).name
-    text = f"{number} {name} {move}"
-    if len(text) > g.WIDTH:
-        text = f"{number} {position.piece_letter(move).upper()}{move}"
-    return text
+    return f"{name} {move}"
 
 
 def unit_title(token: str, royal: bool = True) -> str:
@@ -334,7 +340,7 @@ def _play_text(v: View, lit: _Lit) -> str:
         lit.pick = offered(v.pick, v.raw, v.lifted)
         index = lit.pick[1]
         move = m.entries[index].move
-        return (f"Which move? {index + 1}/{len(m.entries)}: {p.piece_letter(move).upper()}{move}. "
+        return (f"Which move? {index + 1}/{len(m.entries)}: {p.piece_at(move.from_square).name} {move}. "
                 f"OK = yes, BACK = next.")
     if m.kind == "remove":
         lit.add("remove", bits(m.remove))
@@ -435,5 +441,5 @@ def _ended_screen(v: View) -> tuple[str, str, str]:
         words = f"Draw by {v.reason}." if v.reason == "agreement" else f"Draw: {v.reason}."
     else:
         words = f"{winner}: {v.reason}."
-    return (g.status_line("Game over", v.result), _second(v),
-            f"{words} Set up the start, then NEW.")
+    then = "OK or NEW: new game." if v.start_standing else "Set up the start, then NEW."
+    return g.status_line("Game over", v.result), _second(v), f"{words} {then}"

@@ -34,7 +34,11 @@ Script lines (``#`` starts a comment, blank lines are skipped):
 
 Squares are the game's own names (``a1``…``h8`` for Ultima); a square
 that no game has is refused when the script is read, a square of the
-board outside the game counts as a piece where none may stand.
+board outside the game counts as a piece where none may stand. With
+``replay --board maxima|10x10`` (``Runner(board=…)``) squares are that
+physical board's instead, read through the board mapping a real board
+uses (``controller.board_view``): Ultima on the 10×10 board stands on
+b2…i9, and LED events name board squares.
 
 With a clock, ``move`` and ``final`` lines carry ``"clocks": {"white": ms,
 "black": ms}``, the time each side has left.
@@ -45,12 +49,14 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 from engine import START_FEN, Position, variants
+from hardware.boards import place
 from hardware.interfaces import BUTTONS
 
+from .board_view import BoardView
 from .clock import TimeControlError, parse_time_control
 from .core import Controller
 from .numbers import shown, whole_number
-from .render import board_text
+from .render import board_text, board_view_text
 from .settings import Settings
 from .store import GameStore
 
@@ -193,40 +199,102 @@ def parse_script(lines: Iterable[str], variant: str = "maxima") -> list[Step]:
 
 class Runner:
     """A controller on a simulated board and clock. The board starts set up
-    with ``fen`` (the start position by default) at time 0."""
+    with ``fen`` (the start position by default) at time 0.
+
+    With ``board`` ("maxima" or "10x10") the simulated board is that
+    physical board: squares are the board's own names, translated to the
+    game's by the board mapping a real board uses
+    (``controller.board_view.BoardView``); LED events and the error
+    events' squares are the board's too. Without, squares are the game's."""
 
     engine = "builtin"   # the engine of ``opponent`` lines
+    _board_leds: dict[str, str] = {}   # with a physical board: its LED frame last reported
 
     def __init__(self, settings: Settings, fen: str | None = None, store: GameStore | None = None,
-                 now_ms: int = 0, variant: str | None = None):
-        self.controller = Controller(settings, store if store is not None else GameStore(":memory:"),
-                                     fen=fen if fen is not None else "start", now_ms=now_ms, variant=variant)
+                 now_ms: int = 0, variant: str | None = None, board: str | None = None):
+        controller = Controller(settings, store if store is not None else GameStore(":memory:"),
+                                fen=fen if fen is not None else "start", now_ms=now_ms, variant=variant)
+        self.controller = BoardView(controller, board, settings.board_offset) if board else controller
         self.now = now_ms
-        self.board: set[str] = set(self.controller.expected_squares)
-        self.events: list[dict] = self.controller.on_frame(self.now, frozenset(self.board))
+        self.board: set[str] = set(self.expected_board())
+        if self.view is not None:
+            self.events = self._frame()
+        else:
+            self.events = self.controller.on_frame(self.now, frozenset(self.board))
+
+    @property
+    def view(self) -> BoardView | None:
+        """The physical board the game is seen through, if any."""
+        return self.controller if isinstance(self.controller, BoardView) else None
+
+    def expected_board(self) -> set[str]:
+        """The squares that should be occupied now, by the simulated board's names."""
+        squares = self.controller.expected_squares
+        view = self.view
+        if view is None:
+            return set(squares)
+        board_of = view.placement.board_of
+        return {board_of[sq] for sq in squares}
+
+    def _board_events(self, events: list[dict]) -> list[dict]:
+        """The controller's events with squares as the physical board names
+        them: LED frames (squares outside the game holding a piece lit as
+        errors) and the squares of wrong-board errors."""
+        view = self.view
+        if view is None:
+            return events
+        placement = view.placement
+        out = []
+        for e in events:
+            if e.get("type") == "leds":
+                continue                     # the board's own frame follows when it changed
+            if e.get("type") == "error" and "missing" in e:
+                e = {**e, **{k: [placement.board_of.get(sq, sq) for sq in e[k]]
+                             for k in ("missing", "extra", "remove")}}
+            out.append(e)
+        leds = dict(sorted(view.leds.items()))
+        if leds != self._board_leds:
+            self._board_leds = leds
+            out.append({"type": "leds", "leds": leds})
+        return out
 
     @classmethod
-    def attach(cls, controller: Controller, board: set[str], now_ms: int) -> "Runner":
-        """A runner for an existing controller and board."""
+    def attach(cls, controller: Controller, board: set[str] | None, now_ms: int) -> "Runner":
+        """A runner for an existing controller (or a ``BoardView`` of one)
+        and board (None: set up as the game stands)."""
         runner = cls.__new__(cls)
-        runner.controller, runner.board, runner.now = controller, set(board), now_ms
-        runner.events = controller.on_frame(now_ms, frozenset(board))
+        runner.controller, runner.now = controller, now_ms
+        runner.board = set(board) if board is not None else runner.expected_board()
+        if runner.view is not None:
+            runner.events = runner._frame()
+        else:
+            runner.events = controller.on_frame(now_ms, frozenset(runner.board))
         return runner
 
     def _frame(self) -> list[dict]:
         """The board as the controller sees it: the game's squares, and
-        those of other games' boards as ``outside``."""
+        those of other games' boards as ``outside`` (with a physical board:
+        the board's squares, translated by its view)."""
+        if self.view is not None:
+            return self._board_events(self.controller.on_frame(self.now, frozenset(self.board)))
         index = self.controller.position.geometry.index
         inside = frozenset(sq for sq in self.board if sq in index)
         return self.controller.on_frame(self.now, inside, frozenset(self.board) - inside)
 
+    def _on_board(self, op: str, square: str) -> None:
+        view = self.view
+        if view is not None and square not in view.board.squares:
+            raise ValueError(f"{op} {square}: {view.board.title} has no such square")
+
     def lift(self, square: str) -> list[dict]:
+        self._on_board("lift", square)
         if square not in self.board:
             raise ValueError(f"lift {square}: the square is already empty")
         self.board.discard(square)
         return self._frame()
 
     def place(self, square: str) -> list[dict]:
+        self._on_board("place", square)
         if square in self.board:
             raise ValueError(f"place {square}: the square is already occupied")
         self.board.add(square)
@@ -238,6 +306,11 @@ class Runner:
         if squares == "start":
             p = Position("start", self.controller.variant)
             squares = [p.geometry.names[sq] for sq, _ in p.pieces()]
+            if self.view is not None:
+                squares = [self.view.placement.board_of[sq] for sq in squares]
+        else:
+            for square in squares:
+                self._on_board("board", square)
         self.board = set(squares)
         return self._frame()
 
@@ -249,22 +322,25 @@ class Runner:
             if deadline is None or deadline > target or deadline <= self.now:
                 break
             self.now = deadline
-            events += self.controller.on_tick(deadline)
+            events += self._board_events(self.controller.on_tick(deadline))
         self.now = max(self.now, target)
-        return events + self.controller.on_tick(self.now)
+        return events + self._board_events(self.controller.on_tick(self.now))
 
     def wait(self, ms: int) -> list[dict]:
         return self.advance_to(self.now + ms)
 
     def press(self, button: str) -> list[dict]:
-        return self.controller.on_button(self.now, button)
+        return self._board_events(self.controller.on_button(self.now, button))
 
     def fen(self, fen: str, variant: str | None = None) -> list[dict]:
         """A new game from ``fen`` (of ``variant``: the game being played
         if None); the board is set up for it at once."""
+        view = self.view
+        if view is not None:   # PlacementError (one line) for a game this board cannot hold
+            place(variant or self.controller.variant, view.board, view.offset or None)
         events = self._abandoned() + self.controller.new_game(self.now, fen, setup=False, variant=variant)
-        self.board = set(self.controller.expected_squares)
-        return events + self._frame()
+        self.board = self.expected_board()
+        return self._board_events(events) + self._frame()
 
     def variant(self, arg: tuple[str, str]) -> list[dict]:
         """``variant NAME FEN``: a new game of that game, board set up."""
@@ -273,7 +349,10 @@ class Runner:
 
     def setup(self, fen: str) -> list[dict]:
         """A new game from ``fen``, set up by hand from the board as it stands."""
-        return self._abandoned() + self.controller.new_game(self.now, fen, setup=True)
+        events = self._abandoned() + self.controller.new_game(self.now, fen, setup=True)
+        if self.view is not None:
+            return self._board_events(events) + self._frame()   # the board read again where the game stands
+        return events
 
     def _abandoned(self) -> list[dict]:
         """The ``abandoned`` event when a new game leaves one unfinished
@@ -286,10 +365,12 @@ class Runner:
     def show(self, _: object = None) -> list[dict]:
         """The ``show`` event: the board as text, as ``sim`` prints it."""
         c = self.controller
+        if self.view is not None:
+            return [{"type": "show", "text": board_view_text(self.view, self.board, c.leds, c.display)}]
         return [{"type": "show", "text": board_text(c.position, self.board, c.leds, c.display)}]
 
     def link(self, up: bool) -> list[dict]:
-        events = self.controller.set_link(up, self.now)
+        events = self._board_events(self.controller.set_link(up, self.now))
         if up:
             events += self._frame()
         return events
@@ -300,12 +381,18 @@ class Runner:
         from opponent.board import OpponentLayer, replay_limits
 
         side, level = arg
-        if not isinstance(self.controller, OpponentLayer):
-            self.controller = OpponentLayer(self.controller, "none", level, self.engine, sync=True)
-        self.controller.set_level(level)
-        if self.controller.sync:
-            self.controller.limits = replay_limits(level)
-        return self.controller.set_side(side, self.now)
+        view = self.view
+        layer = view.controller if view is not None else self.controller
+        if not isinstance(layer, OpponentLayer):
+            layer = OpponentLayer(layer, "none", level, self.engine, sync=True)
+            if view is not None:   # the board's squares stay outermost, as on a real board
+                view.controller = layer
+            else:
+                self.controller = layer
+        layer.set_level(level)
+        if layer.sync:
+            layer.limits = replay_limits(level)
+        return self._board_events(layer.set_side(side, self.now))
 
     def close(self) -> None:
         """End what the run started (the opponent's engine process)."""
@@ -349,7 +436,8 @@ class Runner:
 
 
 def replay(steps: list[Step], settings: Settings, fen: str | None = None,
-           store: GameStore | None = None, variant: str | None = None, engine: str = "builtin") -> Iterator[dict]:
+           store: GameStore | None = None, variant: str | None = None, engine: str = "builtin",
+           board: str | None = None) -> Iterator[dict]:
     """Every event of a script run, then the final line. The first game is
     of ``variant`` (``settings.variant`` if None). A ``fen`` or ``variant``
     step before any other step sets the starting position instead of
@@ -371,7 +459,7 @@ def replay(steps: list[Step], settings: Settings, fen: str | None = None,
             settings = replace(settings, time_control=str(step.arg))
         lead += 1
     steps = steps[lead:]
-    runner = Runner(settings, fen, store, variant=variant)
+    runner = Runner(settings, fen, store, variant=variant, board=board)
     runner.engine = engine
     try:
         yield from runner.events

@@ -4,17 +4,24 @@ typed live; real time passes as well, and ``wait`` adds more.
 
 Output lines start with a word saying what they are: ``move 3 d3-d4 ...``
 (a committed, stored move), ``takeback``, ``game``, ``oled``, ``leds``,
-``error``, ``note``.
+``error``, ``note``. An OLED change of the status bar alone (a running
+clock's second) is not printed, so nothing is written over the prompt
+every second: ``show`` has the clocks, and each move line is followed by
+them.
 """
 from __future__ import annotations
 
 import os
+import re
 import select
 import sys
 import time
 from typing import Callable, Iterator, TextIO
 
 
+from hardware.boards import BOARDS, PlacementError, games_for
+
+from .board_view import BoardView
 from .clock import format_ms
 from .core import Controller
 from .script import COMMANDS, Runner, ScriptError, parse_line
@@ -37,7 +44,7 @@ commands (one per line):
   clock CONTROL      time control of the next new game (90+30, 60d10, 40/90,30+30, none)
   forces KIND        Optima's forces of the next new game: eq, u1, u2, random
   seed N             the seed that draws them
-  show               the board, its LEDs and the OLED
+  show               the board, its LEDs and the OLED (with the clocks: their seconds are not printed)
   opponent SIDE [N]  the computer plays white, black or none, at level N (1-10)
   help               this text
   quit               leave (the game is stored and resumes next time)"""
@@ -47,12 +54,14 @@ class Sim:
     """One simulated board session writing to ``output``."""
 
     def __init__(self, settings: Settings, store: GameStore, output: TextIO,
-                 clock: Callable[[], float] = time.monotonic, feed=None, wrap: Callable | None = None):
+                 clock: Callable[[], float] = time.monotonic, feed=None, wrap: Callable | None = None,
+                 board: str | None = None, follow: bool = False):
         self.out = output
         self.feed = feed       # controller.feed.BoardFeed: the web page, the broadcast
         self._clock = clock
         self._t0 = clock()
         self._waited = 0
+        self._oled: list[str] = []   # the OLED lines last printed
         if store.message:
             self._print(f"note {store.message}")
         # The simulated board is set up as the game stands: the resumed
@@ -61,7 +70,19 @@ class Sim:
         controller = self.core = Controller(settings, store, fen=fen, now_ms=0)
         if wrap is not None:   # a layer around the controller (the computer opponent)
             controller = wrap(controller)
-        self.runner = Runner.attach(controller, set(controller.expected_squares), 0)
+        if board is not None:  # the physical board's squares, outermost as on a real board
+            game = self.core.position.variant
+            holder = next((k for k in BOARDS if game.name in games_for(k)), None)
+            if follow and holder is not None and game.name not in games_for(board):
+                self._print(f"note game {self.core.game_id} ({game.title}) is played on {BOARDS[holder].title}: "
+                            f"simulating that board")
+                board = holder
+            try:
+                controller = BoardView(controller, board, settings.board_offset)
+            except PlacementError as exc:
+                how = f"'sim --board {holder}' resumes it" if holder else f"'sim --variant {game.name}' resumes it"
+                raise PlacementError(f"game {self.core.game_id} ({game.title}) is unfinished: {exc}; {how}") from None
+        self.runner = Runner.attach(controller, None, 0)
         self._emit(self.runner.events)
         self._serve_feed(True)
 
@@ -84,7 +105,7 @@ class Sim:
             return
         events = self.feed.pump(self.controller, self.runner.now)
         if any(e["type"] == "new_game" for e in events) and self.controller.mode == "play":
-            events += self.runner.set_board(self.controller.expected_squares)   # hands set it up
+            events += self.runner.set_board(self.runner.expected_board())   # hands set it up
         self._emit(events)
         if changed or events:
             self.feed.update(self.controller)
@@ -109,9 +130,7 @@ class Sim:
                 self._emit(self.runner.do(step))
             self._serve_feed(True)
         except ScriptError as exc:
-            known = ", ".join(COMMANDS + ("quit",))
-            hint = f" (commands: {known})" if "unknown command" in str(exc) else ""
-            self._print(f"error {exc}{hint}")
+            self._print(f"error {typed_error(str(exc), word)}")
         return True
 
     def _emit(self, events: list[dict]) -> None:
@@ -141,7 +160,12 @@ class Sim:
             elif kind == "show":
                 self._print(e["text"])
             elif kind == "display":
-                self._print("oled " + " | ".join(e["lines"]))
+                lines = e["lines"]
+                if lines[1:] == self._oled[1:] and lines[:1] != self._oled[:1] and self._oled:
+                    self._oled = list(lines)   # only the status bar (a clock ticking): not printed; 'show' has it
+                    continue
+                self._oled = list(lines)
+                self._print("oled " + " | ".join(lines))
             elif kind == "leds":
                 by_state: dict[str, list[str]] = {}
                 for sq, state in e["leds"].items():
@@ -162,6 +186,8 @@ class Sim:
                 self._print(f"error {e['text']}: {e['detail']}")
             elif kind == "engine_error":
                 self._print(f"error computer: {e['text']}")
+            elif kind == "players":
+                self._print(f"game {e['game']}: {e['white']} - {e['black']}")
             elif kind == "link":
                 self._print(f"link {'up' if e['ok'] else 'down'}")
             else:
@@ -171,6 +197,16 @@ class Sim:
     def _print(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
+
+
+def typed_error(text: str, word: str) -> str:
+    """A script error as the person who typed the line reads it: without
+    the script's "line N: " (the line is the one just typed); an unknown
+    command lists the simulator's commands once."""
+    text = re.sub(r"^line \d+: ", "", text)
+    if text.startswith("unknown command"):
+        return f"unknown command {word!r} (commands: {', '.join(COMMANDS + ('quit',))})"
+    return text
 
 
 def _clocks(left: dict[str, int]) -> str:
@@ -205,22 +241,28 @@ def _lines(source: TextIO, tick: Callable[[], None]) -> Iterator[str]:
 
 def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | None = None,
             label: str | None = None, feed=None, on_start: Callable[[Sim], None] | None = None,
-            wrap: Callable | None = None) -> int:
+            wrap: Callable | None = None, board: str | None = None, follow: bool = False) -> int:
     """Run a simulated board session until ``quit`` or end of input; the
     games database is ``settings.db_path`` (default: ``default_db_path()``),
     held with the board lock for the session (``label`` names it in errors).
     With a ``feed`` (the web page) the board goes on after the end of input,
-    until interrupted; ``on_start`` is called once the board is up."""
+    until interrupted; ``on_start`` is called once the board is up.
+    ``board`` ("maxima", "10x10"): the squares typed and shown are that
+    physical board's (``controller.board_view``); None: the game's own.
+    ``follow``: a resumed game that ``board`` cannot hold is simulated on
+    the board that holds it (``board`` was not asked for)."""
     source = input if input is not None else sys.stdin
     out = output if output is not None else sys.stdout
     store = board_store(settings.db_path, label)
     sim = None
     try:
-        sim = Sim(settings, store, out, feed=feed, wrap=wrap)
+        sim = Sim(settings, store, out, feed=feed, wrap=wrap, board=board, follow=follow)
         if on_start is not None:
             on_start(sim)
         interactive = _isatty(source) and _isatty(out)
-        intro = (f"Simulated board ({sim.controller.position.variant.title}); games are stored in {store.path}.\n"
+        view = sim.runner.view
+        where = f" on {view.board.title}" if view is not None else ""
+        intro = (f"Simulated board ({sim.controller.position.variant.title}{where}); games are stored in {store.path}.\n"
                  "Type 'help' for the commands, 'show' to see the board, 'quit' to leave.")
         if interactive and source is sys.stdin and out is sys.stdout:
             from .console import run_console

@@ -424,6 +424,12 @@ class GameStore:
                     game_id=game_id, plies=ply + 1)
         self._plies[game_id] = ply
 
+    def set_players(self, game_id: int, white: str, black: str) -> None:
+        """The players' names of a game (the computer's side is named by its
+        engine and level once it plays it)."""
+        self._write("UPDATE games SET white = ?, black = ? WHERE id = ?", (white, black, game_id),
+                    game_id=game_id, plies=self._plies.get(game_id))
+
     def finish(self, game_id: int, result: str, reason: str | None) -> None:
         """Record the game's end; it will not be resumed."""
         self._write("UPDATE games SET result = ?, reason = ?, finished = 1 WHERE id = ?",

@@ -35,15 +35,18 @@ Events the layer adds: ``{"type": "engine_move", "for": "computer"|"hint",
 """
 from __future__ import annotations
 
+import os
 import queue
+import sqlite3
 import threading
 from dataclasses import dataclass
 
 from controller import guidance as g
-from controller.screens import move_words
+from controller.screens import piece_move
 from engine import WHITE, Move, Position
 
 from .games import UnsupportedGame
+from .players import PLAYERS
 from .specs import SpecError
 from .supervisor import RESTARTING, Limits, Supervisor
 from .uci import EngineError
@@ -56,6 +59,29 @@ MOVETIME_MS = 1000
 
 def side_word(side: int | None) -> str:
     return "none" if side is None else "white" if side == WHITE else "black"
+
+
+def player_name(engine: str, level: int | None) -> str:
+    """The computer as a game record names it, as picochess writes
+    "Stockfish 16 (level 5)": ``"maxima-board engine (level 5)"`` for the
+    built-in engine, ``"maxima-board greedy player"`` for a baseline, the
+    file name of any other UCI engine."""
+    head = engine.strip()
+    if ":" in head:
+        before, _, after = head.rpartition(":")
+        if "=" in after and "/" not in after:
+            head = before
+            for option in after.split(","):
+                key, _, value = option.partition("=")
+                if key.strip().lower() == "level" and value.strip().isdigit() and level is None:
+                    level = int(value)
+    if head == "builtin":
+        name = "maxima-board engine"
+    elif head in PLAYERS:
+        name = f"maxima-board {head} player"
+    else:
+        name = os.path.basename(head.rstrip("/")) or head
+    return f"{name} (level {level})" if level is not None else name
 
 
 def replay_limits(level: int | None) -> Limits:
@@ -112,6 +138,9 @@ class OpponentLayer:
         self._wake = lambda: None               # the board loop's waker: an answer is waiting
         self._last_leds: dict[str, str] = controller.leds
         self._last_lines: list[str] = controller.display
+        self._squares: frozenset[str] | None = None   # the board's last frame (the game's squares)
+        self._frame_at = 0                             # when it came
+        self._named: tuple | None = None               # (game, white, black) last written to the record
         controller.add_menu_item(self._side_label, self._cycle_side)
         controller.add_menu_item("Hint?", self._ask_hint)
 
@@ -120,6 +149,9 @@ class OpponentLayer:
         return getattr(self.controller, name)
 
     def on_frame(self, now_ms: int, squares, outside: frozenset[str] = frozenset()) -> list[dict]:
+        squares = frozenset(squares)
+        if squares != self._squares:
+            self._squares, self._frame_at = squares, now_ms
         return self._after(now_ms, self.controller.on_frame(now_ms, squares, outside=outside))
 
     def on_button(self, now_ms: int, button: str) -> list[dict]:
@@ -156,6 +188,10 @@ class OpponentLayer:
         if shown is None:
             return leds
         names = self.controller.position.geometry.names
+        misplaced = self._misplaced()
+        if misplaced is not None:   # guided on to the computer's square, not back home
+            home = names[shown.move.from_square]
+            leds = {sq: state for sq, state in leds.items() if not (sq == home and state == "error-missing")}
         layers = [(state, [sq]) for sq, state in leds.items()]
         layers.append(("engine-from", [names[shown.move.from_square]]))
         if shown.move.to_square is not None:
@@ -170,12 +206,13 @@ class OpponentLayer:
             return lines
         head = (lines + ["", ""])[:2]
         body = lines[2:]
-        if not any(body):
+        if self._misplaced() is not None and self._note is None:
             out = head + g.wrap(text)
-        elif len(body) < g.TEXT_LINES:
-            out = head + body + [g.fit(short)]
-        else:   # a full screen (the placement prompt): the computer's line replaces its last
-            out = head + body[:g.TEXT_LINES - 1] + [g.fit(short)]
+        elif not any(body):
+            out = head + g.wrap(text)
+        else:   # below what the controller says; on a full screen (the placement prompt) in place of its end
+            tail = [short] if len(short) <= g.WIDTH else g.wrap(short, 2)
+            out = head + body[:g.TEXT_LINES - len(tail)] + tail
         while out and not out[-1]:
             out.pop()
         return out
@@ -218,7 +255,8 @@ class OpponentLayer:
         return shown
 
     def _words(self) -> tuple[str | None, str]:
-        """The OLED text (long, and short for one line), or None."""
+        """The OLED text (long, and short: one line, or two when the move
+        in words needs them; never FEN letters), or None."""
         if self._note is not None:
             return self._note[0], self._note[2]
         if self._unavailable:
@@ -227,16 +265,61 @@ class OpponentLayer:
         if shown is not None:
             if shown.kind == "hint":
                 return f"Hint: {shown.words}.", f"Hint: {shown.words}"
-            return (f"Computer: {shown.words}. Make it on the board.",
-                    f"Computer: {self.controller.position.piece_letter(shown.move).upper()}{shown.move}")
+            misplaced = self._misplaced()
+            if misplaced is not None:
+                c = self.controller
+                names = c.position.geometry.names
+                piece = c.position.piece_at(shown.move.from_square).name
+                return (f"Computer: {shown.words}. Put the {piece} on {names[shown.move.to_square]} "
+                        f"from {misplaced}.", f"Computer: {shown.words}")
+            return f"Computer: {shown.words}. Make it on the board.", f"Computer: {shown.words}"
         if self._asked is not None and self._asked[1] == "computer" and self._asked[0] == self._key():
             return "Computer is thinking.", "Computer thinking…"
         return None, ""
+
+    def _misplaced(self) -> str | None:
+        """The square the computer's piece was set on instead of its move's
+        (the board otherwise as the move leaves it), once the grace time has
+        run out; None otherwise."""
+        shown = self._current()
+        c = self.controller
+        if shown is None or shown.kind != "computer" or self._squares is None or c.mode != "play" \
+                or shown.move.to_square is None:
+            return None
+        if self._now - self._frame_at < c.settings.grace_ms:
+            return None
+        names = c.position.geometry.names
+        home, target = names[shown.move.from_square], names[shown.move.to_square]
+        expected = c.expected_squares
+        missing = expected - self._squares - {names[sq] for sq in shown.move.captures}
+        extra = self._squares - expected
+        if missing != {home} or len(extra) != 1 or target in extra:
+            return None
+        return next(iter(extra))
+
+    def _name_players(self) -> list[dict]:
+        """The record names the computer's side by its engine and level."""
+        c = self.controller
+        if self.side is None or c.game_id is None or c.mode not in ("play", "sync"):
+            return []
+        name = player_name(self.engine, self.level)
+        settings = c.settings
+        white = name if self.side == WHITE else settings.white
+        black = name if self.side != WHITE else settings.black
+        if self._named == (c.game_id, white, black):
+            return []
+        self._named = (c.game_id, white, black)
+        try:
+            c.store.set_players(c.game_id, white, black)
+        except (sqlite3.Error, OSError) as exc:
+            return [{"type": "error", "text": f"Cannot record the computer's name: {exc}"}]
+        return [{"type": "players", "game": c.game_id, "white": white, "black": black}]
 
     def _after(self, now: int, events: list[dict]) -> list[dict]:
         self._now = max(self._now, now)
         now = self._now
         out = list(events)
+        out += self._name_players()
         out += self._check_moves(now, events)
         out += self._collect(now)
         if self._note is not None and self._note[1] <= now:
@@ -385,7 +468,7 @@ class OpponentLayer:
                 continue   # the game moved on meanwhile: the question is asked again
             position: Position = self.controller.position
             move = position.parse_move(result.move)
-            words = move_words(position, move).split(" ", 1)[1]
+            words = piece_move(position, move)
             self._shown = Shown(key, kind, move, words, result.score_text())
             if kind == "hint":
                 self._hint_wanted = None
@@ -412,3 +495,4 @@ class OpponentLayer:
         self._retry_at = None
         self._unavailable = None
         return []
+

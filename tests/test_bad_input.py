@@ -96,7 +96,7 @@ def test_replay_refuses_arabic_indic_wait(capsys):
 
 def test_sim_refuses_arabic_indic_wait_and_goes_on(tmp_path):
     out = sim_output(tmp_path, "wait \u0663\u0660\u0660\nlift d3\nplace d4\nwait 400\n")
-    assert "error line 1: wait needs a whole number of milliseconds" in out
+    assert "error wait needs a whole number of milliseconds" in out
     assert "move 1 d3-d4 " in out
 
 
@@ -125,8 +125,8 @@ def test_replay_wait_of_5000_digits_names_the_line(capsys):
 
 def test_sim_wait_and_fen_of_5000_digits_are_line_errors_and_the_session_goes_on(tmp_path):
     out = sim_output(tmp_path, f"wait {HUGE}\nfen {START_ROWS} w {HUGE}\nlift d3\nplace d4\nwait 400\n")
-    assert "error line 1: wait needs a whole number of milliseconds" in out
-    assert "error line 2: bad FEN: half-move number must be a whole number from 0 to 1000000" in out
+    assert "error wait needs a whole number of milliseconds" in out
+    assert "error bad FEN: half-move number must be a whole number from 0 to 1000000" in out
     assert "move 1 d3-d4 " in out                       # the session survived both
 
 
@@ -284,3 +284,49 @@ def test_readme_states_the_analyze_exit_code():
 def test_argument_errors_name_the_argument_as_help_shows_it(capsys, argv, name):
     err = usage_error(capsys, argv)
     assert f": {name} must be" in err and "invalid" not in err and "_" not in err.split(":")[1]
+
+
+# ------------------------------------------------ 8. the first hour's error texts (issue 21)
+def test_sim_typed_error_does_not_name_a_script_line(tmp_path):
+    out = sim_output(tmp_path, "show\nshow\nshow\nshow\nlift zz\n")
+    assert "error unknown square 'zz'" in out
+    assert "line 5" not in out
+
+
+def test_sim_unknown_command_lists_the_commands_once(tmp_path):
+    out = sim_output(tmp_path, "hop\n")
+    line = next(l for l in out.splitlines() if l.startswith("error "))
+    assert line.count("lift") == 1 and line.count("opponent") == 1, line
+    assert "quit" in line and "'hop'" in line
+
+
+def test_sim_unknown_variant_names_the_option_once(capsys):
+    err = usage_error(capsys, ["sim", "--variant", "nosuch"])
+    assert err.count("--variant") == 1, err
+    assert "unknown game 'nosuch'" in err
+
+
+def test_moves_with_a_chess_fen_hints_at_variant(capsys):
+    assert main(["moves", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]) == 2
+    err = one_line_error(capsys)
+    assert "--variant" in err and "bad FEN" in err
+
+
+def test_moves_with_an_ultima_fen_names_the_game_that_reads_it(capsys):
+    from engine import variants
+    assert main(["moves", variants.get("ultima").start_fen]) == 2
+    err = one_line_error(capsys)
+    assert "--variant ultima" in err
+
+
+def test_moves_with_variant_given_does_not_guess(capsys):
+    assert main(["moves", "8/8 w 0", "--variant", "ultima"]) == 2
+    assert "--variant" not in one_line_error(capsys)
+
+
+def test_help_names_every_family_of_games(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    description = capsys.readouterr().out.split("\n\n")[1]   # after the usage line, before the commands
+    for word in ("Maxima", "Ultima", "Deckle", "Optima"):
+        assert word in description

@@ -308,7 +308,7 @@ def test_run_refuses_a_game_that_does_not_fit_the_board(tmp_path):
     root = Path(__file__).resolve().parent.parent
     cfg = tmp_path / "board.toml"
     cfg.write_text('hardware = "pico"\n[board]\nkind = "10x10"\n[pico]\ndevice = "/dev/no-such-pico"\n'
-                   '[oled]\ndriver = "none"\n')
+                   '[oled]\ndriver = "none"\n[game]\nvariant = "maxima"\n')
     env = dict(os.environ, PYTHONPATH=str(root), MAXIMA_BOARD_DB=str(tmp_path / "games.db"))
     env.pop("NOTIFY_SOCKET", None)
     proc = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg), "--seconds", "1"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -92,8 +93,8 @@ def test_sim_session_then_games_and_export(tmp_path):
     assert "move 1 d3-d4 " in out and "move 2 c7-c5 " in out
     assert " 4 .  .  .  Pt" in out                                  # show: piece and LED mark
     assert "|Black to move      1.|" in out                          # show: the OLED
-    assert "error line 5: unknown command 'hop'" in out
-    assert "error line 6: unknown square 'q9'" in out
+    assert "error unknown command 'hop'" in out
+    assert "error unknown square 'q9'" in out
     assert "press BUTTON" in out                                    # help
     r = cli("games", "--db", db)
     assert r.returncode == 0 and "   1  " in r.stdout and "2 plies  playing" in r.stdout
@@ -123,3 +124,14 @@ def test_main_returns_2_for_bad_input(tmp_path, capsys):
     path.write_text("lift\n")
     assert main(["replay", str(path)]) == 2
     assert "line 1: lift needs one square" in capsys.readouterr().err
+
+
+def test_sim_does_not_print_every_tick_of_a_running_clock(tmp_path):
+    out = io.StringIO()
+    script = "clock 5+0\nfen start\nlift d3\nwait 4000\nshow\n"
+    assert run_sim(Settings(db_path=str(tmp_path / "g.db")), io.StringIO(script), out) == 0
+    text = out.getvalue()
+    ticking = [l for l in text.splitlines() if l.startswith("oled ") and "4:5" in l]
+    assert ticking == [], ticking                       # 4:59, 4:58 … not printed over the prompt
+    assert "In hand" in text                            # a real change still is
+    assert re.search(r"\|\*W 4:5\d", text)              # show: the clock, on request

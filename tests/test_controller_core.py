@@ -41,7 +41,7 @@ def test_unknown_square_and_button_are_errors_naming_them():
 def test_events_are_json_and_the_display_fits():
     runner = Runner(Settings())
     events = runner.events + runner.lift("d3") + runner.place("d4") + runner.wait(400)
-    events += runner.press("menu") + runner.press("ok")
+    events += runner.press("menu") + runner.press("menu") + runner.press("ok")
     json.dumps(events)
     types = {e["type"] for e in events}
     assert {"new_game", "move", "leds", "display", "game_end"} <= types

@@ -157,7 +157,8 @@ def _follow(runner: Runner, events: list[dict]) -> None:
         if outside:          # pieces outside the chosen game (point 18): the OLED names them, OK waits
             assert "Clear square" in text, text
             events += runner.lift(outside[0])
-        elif "OK = yes, MENU = next" in text or "OK = other clock" in text or "OK = other game" in text:
+        elif any(w in text for w in ("OK = yes, MENU = next", "OK = other clock", "OK = other game",
+                                     "OK = other forces")):
             events += runner.press("back")          # leave the menu
         elif any(w in text for w in ("Which move?", "suicide in", "OK or NEW to start", "OK=done",
                                      "Promote to:", "go on castling", "OK = now")):

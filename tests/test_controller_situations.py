@@ -266,12 +266,12 @@ def test_4_still_ambiguous_the_oled_asks_and_ok_or_back_picks():
     """
     events, final = run(script, fen=KING2)
     assert moves(events) == []
-    assert "Which move? 1/2: Ke1-d3xd3" in words(final["display"])
+    assert "Which move? 1/2: King e1-d3xd3" in words(final["display"])
     events, _ = run(script + "press ok\n", fen=KING2)
     assert moves(events) == ["e1-d3xd3"]
     events, final = run(script + "press back\n", fen=KING2)
     assert moves(events) == []
-    assert "Which move? 2/2: Ke1-f3xf3" in words(final["display"])
+    assert "Which move? 2/2: King e1-f3xf3" in words(final["display"])
     events, _ = run(script + "press back\npress ok\n", fen=KING2)
     assert moves(events) == ["e1-f3xf3"]
 
@@ -708,9 +708,9 @@ def test_10_checkmate_lights_the_mated_king():
 
 
 @pytest.mark.parametrize("presses, result, reason, said", [
-    ("menu ok", "0-1", "resignation", "White resigned."),
-    ("menu menu ok", "1-0", "resignation", "Black resigned."),
-    ("menu menu menu ok", "1/2", "agreement", "Draw by agreement."),
+    ("menu menu ok", "0-1", "resignation", "White resigned."),      # the first item is the game (issue 21)
+    ("menu menu menu ok", "1-0", "resignation", "Black resigned."),
+    ("menu menu menu menu ok", "1/2", "agreement", "Draw by agreement."),
 ])
 def test_10_resignation_and_agreed_draw_by_the_menu(presses, result, reason, said):
     script = "".join(f"press {b}\n" for b in presses.split())
@@ -730,7 +730,7 @@ def test_10_menu_is_cancelled_with_back_and_new_asks_first():
 
 
 def test_10_back_after_a_resignation_reopens_the_game():
-    events, final = run("press menu\npress ok\npress back\nlift d3\nplace d4\nwait 300\n")
+    events, final = run("press menu\npress menu\npress ok\npress back\nlift d3\nplace d4\nwait 300\n")
     assert final["result"] == "*" and moves(events) == ["d3-d4"]
 
 

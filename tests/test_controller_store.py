@@ -216,6 +216,7 @@ def test_a_finished_game_is_not_resumed(tmp_path):
     runner = Runner(Settings(), store=GameStore(path))
     play(runner, D3D4)
     runner.press("menu")
+    runner.press("menu")
     runner.press("ok")           # White resigns
     controller = Controller(Settings(), GameStore(path))
     assert controller.mode == "setup" and controller.moves == []
@@ -265,7 +266,7 @@ def test_export_of_a_game_from_a_fen_has_the_fen_tag_and_pgn_draw(tmp_path):
     path = tmp_path / "g.db"
     runner = Runner(Settings(), fen=fen, store=GameStore(path))
     play(runner, (("d2", "c5", "e5"), ("d5",)))
-    for button in ("menu", "menu", "menu", "ok"):
+    for button in ("menu", "menu", "menu", "menu", "ok"):
         runner.press(button)
     text = export_text(GameStore(path), 1)
     assert f'[FEN "{fen}"]' in text

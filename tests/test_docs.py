@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import ast
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -213,7 +214,8 @@ SVGS = sorted((ROOT / "docs").rglob("*.svg"))
 def test_docs_have_drawings():
     names = {p.name for p in SVGS}
     for expected in ("matrix-maxima.svg", "matrix-10x10.svg", "pico-pins.svg", "pi-header.svg",
-                     "topology-a.svg", "topology-b.svg", "ws2812-power.svg", "max7219.svg", "buzzer.svg"):
+                     "topology-a.svg", "topology-b.svg", "ws2812-power.svg", "max7219.svg", "buzzer.svg",
+                     "square-section.svg"):
         assert expected in names
 
 
@@ -278,9 +280,59 @@ def test_relative_links_reach_a_file(path: Path):
 
 def test_docs_do_not_point_to_the_shared_folder():
     """shared/ is not in the repository: the docs link their own copies."""
-    offenders = [str(p.relative_to(ROOT)) for p in MARKDOWN
-                 if "shared/" in p.read_text("utf-8") and p.name not in ("pico.md", "engine.md")]
+    offenders = [str(p.relative_to(ROOT)) for p in MARKDOWN if "shared/" in p.read_text("utf-8")]
     assert not offenders
+
+
+# A document named in prose, in back quotes or as a link: "controller.md",
+# `bench/results-strength-*.md`, [O2](rules/optima.md#o2-...); web addresses are not citations.
+CITED_MD = re.compile(r"(?<![\w/.*-])((?:\.\./)*[\w*][\w./*-]*\.md)(?![\w-])")
+URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+")
+LINK_TEXT = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")     # a link cites its target, whatever its words
+
+
+def _missing_cited_md(path: Path, text: str) -> list[str]:
+    """The .md files ``text`` (the contents of ``path``) names that the
+    repository does not hold: a name counts when it is a file (or a glob that
+    matches one) under the citing file's folder or the repository's root."""
+    missing = []
+    for cited in CITED_MD.findall(LINK_TEXT.sub(r" \1 ", URL.sub("", text))):
+        found = False
+        for base in (path.parent, ROOT):
+            hits = list(base.glob(cited)) if "*" in cited else [base / cited]
+            found |= any(hit.is_file() and hit.resolve().is_relative_to(ROOT) for hit in hits)
+        if not found:
+            missing.append(cited)
+    return missing
+
+
+def test_missing_cited_md_finds_the_names_the_repository_lacks():
+    path = ROOT / "docs" / "example.md"
+    text = ("As controller.md says, [board.md](design/board.md#the-1010-board-deckles-games-optima-ultima) "
+            "and `bench/results-strength-*.md`; see ../shared/rules/maxima.md, optima.md O4, "
+            "[a](rules/optima.md), `docs/clock.md`, https://example.org/notes.md and board-notes.md.")
+    assert _missing_cited_md(path, text) == ["controller.md", "../shared/rules/maxima.md", "optima.md",
+                                             "board-notes.md"]
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=[str(p.relative_to(ROOT)) for p in MARKDOWN])
+def test_every_cited_md_file_is_in_the_repository(path: Path):
+    """A document the docs cite is one a reader of the repository can open."""
+    assert _missing_cited_md(path, path.read_text("utf-8")) == []
+
+
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason=f"{SHARED} is not here (CI checks it out beside the clone)")
+@pytest.mark.parametrize("ours, source", [("design/controller.md", "design/controller.md"),
+                                          ("design/board.md", "hardware/board.md")])
+def test_docs_design_carry_every_section_of_the_design_notes(ours: str, source: str):
+    """docs/design/ is our copy of the project's design notes: every heading and every paragraph's first line."""
+    theirs = (SHARED / source).read_text("utf-8")
+    copy = (ROOT / "docs" / ours).read_text("utf-8")
+    lines = [line for line in theirs.splitlines() if line.startswith("#") or line.startswith("- ")]
+    assert lines and [line for line in lines if line not in copy] == []
 
 
 # ------------------------------------------------- drawings agree with the code
@@ -386,3 +438,151 @@ def test_led_meanings_table_matches_the_code():
         pattern, colour = protocol.LED_STYLE[state]
         assert rgb == f"{mbproto.COLOUR_NAMES[colour]}, {patterns[pattern]}", state
         assert mono == single[example[state]], state
+
+
+# ------------------------------------------------------ the bills of materials
+
+def _bom(board: str) -> list[dict]:
+    """The rows of building.md's bill of materials for ``board`` ("Maxima board", "10×10 board")."""
+    text = (ROOT / "docs" / "building.md").read_text("utf-8").split("## Bill of materials", 1)[1]
+    section = text.split(f"### {board}\n", 1)[1].split("\n#", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0] != "qty" and not re.fullmatch(r"-+", cells[0]):
+            qty = re.match(r"\d+", cells[0])
+            cost = re.search(r"\d+", cells[3])
+            rows.append({"qty": int(qty[0]) if qty else None, "part": cells[1], "cost": int(cost[0]) if cost else None})
+    return rows
+
+
+def _row(rows: list[dict], words: str) -> dict:
+    found = [r for r in rows if words in r["part"]]
+    assert len(found) == 1, (words, found)
+    return found[0]
+
+
+def _units(game: str) -> int:
+    """Pieces of ``game``'s start on the board and in the hands (Optima's placement phase)."""
+    from engine import Position
+    p = Position("start", game)
+    hand = getattr(p, "hand", None)
+    return bin(p.occupancy()).count("1") + (len(hand(0)) + len(hand(1)) if callable(hand) else 0)
+
+
+@pytest.mark.parametrize("board, kind, layout", [("Maxima board", "maxima", "MAXIMA_LAYOUT"),
+                                                 ("10×10 board", "10x10", "BOARD_10X10_LAYOUT")])
+def test_bill_of_materials_counts_the_board_and_adds_up(board: str, kind: str, layout: str):
+    """Switches, diodes and LEDs for every square and button of the drawn matrix, a magnet for
+    every piece of the largest game the board plays, and a total that is the sum of its lines."""
+    from hardware.boards import games_for
+    rows = _bom(board)
+    names = [name for line in _drawing_tables()[layout] for name in line if name != "spare"]
+    buttons = sum(name in ("OK", "BACK", "MENU", "NEW") for name in names)
+    squares = len(names) - buttons
+    assert _row(rows, "reed switches")["qty"] >= squares
+    assert _row(rows, "diodes 1N4148")["qty"] == squares + buttons
+    assert _row(rows, "WS2812B")["qty"] == squares + buttons
+    largest = max(_units(game) for game in games_for(kind))
+    assert _row(rows, "magnets")["qty"] >= largest
+    total = _row(rows, "**total**")
+    assert total["cost"] == sum(r["cost"] for r in rows if r is not total and r["cost"] is not None)
+    for part in ("Raspberry Pi 4", "Raspberry Pi Pico", "OLED", "buzzer", "push buttons", "AWG 24", "AWG 20",
+                 "Dupont"):
+        assert _row(rows, part)["qty"], part
+
+
+def test_the_largest_game_of_each_board_is_counted_as_the_rules_say():
+    """Maxima: 18 a side (M2); Optima: 10 pawns, 10 guards and 10 pieces a side (O4)."""
+    from hardware.boards import games_for
+    assert max(_units(game) for game in games_for("maxima")) == _units("maxima") == 36
+    assert max(_units(game) for game in games_for("10x10")) == _units("optima") == 60
+
+
+def test_building_md_has_no_stale_software_status():
+    text = (ROOT / "docs" / "building.md").read_text("utf-8")
+    assert "Software status" not in text and "only Maxima" not in text and "plays Maxima on the Maxima board today" not in text
+
+
+def test_the_led_of_the_drawn_square_stays_visible_beside_every_kings_base_of_the_size_table():
+    """square-section.svg's geometry against building.md's table of square sizes: the light pipe
+    lies outside the largest King's base on every square size, the reed switch runs inside the
+    square, and the magnet face is 4-8 mm from the glass."""
+    g = _drawing_tables()["SQUARE_SECTION"]
+    text = (ROOT / "docs" / "building.md").read_text("utf-8").split("## Squares and board size", 1)[1]
+    sizes = re.findall(r"^\| (\d+) mm \| [^|]*?(\d+)–(\d+) mm \|", text, re.M)
+    assert len(sizes) >= 3
+    for side, _, widest in sizes:
+        half = int(side) / 2
+        pipe_to_centre = (half - g["led_inset"]) * math.sqrt(2)
+        assert pipe_to_centre - g["pipe"] / 2 > int(widest) / 2 + 2, (side, widest)   # 2 mm to spare
+        assert g["reed"][1] + 3 < half * math.sqrt(2) - 3                             # glass and leads inside
+    assert 4 <= g["felt"] + g["top"] <= 8
+
+
+# ------------------------------------------------------- the README's first walk
+
+README = ROOT / "README.md"
+
+
+def _walk_step(number: int) -> tuple[str, list[str]]:
+    """The prose and the indented code lines of step ``number`` of the README's first walk."""
+    text = README.read_text("utf-8").split("## The first ten minutes", 1)[1].split("\n## ", 1)[0]
+    step = text.split(f"**{number}. ", 1)[1].split(f"**{number + 1}. ", 1)[0]
+    return step, [line[4:] for line in step.splitlines() if line.startswith("    ")]
+
+
+def _sim(tmp_path: Path, args: list[str], stdin: str) -> str:
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_STATE_HOME=str(tmp_path / "state"))
+    env.pop("MAXIMA_BOARD_DB", None)
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([sys.executable, "-m", "controller.cli", *args, "--db", str(tmp_path / "games.db")],
+                          input=stdin, text=True, capture_output=True, cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_readme_first_lines_give_the_two_commands():
+    first = README.read_text("utf-8").splitlines()[:15]
+    assert "    ./start" in first and "    ./run-tests" in first
+
+
+def test_readme_walk_has_five_steps_each_with_a_command():
+    for number, words in enumerate(["Start", "Play a move", "Choose another game", "Play the computer",
+                                    "Open the web page"], 1):
+        step, _ = _walk_step(number)
+        assert step.startswith(words + ".**"), number
+        assert re.search(r"`(\./start|maxima-board [a-z]+[^`]*|lift [a-j]\d+|press [a-z]+)`", step), number
+
+
+def test_readme_walk_move_is_what_the_simulator_prints(tmp_path: Path):
+    """Step 2: the typed lines (``> ...``) given to ``sim`` print the lines the README shows, in order."""
+    _, code = _walk_step(2)
+    typed = [line[2:] for line in code if line.startswith("> ")]
+    shown = [line for line in code if not line.startswith("> ")]
+    assert typed and shown
+    out = _sim(tmp_path, ["sim"], "".join(f"{command}\nwait 400\n" for command in typed) + "quit\n").splitlines()
+    at = 0
+    for line in shown:
+        assert line in out[at:], f"README step 2 shows {line!r}; sim printed {out}"
+        at = out.index(line, at) + 1
+
+
+def test_readme_walk_commands_start_the_simulator(tmp_path: Path):
+    """Step 3's command lines start the simulated board on the game they name."""
+    _, code = _walk_step(3)
+    commands = [line.split("#", 1)[0].split() for line in code if line.startswith("maxima-board sim")]
+    assert commands
+    for n, command in enumerate(commands):
+        args = command[1:]
+        if "--board" in args and "--board" not in _sim(tmp_path / f"h{n}", ["sim", "--help"], ""):
+            pytest.skip("sim --board is not in this tree yet (issue 21: choosing a game on either board)")
+        out = _sim(tmp_path / str(n), args, "quit\n")
+        assert "| Game 1: " in out, (command, out)
+        if "--variant" in args:
+            from engine import variants
+            title = variants.get(args[args.index("--variant") + 1]).title
+            assert f"| Game 1: {title}" in out, (command, out)

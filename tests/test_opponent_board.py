@@ -335,3 +335,66 @@ def test_with_a_game_clock_the_engine_gets_the_clocks_else_the_movetime():
         layer.close()
     plain = OpponentLayer(Runner(Settings()).controller, "black", 1, "greedy", movetime_ms=700)
     assert plain._limits().movetime == 700
+
+
+# ---------------------------------------------------------------- records and words (issue 21)
+def test_the_computers_piece_set_on_a_wrong_square_is_guided_to_its_square():
+    runner, layer = _board()
+    try:
+        make(runner, layer.position.legal_moves[0])
+        move = layer._shown.move
+        p = layer.position
+        names = p.geometry.names
+        occupied = {names[sq] for sq, _ in p.pieces()}
+        wrong = next(n for n in p.geometry.names if n and n not in occupied and n != names[move.to_square]
+                     and not any(str(m).endswith(f"-{n}") and m.from_square == move.from_square
+                                 for m in p.legal_moves))
+        runner.lift(names[move.from_square])
+        runner.place(wrong)
+        runner.wait(2000)
+        text = " ".join(layer.display)
+        piece = p.piece_at(move.from_square).name
+        assert f"Put the {piece} on {names[move.to_square]} from {wrong}." in text, layer.display
+        assert layer.leds[wrong] == "error-extra" and layer.leds[names[move.to_square]] == "engine-to"
+        assert layer.leds[names[move.from_square]] == "engine-from"
+        runner.lift(wrong)
+        runner.place(names[move.to_square])
+        runner.wait(400)
+        assert layer.moves[-1] == str(move)
+    finally:
+        layer.close()
+
+
+def test_the_oled_names_the_computers_move_in_words_when_the_screen_is_full():
+    runner, layer = _board()
+    try:
+        make(runner, layer.position.legal_moves[0])
+        move = layer._shown.move
+        names = layer.position.geometry.names
+        runner.lift(names[move.from_square])        # "In hand: …" fills a line; the computer's stays in words
+        runner.wait(400)
+        last = layer.display[-1]
+        piece = layer.position.piece_at(move.from_square).name
+        assert piece.split()[0] in last and str(move) in last, layer.display
+    finally:
+        layer.close()
+
+
+def test_a_game_against_the_computer_records_the_engine_and_level_as_the_player():
+    store = GameStore(":memory:")
+    runner = Runner(Settings(), store=store)
+    layer = OpponentLayer(runner.controller, "black", 5, "greedy", sync=True)
+    runner.controller = layer
+    try:
+        make(runner, layer.position.legal_moves[0])
+        game = store.games()[-1]
+        assert (game.white, game.black) == ("White", "maxima-board greedy player (level 5)")
+    finally:
+        layer.close()
+
+
+def test_player_names_of_engines():
+    from opponent.board import player_name
+    assert player_name("builtin", 5) == "maxima-board engine (level 5)"
+    assert player_name("builtin:level=3", None) == "maxima-board engine (level 3)"
+    assert player_name("/usr/games/stockfish", None) == "stockfish"

@@ -135,6 +135,8 @@ def test_O5_choose_menu_past_the_last_unit_opens_the_game_menu():
     c.on_frame(0, c.expected_squares)
     for _ in range(len(c.position.placeable()) + 1):
         c.on_button(10, "menu")
+    assert "Play Optima 9x9?" in text(c.display)   # the game menu's first item: the board's next game
+    c.on_button(10, "menu")
     assert "Resign White?" in text(c.display)
 
 
@@ -629,7 +631,7 @@ def test_O5_placement_taken_back_with_back_and_by_lifting_it():
     """)
     assert [e["move"] for e in events if e["type"] == "takeback"] == ["AR@a1", "AR@b1"]
     show = " ".join([e for e in events if e["type"] == "show"][0]["text"].replace("|", "").split())
-    assert "Take the piece off a1." in show and "Undo AR@a1" in show
+    assert "Take the piece off a1." in show and "Undo Archer AR@a1" in show
     end = final(events)
     assert end["moves"] == [] and end["fen"] == E10
     assert "White: set a piece on rank 1." in text(end["display"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 import time
@@ -192,30 +193,76 @@ def test_scripted_game_through_the_runner_with_unplug_and_reset(tmp_path):
     sim.close()
 
 
+def stored_games(db: Path) -> list:
+    """The games in the board's database, read as ``maxima-board games``
+    does (read-only, beside the running board); none before it exists."""
+    if not db.exists():
+        return []
+    try:
+        store = GameStore(str(db), readonly=True)
+    except OSError:      # StoreError: the board is still creating it
+        return []
+    try:
+        return [(game, store.moves(game.id)) for game in store.games()]
+    except (OSError, sqlite3.Error):
+        return []
+    finally:
+        store.close()
+
+
+def wait_for(what: str, check, proc: subprocess.Popen, timeout_s: float = 60):
+    """Poll ``check()`` until it returns something true; the process must
+    not end meanwhile."""
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        value = check()
+        if value:
+            return value
+        if proc.poll() is not None:
+            out, err = proc.communicate()
+            raise AssertionError(f"maxima-board run ended before {what}: {err}")
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: not within {timeout_s} s")
+
+
 def test_maxima_board_run_plays_a_game_over_the_pico_link(tmp_path):
+    """Readiness, not a fixed delay: the players press OK on the set-up
+    board until the game is stored (the board has read the start position
+    over the link), then play; the test stops the board once every move is
+    stored."""
     moves = scripted_game(4, seed=5)
     sim = SimPico()
     world = World(sim)
-    world.set(occupied(Position()))
+    start = occupied(Position())
+    world.set(start)
     db = tmp_path / "games.db"
     cfg = tmp_path / "board.toml"
     cfg.write_text(f'hardware = "pico"\n\n[pico]\ndevice = "{sim.path}"\n\n'
                    f'[oled]\ndriver = "dummy"\n\n[database]\npath = "{db}"\n')
     sim.start()
-    schedule, _, end = schedule_for(moves, start_ms=1500)
+    schedule, _, end = schedule_for(moves, start_ms=0)
     env = dict(os.environ, PYTHONPATH=str(ROOT), MAXIMA_BOARD_DB=str(db))
     env.pop("NOTIFY_SOCKET", None)
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg),
-                             "--seconds", str((end + 2000) / 1000)],
+                             "--seconds", "600"],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     try:
+        def started():
+            world.set(start | {"button:ok"})      # press OK …
+            time.sleep(0.2)
+            world.set(start)                      # … and let go
+            return stored_games(db)
+
+        wait_for("the game started with OK", started, proc)
         t0 = time.monotonic()
         for at, action, square in schedule:
             delay = t0 + at / 1000 - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
             world.act(action, square)
+        wait_for("every move stored", lambda: stored_games(db)[-1][1] == moves, proc)
+        proc.terminate()                          # systemctl stop: SIGTERM ends run cleanly
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:

@@ -102,8 +102,11 @@ def _run(args: argparse.Namespace) -> int:
     if config.hardware == "sim":
         from controller.sim import run_sim
 
+        # the configured board's squares; without a config, the Maxima board (``--variant`` alone: the game's)
+        board = settings.board_kind if config.path is not None or args.variant is None else None
         if config.path is None:     # no config file: the plain simulator
-            return int(run_sim(settings, sys.stdin, sys.stdout, wrap=lambda c: _opponent(c, config)) or 0)
+            return int(run_sim(settings, sys.stdin, sys.stdout, wrap=lambda c: _opponent(c, config),
+                               board=board) or 0)
         from .club_cmds import interrupt_on_sigterm
 
         services = _club(config, settings)
@@ -111,7 +114,7 @@ def _run(args: argparse.Namespace) -> int:
             with interrupt_on_sigterm():
                 return int(run_sim(settings, sys.stdin, sys.stdout, feed=services.feed,
                                    on_start=lambda sim: services.attach(sim.core),
-                                   wrap=lambda c: _opponent(c, config)) or 0)
+                                   wrap=lambda c: _opponent(c, config), board=board) or 0)
         except KeyboardInterrupt:
             return 0
         finally:

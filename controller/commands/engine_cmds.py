@@ -20,7 +20,7 @@ VARIANT_HELP = "the game (default: maxima; see 'maxima-board variants')"
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("moves", help="list the legal moves of a position, one per line")
     p.add_argument("fen", metavar="FEN", help="a FEN, or the word 'start'")
-    p.add_argument("--variant", metavar="NAME", default="maxima", help=VARIANT_HELP)
+    p.add_argument("--variant", metavar="NAME", default=None, help=VARIANT_HELP)
     p.set_defaults(func=_moves)
 
     p = sub.add_parser("perft", help="count the leaves of the legal-move tree")
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("depth", metavar="DEPTH", type=argument("DEPTH", 0, MAX_PERFT_DEPTH),
                    help=f"0 to {MAX_PERFT_DEPTH}; each level takes about 40 times longer (Ctrl-C stops)")
     p.add_argument("--divide", action="store_true", help="also count per root move")
-    p.add_argument("--variant", metavar="NAME", default="maxima", help=VARIANT_HELP)
+    p.add_argument("--variant", metavar="NAME", default=None, help=VARIANT_HELP)
     p.set_defaults(func=_perft)
 
     p = sub.add_parser("analyze", help="read FENs from standard input, print one JSON object each",
@@ -58,12 +58,31 @@ def _variant(name: str):
     return variants.get(name)
 
 
-def _position(fen: str, variant: str) -> Position:
-    v = _variant(variant)
+def _position(fen: str, variant: str | None) -> Position:
+    """``fen`` as a position of ``variant`` (None: not given, Maxima); a bad
+    FEN without ``--variant`` names the games that read it, or says how to
+    pick another game."""
+    v = _variant(variant or "maxima")
     try:
         return Position(fen, variant=v)
     except FenError as exc:
-        raise FenError(f"bad FEN: {exc}") from None
+        hint = "" if variant is not None else f" ({_variant_hint(fen)})"
+        raise FenError(f"bad FEN: {exc}{hint}") from None
+
+
+def _variant_hint(fen: str) -> str:
+    """For a FEN Maxima does not read: which games do, or how to name one."""
+    readers = []
+    for name in variants.names()[1:]:
+        try:
+            Position(fen, variant=name)
+        except ValueError:
+            continue
+        readers.append(name)
+    if readers:
+        return f"read as Maxima; it is a FEN of {', '.join(readers[:3])}{'…' if len(readers) > 3 else ''}: " \
+               f"add --variant {readers[0]}"
+    return "read as Maxima; for another game add --variant NAME, see 'maxima-board variants'"
 
 
 def _moves(args: argparse.Namespace) -> int:

@@ -7,7 +7,10 @@ import sys
 
 from engine import FenError, Position, variants
 
+from hardware.boards import PlacementError, games_for, place
+
 from ..numbers import argument
+from ..settings import BOARD_KINDS
 from . import club_cmds
 from ..record import export_text
 from ..script import ScriptError, parse_script, replay
@@ -26,8 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="time control: 90+30, 60d10, 40/90,30+30 or none (default)")
     club_cmds.broadcast_options(p)
     p.add_argument("--realtime", action="store_true", help="with --broadcast: waits take real time")
-    p.add_argument("--variant", metavar="NAME", default="maxima", type=variant_name,
-                   help="the game (default: maxima; see 'maxima-board variants'); squares are its own")
+    p.add_argument("--variant", metavar="NAME", default=None, type=variant_name,
+                   help="the game (default: maxima, or the board's first game; see 'maxima-board variants'); "
+                        "without --board, squares are the game's own")
+    p.add_argument("--board", choices=BOARD_KINDS, default=None,
+                   help="the physical board simulated: squares, LEDs and MENU → Game are that board's "
+                        "(its own square names, the game placed on it as on a real board)")
     p.add_argument("--engine", metavar="SPEC", default="builtin",
                    help="engine of the script's 'opponent' lines (default: builtin)")
     p.set_defaults(func=_replay)
@@ -36,8 +43,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", metavar="PATH", help=f"games database (default: {default_db_path()})")
     p.add_argument("--clock", metavar="CONTROL", default="none",
                    help="time control of new games: 90+30, 60d10, 40/90,30+30 or none (default)")
-    p.add_argument("--variant", metavar="NAME", default="maxima", type=variant_name,
-                   help="the game of new games (default: maxima; see 'maxima-board variants')")
+    p.add_argument("--variant", metavar="NAME", default=None, type=variant_name,
+                   help="the game of new games (default: maxima, or the board's first game; see "
+                        "'maxima-board variants'); alone, without --board, squares are the game's own")
+    p.add_argument("--board", choices=BOARD_KINDS, default=None,
+                   help="the physical board simulated (default: the Maxima board): squares, LEDs and "
+                        "MENU → Game are that board's, the game placed on it as on a real board")
     p.add_argument("--opponent", choices=("white", "black", "none"), default="none",
                    help="the side the computer plays (MENU on the board changes it)")
     p.add_argument("--level", metavar="N", type=argument("--level", 1, 10), default=5,
@@ -64,8 +75,29 @@ def variant_name(text: str) -> str:
     return text
 
 
+def board_and_game(board: str | None, variant: str | None) -> tuple[str, str]:
+    """The board kind and the game of ``--board`` and ``--variant``: a board
+    alone plays its first game (Maxima on the Maxima board); a game alone
+    is played on the board that holds it. A game the board cannot hold is
+    one line naming both."""
+    if board is None:
+        name = variant or "maxima"
+        return ("maxima" if name in games_for("maxima") else "10x10"), name
+    games = games_for(board)
+    if variant is None:
+        return board, games[0]
+    if variant not in games:
+        try:
+            place(variant, board)
+        except PlacementError as exc:
+            raise PlacementError(f"--variant {variant} --board {board}: {exc}") from None
+    return board, variant
+
+
 def _replay(args: argparse.Namespace) -> int:
-    settings = Settings(time_control=args.clock, variant=args.variant)   # a bad CONTROL: one line naming it
+    kind, args.variant = board_and_game(args.board, args.variant)
+    settings = Settings(time_control=args.clock, variant=args.variant,   # a bad CONTROL: one line naming it
+                        board_kind=kind)
     fen = None
     if args.fen is not None:
         fen = "start" if args.fen == "start" else args.fen
@@ -91,7 +123,7 @@ def _replay(args: argparse.Namespace) -> int:
     store = GameStore(":memory:")
     out = sys.stdout
     try:
-        for event in replay(steps, settings, fen, store, engine=args.engine):
+        for event in replay(steps, settings, fen, store, engine=args.engine, board=args.board):
             out.write(json.dumps(event) + "\n")
     finally:
         out.flush()
@@ -111,8 +143,11 @@ def _sim(args: argparse.Namespace) -> int:
     def wrap(controller):
         return OpponentLayer(controller, args.opponent, args.level, args.engine)
 
-    return run_sim(Settings(db_path=args.db, time_control=args.clock, variant=args.variant),
-                   label=f"--db {args.db}" if args.db else None, wrap=wrap)
+    board = args.board if args.board is not None or args.variant is not None else "maxima"
+    kind, variant = board_and_game(board, args.variant)
+    return run_sim(Settings(db_path=args.db, time_control=args.clock, variant=variant, board_kind=kind),
+                   label=f"--db {args.db}" if args.db else None, wrap=wrap, board=board,
+                   follow=args.board is None)
 
 
 def _games(args: argparse.Namespace) -> int:

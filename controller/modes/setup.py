@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Position
-from hardware.boards import games_for
 
 from ..clock import PRESETS, parse_time_control
 from ..games import board_kind, forces_for, next_game
@@ -96,10 +95,8 @@ class SetupMode(Mode):
             if setup.position.fen() != fresh.fen():
                 c._begin_setup(fresh, now)
         elif button == "menu":
-            if setup.walk is None and len(games_for(board_kind(c.settings))) > 1:
+            if setup.walk is None:   # "Game" first, even on a board of one game: the player sees which
                 setup.on_game = True
-            elif setup.walk is None:
-                setup.on_clock = True
             else:
                 setup.walk = (setup.walk + 1) % len(setup.squares)
         elif button == "back" and setup.walk is not None:

@@ -83,8 +83,8 @@ def _n(value: float) -> str:
 
 
 class Svg:
-    def __init__(self, width: float, height: float, title: str):
-        self.width, self.height, self.title = width, height, title
+    def __init__(self, width: float, height: float, title: str, style: str = ""):
+        self.width, self.height, self.title, self.style = width, height, title, style
         self.items: list[str] = []
 
     def add(self, item: str) -> None:
@@ -123,7 +123,7 @@ class Svg:
     def render(self) -> str:
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_n(self.width)} {_n(self.height)}" '
                 f'width="{_n(self.width)}" height="{_n(self.height)}">\n<title>{escape(self.title)}</title>\n'
-                f"<style>{STYLE}</style>\n"
+                f"<style>{STYLE}{self.style}</style>\n"
                 f'<rect x="0" y="0" width="{_n(self.width)}" height="{_n(self.height)}" fill="#fff"/>\n')
         return head + "\n".join(self.items) + "\n</svg>\n"
 
@@ -833,6 +833,214 @@ def board_10x10() -> Svg:
     return svg
 
 
+# One square in section (docs/building.md): millimetres, for the 50 mm square.
+SQUARE_SECTION = {
+    "square": 50.0,          # side of a square (the layout for 55 and 57 mm squares is the same)
+    "top": 3.0,              # board top: plywood, MDF or HPL, or opal acrylic
+    "felt": 1.0,             # felt pad under the piece's base, over the magnet
+    "magnet": (10.0, 3.0),   # axially magnetised disc: diameter, height
+    "base": 38.0,            # King's base on a 50 mm square (building.md: 35-38 mm)
+    "reed": (2.0, 14.0),     # reed switch glass: diameter, length
+    "led_inset": 7.0,        # light pipe centre: this far from both edges of the square's corner
+    "pipe": 5.0,             # light pipe (clear acrylic rod) diameter = the hole in the top
+    "led": (5.0, 1.6),       # WS2812B 5050: side, height (on a 10 mm round PCB, 1.6 mm)
+    "pcb": (10.0, 1.6),
+    "cavity": 15.0,          # wiring space under the top (frame battens)
+    "bottom": 6.0,           # bottom panel
+}
+
+SECTION_STYLE = """
+.wood{fill:#ecd3a5;stroke:#000;stroke-width:1}
+.woodb{fill:#d9b77c;stroke:#000;stroke-width:1}
+.felt{fill:#4f7a3a;stroke:#000;stroke-width:0.8}
+.piece{fill:#f7f1e3;stroke:#000;stroke-width:1.4}
+.magn{fill:#d64545;stroke:#000;stroke-width:1}
+.mags{fill:#4a6fd6;stroke:#000;stroke-width:1}
+.glass{fill:#d6eefa;stroke:#000;stroke-width:1}
+.blade{stroke:#555;stroke-width:1.4;fill:none}
+.pipe{fill:#f4fbff;stroke:#000;stroke-width:1}
+.pcb{fill:#2f6b3a;stroke:#000;stroke-width:1}
+.ledp{fill:#fff6b0;stroke:#000;stroke-width:1}
+.ray{stroke:#e0a800;stroke-width:1.6;fill:none}
+.field{stroke:#c03030;stroke-width:1;fill:none;stroke-dasharray:3 3}
+.dim{stroke:#333;stroke-width:0.9;fill:none}
+.cut{stroke:#c00000;stroke-width:1.4;fill:none;stroke-dasharray:10 4 2 4}
+.dimt{font-size:10px;fill:#222}
+"""
+
+
+def _dimension(svg: Svg, x1, y1, x2, y2, label, offset=0.0, side=-1, text_at=0.5, anchor="middle"):
+    """A dimension line from (x1, y1) to (x2, y2) with end ticks and its label."""
+    svg.line(x1, y1, x2, y2, "dim")
+    length = math.hypot(x2 - x1, y2 - y1) or 1
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    for x, y in ((x1, y1), (x2, y2)):
+        svg.line(x - 4 * uy - 3 * ux, y + 4 * ux - 3 * uy, x + 4 * uy + 3 * ux, y - 4 * ux + 3 * uy, "dim")
+    tx, ty = x1 + (x2 - x1) * text_at, y1 + (y2 - y1) * text_at
+    if abs(uy) > 0.9:     # vertical: the label beside it
+        svg.text(tx + side * -6 if anchor == "start" else tx + 6 * (1 if anchor == "start" else -1), ty + 4,
+                 label, "dimt", anchor)
+    else:
+        svg.text(tx, ty + side * 5 + (3 if side > 0 else 0) + offset, label, "dimt", anchor)
+
+
+def square_section() -> Svg:
+    g = SQUARE_SECTION
+    side = g["square"]
+    svg = Svg(1100, 700, "One square: top view and section through the LED, the magnet and the reed switch",
+              SECTION_STYLE)
+    svg.text(20, 28, "One square: where the reed switch, the magnet and the LED sit, and how the light gets out", "h")
+    inset, pipe, base = g["led_inset"], g["pipe"], g["base"]
+    reed_d, reed_l = g["reed"]
+    mag_d, mag_h = g["magnet"]
+
+    # ---- top view, 4.4 px per mm; the LED corner lower left, the reed running to the upper right
+    k = 4.4
+    x0, y0 = 60, 110
+    svg.text(x0, y0 - 40, "Top view (50 mm square)", "b")
+
+    def tv(x, y):        # square coordinates in mm, origin at the lower-left corner
+        return x0 + x * k, y0 + (side - y) * k
+
+    svg.rect(x0, y0, side * k, side * k, "dk")
+    cx, cy = tv(side / 2, side / 2)
+    svg.circle(cx, cy, base / 2 * k, "faint")
+    svg.circle(cx, cy, mag_d / 2 * k, "magn")
+    svg.text(cx, cy - base / 2 * k - 4, "piece base Ø38", "xs", "middle")
+    # the reed switch (under the top, drawn dashed): glass from the centre towards the upper-right corner
+    d = reed_l / math.sqrt(2)
+    ex, ey = tv(side / 2 + d, side / 2 + d)
+    svg.add(f'<line x1="{_n(cx)}" y1="{_n(cy)}" x2="{_n(ex)}" y2="{_n(ey)}" stroke="#3a8fc0" '
+            f'stroke-width="{_n(reed_d * k)}" stroke-opacity="0.55"/>')
+    svg.line(cx, cy, ex, ey, "faint")
+    svg.text(ex + 4, ey - 4, "reed switch", "xs")
+    svg.text(ex + 4, ey + 7, "(under the top)", "xs")
+    lx, ly = tv(inset, inset)
+    svg.circle(lx, ly, pipe / 2 * k, "ledp")
+    svg.text(lx + 14, ly + 4, "LED / light pipe Ø5", "xs")
+    # the cut A-A along the diagonal
+    ax, ay = tv(-4, -4)
+    bx, by = tv(side + 4, side + 4)
+    svg.line(ax, ay, bx, by, "cut")
+    svg.text(ax - 10, ay + 12, "A", "b", "middle")
+    svg.text(bx + 8, by - 4, "A", "b", "middle")
+    # dimensions of the top view
+    _dimension(svg, x0, y0 + side * k + 22, x0 + side * k, y0 + side * k + 22, "50 mm (55, 57 mm: same layout)",
+               side=1)
+    _dimension(svg, x0 - 22, y0 + side * k, x0 - 22, y0 + (side - inset) * k, "7", anchor="end")
+    _dimension(svg, x0, y0 + side * k + 8, x0 + inset * k, y0 + side * k + 8, "", side=1)
+    svg.text(x0 + inset * k + 4, y0 + side * k + 12, "7", "dimt")
+    clear = (side / 2 - inset) * math.sqrt(2) - base / 2
+    note(svg, x0 - 40, y0 + side * k + 60, [
+        "The LED sits in a corner, 7 mm from both edges:",
+        f"its light pipe centre is {(side / 2 - inset) * math.sqrt(2):.1f} mm from the centre,",
+        f"{clear:.1f} mm outside a 38 mm base, so a piece",
+        "standing on the square never hides its light",
+        "(remove, immobilized, engine-from show on pieces).",
+        "Same corner on every square: the lower left,",
+        "as White sees the board.",
+        "The reed switch: one end of the glass under the",
+        "centre, running to the opposite corner.",
+    ], step=14)
+
+    # ---- section A-A along the diagonal, 7.2 px per mm
+    s = 7.2
+    diag = side * math.sqrt(2)
+    X0, Y0 = 430, 330          # X0: the LED corner of the square; Y0: the top surface
+    svg.text(X0 - 60, 70, "Section A–A (along the diagonal, 70.7 mm)", "b")
+
+    def sx(u):
+        return X0 + u * s
+
+    def sy(v):           # v: mm below the top surface (negative: above it)
+        return Y0 + v * s
+
+    top, cavity, bottom = g["top"], g["cavity"], g["bottom"]
+    left, right = sx(-8), sx(diag + 8)
+    # board top with the hole for the light pipe, the frame batten under the edge, the bottom panel
+    u_pipe = inset * math.sqrt(2)
+    svg.rect(left, sy(0), sx(u_pipe - pipe / 2) - left, top * s, "wood")
+    svg.rect(sx(u_pipe + pipe / 2), sy(0), right - sx(u_pipe + pipe / 2), top * s, "wood")
+    svg.rect(sx(u_pipe - pipe / 2), sy(0), pipe * s, top * s, "pipe")
+    svg.rect(left, sy(top + cavity), right - left, bottom * s, "woodb")
+    svg.rect(sx(diag) - 6 * s, sy(top), 12 * s, cavity * s, "woodb")      # a spacer holding the top (frame or grid)
+    svg.text(sx(diag), sy(top + cavity / 2) + 4, "spacer", "xs", "middle")
+    for u in (0, diag):       # the corners of the square: the neighbours go on
+        svg.line(sx(u), sy(-22), sx(u), sy(top + cavity + bottom + 2), "faint")
+    svg.text(sx(0), sy(-22) - 4, "corner", "xs", "middle")
+    svg.text(sx(diag), sy(-22) - 4, "corner", "xs", "middle")
+    # the piece: base, felt, magnet in its pocket (N down)
+    uc = diag / 2
+    felt = g["felt"]
+    body = [(uc - base / 2, -felt), (uc - base / 2, -felt - 5), (uc - base / 2 + 4, -felt - 8),
+            (uc - 9, -felt - 10), (uc - 7, -felt - 20), (uc + 7, -felt - 20), (uc + 9, -felt - 10),
+            (uc + base / 2 - 4, -felt - 8), (uc + base / 2, -felt - 5), (uc + base / 2, -felt)]
+    svg.path([(sx(u), sy(v)) for u, v in body], "piece", closed=True)
+    svg.text(sx(uc), sy(-5.4), "piece (King, base Ø38)", "s", "middle")
+    svg.rect(sx(uc - base / 2), sy(-felt), base * s, felt * s, "felt")
+    svg.rect(sx(uc - mag_d / 2), sy(-felt - mag_h), mag_d * s, mag_h / 2 * s, "mags")
+    svg.rect(sx(uc - mag_d / 2), sy(-felt - mag_h / 2), mag_d * s, mag_h / 2 * s, "magn")
+    svg.text(sx(uc - mag_d / 2) - 4, sy(-felt - mag_h / 2) + 4, "magnet Ø10×3, N down", "xs", "end")
+    svg.text(sx(uc - base / 2) - 4, sy(-felt / 2) + 3, "felt", "xs", "end")
+    # the reed switch glued flat under the top: glass from the centre outwards, its leads and the diode
+    ry = top
+    svg.rect(sx(uc), sy(ry), reed_l * s, reed_d * s, "glass", reed_d * s / 2)
+    svg.line(sx(uc + 0.5), sy(ry + reed_d / 2), sx(uc + reed_l / 2 + 0.6), sy(ry + reed_d / 2), "blade")
+    svg.line(sx(uc + reed_l / 2 - 0.6), sy(ry + reed_d / 2 + 0.25), sx(uc + reed_l - 0.5), sy(ry + reed_d / 2),
+             "blade")
+    lead_y = ry + reed_d / 2
+    wire(svg, (sx(uc), sy(lead_y)), (sx(uc - 3), sy(lead_y)), (sx(uc - 3), sy(top + 11)))
+    wire(svg, (sx(uc + reed_l), sy(lead_y)), (sx(uc + reed_l + 3), sy(lead_y)), (sx(uc + reed_l + 3), sy(top + 5)))
+    dtop, dlen = top + 5, 4.0
+    svg.rect(sx(uc + reed_l + 3) - 0.9 * s, sy(dtop), 1.8 * s, dlen * s, "glass", 3)
+    svg.rect(sx(uc + reed_l + 3) - 0.9 * s, sy(dtop + dlen - 0.8), 1.8 * s, 0.8 * s, "fill")
+    wire(svg, (sx(uc + reed_l + 3), sy(dtop + dlen)), (sx(uc + reed_l + 3), sy(top + 11)))
+    svg.lines(sx(uc + reed_l + 3) + 12, sy(dtop + 1.2), ["1N4148,", "band to", "the row line"], "xs", 10)
+    svg.text(sx(uc - 3) - 4, sy(top + 11) + 14, "column line", "xs", "middle")
+    svg.text(sx(uc + reed_l + 3) + 4, sy(top + 11) + 14, "row line", "xs", "middle")
+    svg.lines(sx(uc + 6), sy(top + 6.2), ["reed switch 2 × 14 mm,", "glued flat under the top"], "xs", 11,
+              "middle")
+    # the LED: WS2812B on its round PCB, the light pipe above it
+    led_side, led_h = g["led"]
+    pcb_d, pcb_h = g["pcb"]
+    svg.rect(sx(u_pipe - led_side / 2), sy(top), led_side * s, led_h * s, "ledp")
+    svg.rect(sx(u_pipe - pcb_d / 2), sy(top + led_h), pcb_d * s, pcb_h * s, "pcb")
+    for du in (-3.0, 3.0):
+        wire(svg, (sx(u_pipe + du), sy(top + led_h + pcb_h)), (sx(u_pipe + du), sy(top + 11)))
+    svg.text(sx(u_pipe) + 0, sy(top + 11) + 14, "5 V, GND, DIN → DOUT", "xs", "middle")
+    svg.text(sx(u_pipe + pcb_d / 2) + 6, sy(top + led_h + 1.2), "WS2812B on a 10 mm PCB", "xs")
+    svg.text(sx(u_pipe + pcb_d / 2) + 6, sy(top + led_h + 1.2) + 11, "pressed against the rod", "xs")
+    for dx in (-7, -3.5, 0, 3.5, 7):
+        svg.line(sx(u_pipe) + dx * 0.8, sy(0) - 2, sx(u_pipe) + dx * 2.4, sy(-7), "ray")
+    svg.text(sx(u_pipe), sy(-8) - 2, "light", "xs", "middle")
+    svg.lines(sx(u_pipe), sy(-14), ["clear acrylic rod Ø5 × 3,", "top face sanded matt"], "xs", 11, "middle")
+    # dimensions of the section
+    _dimension(svg, sx(-5), sy(0), sx(-5), sy(top), "top 3", anchor="end")
+    _dimension(svg, sx(-5), sy(top), sx(-5), sy(top + cavity), "cavity 15", anchor="end")
+    _dimension(svg, sx(-5), sy(top + cavity), sx(-5), sy(top + cavity + bottom), "bottom 6", anchor="end")
+    mx = sx(uc + base / 2 + 3)     # the felt's top, beside the base, is the magnet face's level
+    svg.line(sx(uc + base / 2), sy(-felt), mx + 4, sy(-felt), "dim")
+    _dimension(svg, mx, sy(-felt), mx, sy(top), "", anchor="start")
+    svg.lines(mx + 6, sy(-felt) - 14, ["magnet face → glass: 4 mm", "(felt 1 + top 3; keep 4–8)"], "xs", 11)
+    yb = sy(top + cavity + bottom) + 24
+    _dimension(svg, sx(0), yb, sx(u_pipe), yb, "9.9", side=1)
+    _dimension(svg, sx(u_pipe), yb, sx(uc), yb, "25.5", side=1)
+    _dimension(svg, sx(uc), yb, sx(uc + reed_l), yb, "14", side=1)
+    _dimension(svg, sx(0), yb + 26, sx(diag), yb + 26, "70.7 mm: the square's diagonal", side=1)
+    # how to build it, and the alternatives
+    note(svg, 40, 612, [
+        "Light path: drill a 5 mm hole through the top in the corner, glue in a 3 mm piece of 5 mm clear acrylic rod, "
+        "flush, its top sanded matt; the LED presses against its end.",
+        "Without a rod: leave the hole open and cover the square with 0.5 mm translucent film, or use an opal (white "
+        "translucent) 3 mm acrylic top and no holes at all:",
+        "the LED then shows as a soft spot through the top. A thicker top (6 mm plywood) puts the magnet too far from "
+        "the glass for 10 × 3 mm magnets: keep the top at 3 mm.",
+        "Paint the underside of the top black (or sleeve each LED in black heat-shrink) so light does not leak into "
+        "the neighbours' holes.",
+    ], step=16)
+    return svg
+
+
 DRAWINGS = {
     "matrix-row.svg": matrix_row,
     "matrix-maxima.svg": matrix_maxima,
@@ -847,6 +1055,7 @@ DRAWINGS = {
     "oled.svg": oled,
     "board-maxima.svg": board_maxima,
     "board-10x10.svg": board_10x10,
+    "square-section.svg": square_section,
 }
 
 

@@ -2,14 +2,15 @@
 of the real ``maxima-board run`` process, for both topologies.
 
     python bench/idle.py [--tree PATH] [--topology pico|direct|both] [--runs N]
-                         [--seconds S] [--no-web] [--opponent SIDE]
+                         [--seconds S] [--no-web] [--opponent SIDE] [--broadcast] [--threads]
 
 Each run starts ``python -m controller.cli run`` from ``--tree`` (default:
 this checkout; give a copy of another commit, e.g. ``git archive main``, to
 compare) with a config in a temporary folder: the web page on 127.0.0.1
 (unless ``--no-web``), the computer opponent on ``--opponent`` (default
 black: it is White's move, the engine is not asked), the OLED on luma's
-dummy device, a fresh games database, and ``NOTIFY_SOCKET`` set to a unix
+dummy device, a fresh games database (with ``--broadcast``: publishing to a
+Mosquitto started on loopback), and ``NOTIFY_SOCKET`` set to a unix
 datagram socket this script reads (``WATCHDOG_USEC`` = 10 s, as the unit's
 ``WatchdogSec``), so:
 
@@ -147,8 +148,9 @@ def sample(pid: int) -> dict[int, tuple[int, int, str]]:
                     switches += int(line.split()[1])
             call = open(f"{base}/syscall").read().split()
             name = SYSCALLS.get(call[0], call[0]) if call else "?"
-            if call and call[0] in ("7", "232", "281") and len(call) > 3:
-                timeout = int(call[3], 16)
+            at = {"7": 3, "232": 4, "281": 4}.get(call[0]) if call else None   # poll's 3rd argument, epoll's 4th
+            if at is not None and len(call) > at:
+                timeout = int(call[at], 16)
                 name += f"(timeout {'none' if timeout >= 2**31 else str(timeout) + ' ms'})"
         except (OSError, IndexError, ValueError):
             continue
@@ -156,8 +158,25 @@ def sample(pid: int) -> dict[int, tuple[int, int, str]]:
     return out
 
 
+def start_broker(folder: Path) -> tuple[subprocess.Popen, int]:
+    """A Mosquitto on a free loopback port (anonymous, as on a bench)."""
+    port = free_port()
+    conf = folder / "mosquitto.conf"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    proc = subprocess.Popen(["mosquitto", "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return proc, port
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("mosquitto did not start")
+
+
 def write_config(folder: Path, topology: str, device: str | None, web: bool, opponent: str,
-                 engine: str) -> Path:
+                 engine: str, broker: int | None = None) -> Path:
     lines = [f'hardware = "{topology}"', ""]
     if topology == "pico":
         lines += ["[pico]", f'device = "{device}"', ""]
@@ -167,13 +186,16 @@ def write_config(folder: Path, topology: str, device: str | None, web: bool, opp
     lines += ["[oled]", 'driver = "dummy"', "", "[database]", f'path = "{folder / "games.db"}"', ""]
     if web:
         lines += ["[web]", "enabled = true", f"port = {free_port()}", 'bind = "127.0.0.1"', ""]
+    if broker is not None:
+        lines += ["[broadcast]", f'broker = "127.0.0.1:{broker}"', 'club = "bench"', 'table = "1"', ""]
     lines += ["[opponent]", f'side = "{opponent}"', f'engine = "{engine}"', ""]
     path = folder / "board.toml"
     path.write_text("\n".join(lines))
     return path
 
 
-def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str, engine: str) -> dict:
+def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str, engine: str,
+            broadcast: bool = False) -> dict:
     squares = start_squares()
     sim = None
     result: dict = {"load_before": open("/proc/loadavg").read().split()[:3]}
@@ -187,7 +209,9 @@ def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str,
             closed = {m.position_of[s] for s in squares}
             sim.matrix.set(closed)
             sim.start()
-        config = write_config(folder, topology, sim.path if sim else None, web, opponent, engine)
+        broker = start_broker(folder) if broadcast else None
+        config = write_config(folder, topology, sim.path if sim else None, web, opponent, engine,
+                              broker[1] if broker else None)
         notify = NotifyListener(str(folder / "notify"))
         env = dict(os.environ, PYTHONPATH=str(tree), NOTIFY_SOCKET=str(folder / "notify"),
                    WATCHDOG_USEC="10000000", MAXIMA_BOARD_DB=str(folder / "games.db"),
@@ -253,6 +277,9 @@ def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str,
             notify.close()
             if sim is not None:
                 sim.close()
+            if broker is not None:
+                broker[0].terminate()
+                broker[0].wait(10)
     return result
 
 
@@ -306,15 +333,19 @@ def main() -> int:
     parser.add_argument("--opponent", default="black", choices=("white", "black", "none"))
     parser.add_argument("--engine", default=str(HERE / "opponent" / "engine" / "maxima-engine"),
                         help="the opponent's engine (default: this checkout's built engine, for every tree)")
+    parser.add_argument("--broadcast", action="store_true",
+                        help="with the broadcast to a Mosquitto started on loopback (needs mosquitto)")
     parser.add_argument("--threads", action="store_true", help="list every thread of every run")
     args = parser.parse_args()
     topologies = ("pico", "direct") if args.topology == "both" else (args.topology,)
     print(f"tree {args.tree}; web page {'off' if args.no_web else 'on'}; opponent {args.opponent}; "
+          f"broadcast {'on' if args.broadcast else 'off'}; "
           f"{args.runs} runs x {args.seconds:.0f} s idle; {os.cpu_count()} cores")
     for topology in topologies:
         runs = []
         for n in range(args.runs):
-            r = one_run(args.tree.resolve(), topology, args.seconds, not args.no_web, args.opponent, args.engine)
+            r = one_run(args.tree.resolve(), topology, args.seconds, not args.no_web, args.opponent, args.engine,
+                        args.broadcast)
             runs.append(r)
             move = "-" if r["move_ms"] is None else f"{r['move_ms']:.0f} ms"
             print(f"{topology:6} run {n + 1}: CPU {r['cpu_pct']:.2f} % of a core, {r['wakeups_s']:.1f} wake-ups/s, "

@@ -76,10 +76,10 @@ class SystemClock:
         if ms > 0:
             time.sleep(ms / 1000)
 
-    def wait(self, poller: "select.poll", timeout_ms: int | None) -> None:
+    def wait(self, poller: "select.poll", timeout_ms: int | None) -> list[int]:
         """Sleep until a descriptor of ``poller`` is ready or ``timeout_ms``
-        (None: no limit) have passed."""
-        poller.poll(timeout_ms)
+        (None: no limit) have passed; the ready descriptors."""
+        return [fd for fd, _ in poller.poll(timeout_ms)]
 
 
 class FakeClock:
@@ -108,16 +108,15 @@ class FakeClock:
         if self.on_sleep is not None:
             self.on_sleep(self.now)
 
-    def wait(self, poller: "select.poll", timeout_ms: int | None) -> None:
-        if poller.poll(0):
-            return
+    def wait(self, poller: "select.poll", timeout_ms: int | None) -> list[int]:
+        ready = poller.poll(0)
         left = self.idle_ms if timeout_ms is None else timeout_ms
-        while left > 0:
+        while not ready and left > 0:
             step = left if self.step_ms is None else min(self.step_ms, left)
             self.sleep_ms(step)
             left -= step
-            if poller.poll(0):
-                return
+            ready = poller.poll(0)
+        return [fd for fd, _ in ready]
 
 
 class _Guarded:
@@ -214,6 +213,7 @@ class Runner:
         self._display_guard = _Guarded("display", self.log)
         self._beeper_guard = _Guarded("buzzer", self.log)
         self._poller = select.poll()
+        self._maybe_woken = True               # the waker may have been woken: drain it
         self._polled: dict[int, int] = {}
         for part in (controller, source, leds):
             set_waker = getattr(part, "set_waker", None)
@@ -342,9 +342,11 @@ class Runner:
         wait = getattr(clock, "wait", None)
         if wait is None:                      # a clock that can only sleep
             clock.sleep_ms(self.period_ms if timeout is None else timeout)
+            self._maybe_woken = True
             return
         self._watch()
-        wait(self._poller, timeout)
+        ready = wait(self._poller, timeout)
+        self._maybe_woken = ready is None or self.waker.fileno() in ready
 
     # -- the loop -------------------------------------------------------------
     def request_stop(self) -> None:
@@ -359,11 +361,13 @@ class Runner:
         interval = self.notifier.watchdog_interval_ms
         next_watchdog = clock.now_ms()
         ready = False
+        self._maybe_woken = True
         while not self._stop:
             now = clock.now_ms()
             if (stop is not None and stop(now)) or (until_ms is not None and now >= until_ms):
                 break
-            woken = self.waker.drain()       # before the pass: a wake during it is not lost
+            # drained before the pass: a wake during it makes the next wait return at once
+            woken = self.waker.drain() if self._maybe_woken else False
             self.step(now, woken)
             if not ready:
                 self.notifier.ready(" ".join(self._lines[0].split()) if self._lines else "running")

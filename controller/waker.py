@@ -55,6 +55,9 @@ class Waker:
             pass
         return woken
 
+    def __del__(self) -> None:   # a runner dropped without close() must not leak its descriptor
+        self.close()
+
     def close(self) -> None:
         for fd in (self._fd, self._write_fd):
             if fd is not None:

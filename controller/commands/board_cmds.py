@@ -144,6 +144,7 @@ def _run(args: argparse.Namespace) -> int:
         end = None if args.seconds is None else clock.now_ms() + int(args.seconds * 1000)
         with _stop_on_sigterm(loop.request_stop):
             loop.run(until_ms=end)
+        loop.close()
     finally:
         if services is not None:
             services.close()

@@ -420,3 +420,31 @@ def test_blinking_leds_are_rendered_at_their_edges_only():
     assert leds.next_deadline(300) == 500
     leds.show({"d3": "last-from"}, 600)
     assert leds.next_deadline(600) is None
+
+
+@pytest.mark.parametrize("offset", range(0, 15, 2))
+def test_a_move_commits_within_settle_time_and_45_ms_of_its_last_switch_change(offset):
+    """Whatever the phase of the 15 ms scans at rest, the last switch change
+    of a move is seen, debounced (30 ms) and settled within settle_ms + 45 ms
+    (the board allows + 50 ms)."""
+    b = Board()
+    handle = b.runner._handle
+
+    def timed(events):
+        events = list(events or ())
+        if any(e["type"] == "move" for e in events):
+            b.commit_at = b.clock.now
+        handle(events)
+
+    b.runner._handle = timed
+    try:
+        b.at(1000 + offset, "d3", False)
+        place = 2000 + offset
+        b.at(place, "d5", True)
+        b.run_until(3000)
+        settle = b.controller.settings.settle_ms
+        committed = [e for e in b.runner.events if e["type"] == "move"]
+        assert [e["move"] for e in committed] == ["d3-d5"]
+        assert place < b.commit_at <= place + settle + 45
+    finally:
+        b.close()

@@ -2,7 +2,8 @@
 of the real ``maxima-board run`` process, for both topologies.
 
     python bench/idle.py [--tree PATH] [--topology pico|direct|both] [--runs N]
-                         [--seconds S] [--no-web] [--opponent SIDE] [--broadcast] [--threads]
+                         [--seconds S] [--no-web] [--opponent SIDE] [--broadcast]
+                         [--settle-us N] [--threads]
 
 Each run starts ``python -m controller.cli run`` from ``--tree`` (default:
 this checkout; give a copy of another commit, e.g. ``git archive main``, to
@@ -30,7 +31,8 @@ Topologies: ``pico`` — a simulated Pico (hardware.pico_sim: the firmware's
 own logic) on a pty, run in this script's process, not the measured one;
 ``direct`` — the gpiozero matrix scanner on MockFactory pins wired to a
 simulated reed matrix (hardware.mock_matrix) inside the board process, LEDs
-on luma's no-op MAX7219. The machine's load average is printed with every
+on luma's no-op MAX7219, rows settling ``--settle-us`` (the product's 10 µs,
+a busy wait: 100 µs a scan). The machine's load average is printed with every
 run: other work on the machine shows in the figures.
 """
 from __future__ import annotations
@@ -176,12 +178,12 @@ def start_broker(folder: Path) -> tuple[subprocess.Popen, int]:
 
 
 def write_config(folder: Path, topology: str, device: str | None, web: bool, opponent: str,
-                 engine: str, broker: int | None = None) -> Path:
+                 engine: str, broker: int | None = None, settle_us: int = 10) -> Path:
     lines = [f'hardware = "{topology}"', ""]
     if topology == "pico":
         lines += ["[pico]", f'device = "{device}"', ""]
     else:
-        lines += ["[matrix]", 'pin_factory = "mock"', "row_settle_us = 0", "",
+        lines += ["[matrix]", 'pin_factory = "mock"', f"row_settle_us = {settle_us}", "",
                   "[leds]", 'driver = "max7219"', 'interface = "noop"', ""]
     lines += ["[oled]", 'driver = "dummy"', "", "[database]", f'path = "{folder / "games.db"}"', ""]
     if web:
@@ -195,7 +197,7 @@ def write_config(folder: Path, topology: str, device: str | None, web: bool, opp
 
 
 def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str, engine: str,
-            broadcast: bool = False) -> dict:
+            broadcast: bool = False, settle_us: int = 10) -> dict:
     squares = start_squares()
     sim = None
     result: dict = {"load_before": open("/proc/loadavg").read().split()[:3]}
@@ -211,7 +213,7 @@ def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str,
             sim.start()
         broker = start_broker(folder) if broadcast else None
         config = write_config(folder, topology, sim.path if sim else None, web, opponent, engine,
-                              broker[1] if broker else None)
+                              broker[1] if broker else None, settle_us)
         notify = NotifyListener(str(folder / "notify"))
         env = dict(os.environ, PYTHONPATH=str(tree), NOTIFY_SOCKET=str(folder / "notify"),
                    WATCHDOG_USEC="10000000", MAXIMA_BOARD_DB=str(folder / "games.db"),
@@ -335,6 +337,8 @@ def main() -> int:
                         help="the opponent's engine (default: this checkout's built engine, for every tree)")
     parser.add_argument("--broadcast", action="store_true",
                         help="with the broadcast to a Mosquitto started on loopback (needs mosquitto)")
+    parser.add_argument("--settle-us", type=int, default=10,
+                        help="direct: the row settle wait, busy (default 10 µs, the product's)")
     parser.add_argument("--threads", action="store_true", help="list every thread of every run")
     args = parser.parse_args()
     topologies = ("pico", "direct") if args.topology == "both" else (args.topology,)
@@ -345,7 +349,7 @@ def main() -> int:
         runs = []
         for n in range(args.runs):
             r = one_run(args.tree.resolve(), topology, args.seconds, not args.no_web, args.opponent, args.engine,
-                        args.broadcast)
+                        args.broadcast, args.settle_us)
             runs.append(r)
             move = "-" if r["move_ms"] is None else f"{r['move_ms']:.0f} ms"
             print(f"{topology:6} run {n + 1}: CPU {r['cpu_pct']:.2f} % of a core, {r['wakeups_s']:.1f} wake-ups/s, "

@@ -272,6 +272,7 @@ class Runner:
                 self.feed.update(self.controller)
             self._shown = (dict(self.controller.leds), list(self.controller.display))
             self._due_at = self._controller_deadline(now_ms)
+            self._tell_rest()
         leds, lines = self._shown
         self._led_guard.call(now_ms, lambda: self.leds.show(leds, now_ms))
         if lines != self._lines:
@@ -279,6 +280,16 @@ class Runner:
                 self._lines = lines
             if lines:
                 self.notifier.set_status(lines[0])
+
+    def _tell_rest(self) -> None:
+        """Tell a source that scans (``set_at_rest``) whether the board
+        stands exactly as the game expects: then the next change can only
+        begin a move, and it may look less often."""
+        set_at_rest = getattr(self.source, "set_at_rest", None)
+        if set_at_rest is None:
+            return
+        expected = getattr(self.controller, "expected_squares", None)
+        set_at_rest(expected is not None and self._squares is not None and frozenset(expected) == self._squares)
 
     def _controller_deadline(self, now_ms: int) -> int | None:
         """When the controller wants ``on_tick`` (one that cannot say: at

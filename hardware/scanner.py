@@ -12,15 +12,21 @@ dozens of edges on the columns that nobody needs to hear about. (Edges
 cannot replace scanning either: a column reads closed while any switch on
 it is, so lifting one of two pieces on a column makes no edge.)
 
-How often to scan (``next_deadline``): a change must reach the controller
-within ``LATENCY_MS`` (45 ms), debounce included, so that a move commits
-within the settle time + 50 ms of its last switch change. While nothing is
-changing the matrix is scanned every ``idle_scan_ms`` = 45 − ``debounce_ms``
-ms (15 with the default 30 ms debounce, on a grid from time 0); once a
-switch reads differently, every ``active_scan_ms`` = ``debounce_ms`` / 3
-(10) until the debouncer has decided, so chatter is still seen and a change
-is accepted ``debounce_ms`` after it was first read: at most 15 + 30 = 45 ms
-after it happened. That is 67 scans a second at rest instead of 100.
+How often to scan (``next_deadline``): the last switch change of a move
+must reach the controller within ``LATENCY_MS`` (45 ms), debounce included,
+so that the move commits within the settle time + 50 ms of it. While the
+board is in the middle of something (the loop says so: ``set_at_rest(False)``,
+the default) the matrix is scanned every ``idle_scan_ms`` = 45 −
+``debounce_ms`` ms (15 with the default 30 ms debounce, on a grid from time
+0); once a switch reads differently, every ``active_scan_ms`` =
+``debounce_ms`` / 3 (10) until the debouncer has decided, so chatter is still
+seen and a change is accepted ``debounce_ms`` after it was first read: at
+most 15 + 30 = 45 ms after it happened. While the board stands exactly as the
+game expects (``set_at_rest(True)``) the next change can only begin a move —
+a lift, a button — never end one, so it may be seen later: every
+``rest_scan_ms`` (45 ms). Each scan also waits ``row_settle_us`` per row
+(busy: 100 µs a scan at the default 10 µs), so at rest the scanner costs
+22 scans a second instead of the 100 of a fixed 10 ms loop.
 """
 from __future__ import annotations
 
@@ -53,7 +59,8 @@ class MatrixScanner:
 
     def __init__(self, rows: Sequence[int], columns: Sequence[int], matrix_map: MatrixMap | None = None,
                  debounce_ms: int = 30, row_settle_us: int = 10, pin_factory=None,
-                 idle_scan_ms: int | None = None, active_scan_ms: int | None = None):
+                 idle_scan_ms: int | None = None, active_scan_ms: int | None = None,
+                 rest_scan_ms: int = LATENCY_MS):
         if len(rows) != ROWS or len(columns) != COLUMNS:
             raise ValueError(f"the matrix has {ROWS} rows and {COLUMNS} columns, "
                              f"got {len(rows)} and {len(columns)} pins")
@@ -62,6 +69,8 @@ class MatrixScanner:
         self.debouncer = Debouncer(debounce_ms)
         self.active_scan_ms = active_scan_ms or max(1, debounce_ms // 3)
         self.idle_scan_ms = idle_scan_ms or max(self.active_scan_ms, LATENCY_MS - debounce_ms)
+        self.rest_scan_ms = max(rest_scan_ms, self.idle_scan_ms)
+        self.at_rest = False
         self.scans = 0
         self._last_scan_ms: int | None = None
         self._last_frame: int | None = None
@@ -107,6 +116,11 @@ class MatrixScanner:
         self._last_scan_ms = now_ms
         return self.debouncer.update(self.scan(), now_ms)
 
+    def set_at_rest(self, at_rest: bool) -> None:
+        """The board stands as the game expects (True) or not (module
+        docstring); the loop says so after every change."""
+        self.at_rest = at_rest
+
     def next_deadline(self, now_ms: int) -> int:
         """When to scan next (module docstring)."""
         last = self._last_scan_ms
@@ -114,7 +128,8 @@ class MatrixScanner:
             return now_ms
         if self.debouncer.deciding():
             return last + self.active_scan_ms
-        return (last // self.idle_scan_ms + 1) * self.idle_scan_ms
+        period = self.rest_scan_ms if self.at_rest else self.idle_scan_ms
+        return (last // period + 1) * period
 
     def read(self, now_ms: int) -> BoardState | None:
         frame = self.read_frame(now_ms)

@@ -110,8 +110,10 @@ def test_a_held_button_is_pressed_once(board):
     with mock.patch.object(board.controller, "on_button", wraps=board.controller.on_button) as press:
         board.run_until(1500)
     assert [c.args[1] for c in press.call_args_list] == ["menu", "menu"]
-    # seen by the next scan (every 15 ms at rest), then 30 ms of debounce
-    assert [c.args[0] for c in press.call_args_list] == [105 + 30, 1005 + 30]
+    # the board stands as the game expects: a press can only begin something,
+    # the matrix is scanned every 45 ms; seen by the next scan, then 30 ms of debounce
+    assert board.scanner.at_rest
+    assert [c.args[0] for c in press.call_args_list] == [135 + 30, 1035 + 30]
 
 
 def test_frames_are_passed_only_on_change(board):
@@ -120,16 +122,16 @@ def test_frames_are_passed_only_on_change(board):
         board.at(200, "d3", False)
         board.run_until(1000)
     # the first frame once stable for 30 ms; the lift, seen by the scan at
-    # 210 (every 15 ms at rest), 30 ms later
-    assert [c.args[0] for c in frame.call_args_list] == [30, 240]
-    # at rest the matrix is scanned every 15 ms (45 - 30 ms debounce), every
+    # 225 (every 45 ms while the board stands as expected), 30 ms later
+    assert [c.args[0] for c in frame.call_args_list] == [30, 255]
+    # then every 15 ms (45 - 30 ms debounce) while a piece is off, every
     # 10 ms while a change is being debounced: one pass per scan ...
-    assert board.scanner.idle_scan_ms == 15 and board.scanner.active_scan_ms == 10
-    assert board.runner.passes == board.scanner.scans
-    assert 1000 // 15 <= board.runner.passes <= 1000 // 15 + 3 + 3 + 1
+    assert (board.scanner.rest_scan_ms, board.scanner.idle_scan_ms, board.scanner.active_scan_ms) == (45, 15, 10)
+    assert not board.scanner.at_rest
+    assert board.runner.passes == board.scanner.scans == 4 + 5 + 3 + (990 - 270) // 15 + 1
     # ... but the controller hears only of changes and of its own deadlines
     # (start, the two frames, the lifted piece's settle time)
-    assert [c.args[0] for c in tick.call_args_list] == [0, 30, 240, 540]
+    assert [c.args[0] for c in tick.call_args_list] == [0, 30, 255, 555]
 
 
 def test_blinking_leds_follow_the_clock(board):

@@ -272,3 +272,24 @@ def test_scans_as_often_as_debouncing_needs(matrix, scanner):
     assert seen[7:] == [90, 100, 110]                     # seen at 90, then every 10 ms
     assert t == 90 + 30 and t - 76 <= 45                  # accepted 30 ms after it was seen
     assert scanner.next_deadline(t) == 135                # back at rest
+
+
+def test_a_board_at_rest_is_scanned_every_45_ms(matrix, scanner):
+    """Standing as the game expects, the next change can only begin a move:
+    the loop says so and the scanner looks every 45 ms; told otherwise, it
+    is back to 15 ms at once."""
+    t = 0
+    while t < 40:
+        scanner.read(t)
+        t = scanner.next_deadline(t)
+    scanner.set_at_rest(True)
+    assert scanner.next_deadline(30) == 45
+    scanner.read(45)
+    assert scanner.next_deadline(45) == 90
+    matrix.close_switch(0, 0)
+    scanner.read(90)                                      # seen: deciding, every 10 ms
+    assert scanner.next_deadline(90) == 100
+    scanner.set_at_rest(False)
+    for t in (100, 110, 120):
+        scanner.read(t)
+    assert "a1" in scanner.read(120).squares and scanner.next_deadline(120) == 135

@@ -40,8 +40,10 @@ passed on at once.
 What the loop asks of its parts, beyond the interfaces of hardware.interfaces,
 all optional: ``source.next_deadline(now_ms)`` and ``source.descriptors()``
 (``(readable fds, writable fds)``, None while it cannot be waited on),
-``leds.next_deadline(now_ms)``, ``controller.next_deadline()`` and
-``set_waker(wake)`` on the controller, the source and the feed.
+``source.set_at_rest(bool)`` (told after every change whether the board
+stands as the controller's ``expected_squares``: a scanner may then look
+less often), ``leds.next_deadline(now_ms)``, ``controller.next_deadline()``
+and ``set_waker(wake)`` on the controller, the source and the feed.
 """
 from __future__ import annotations
 

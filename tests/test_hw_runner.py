@@ -384,7 +384,7 @@ def test_a_web_command_wakes_a_sleeping_loop():
     runner.run(until_ms=start + 10_000)
     thread.join(5)
     assert answers and answers[0][0] == []
-    assert answers[0][1] < 0.2                # a 10 s sleep was cut short
+    assert answers[0][1] < 1.0                # a 10 s sleep was cut short (at once; 1 s for a busy machine)
     assert clock.now_ms() - start < 2000
     assert runner.passes <= 4
 

@@ -8,6 +8,14 @@ exactly like button presses, and :meth:`BoardFeed.update` after anything
 happened, which builds a fresh snapshot and hands it to the listeners.
 Other threads only ever read snapshots (``latest``, ``wait_newer``).
 
+Nothing another thread does can hold the loop up: the inbox is bounded
+(``maxsize``; a full inbox makes ``submit`` fail at once with
+:class:`BoardBusy`), a pass runs at most ``limit`` commands (the loop comes
+back for the rest at once, after its own work), and a command whose
+requester has stopped waiting (its ``deadline`` has passed) is dropped
+unrun. ``submit`` wakes the loop (``set_waker``) instead of waiting for its
+next pass.
+
 A snapshot (``board_snapshot``) holds: ``game`` (number), ``tags`` (Event,
 Site, Date, Round, White, Black), ``start_fen``, ``fen``, ``turn``
 (``"white"``/``"black"``), ``moves`` (canonical) and ``sans`` (with the
@@ -91,19 +99,35 @@ def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int
     }
 
 
+INBOX_SIZE = 32      # commands waiting at most
+PER_PASS = 8         # commands run per pump at most
+
+
+class BoardBusy(TimeoutError):
+    """The inbox is full: the request is refused at once (a TimeoutError,
+    so a caller that handles "the board did not answer" handles this too)."""
+
+
 @dataclass
 class Command:
     """Something another thread asks the controller loop to do. ``run`` is
     called in the loop's thread with the controller and the time; its
-    return value (events, or data for a query) is handed back."""
+    return value (events, or data for a query) is handed back.
+    ``deadline`` (``time.monotonic()`` seconds, None: none): when the
+    requester stops waiting; after it the command is dropped unrun."""
 
     run: Callable[[Any, int], Any]
+    deadline: float | None = None
     done: threading.Event = field(default_factory=threading.Event)
     result: Any = None
     error: str | None = None
+    dropped: bool = False          # its requester had given up: never run
 
     def wait(self, timeout: float) -> bool:
         return self.done.wait(timeout)
+
+    def expired(self, now: float) -> bool:
+        return self.deadline is not None and now >= self.deadline
 
 
 @dataclass(frozen=True)
@@ -140,23 +164,43 @@ class NewGame:
 class BoardFeed:
     """Snapshots out, commands in (module docstring)."""
 
-    def __init__(self) -> None:
-        self.inbox: queue.SimpleQueue[Command] = queue.SimpleQueue()
+    def __init__(self, maxsize: int = INBOX_SIZE) -> None:
+        self.inbox: queue.Queue[Command] = queue.Queue(maxsize)
         self.listeners: list[Listener] = []
+        self.dropped = 0               # commands dropped because their requester had given up
+        self.refused = 0               # submits refused because the inbox was full
+        self._wake: Callable[[], None] = lambda: None
         self._cond = threading.Condition()
         self._latest: dict | None = None
         self._seq = 0
         self._tags: tuple[int | None, dict[str, str]] = (None, {})
 
+    def set_waker(self, wake: Callable[[], None]) -> None:
+        """``wake()`` is called after every submit: the loop's waker."""
+        self._wake = wake
+
     # -- the loop's side ------------------------------------------------------
-    def pump(self, controller: Any, now_ms: int) -> list[dict]:
-        """Run every queued command; return the controller events they made."""
+    def pending(self) -> bool:
+        """Commands are waiting."""
+        return not self.inbox.empty()
+
+    def pump(self, controller: Any, now_ms: int, limit: int = PER_PASS) -> list[dict]:
+        """Run up to ``limit`` queued commands (dropping those whose
+        requester has given up); return the controller events they made."""
         events: list[dict] = []
-        while True:
+        ran = 0
+        while ran < limit:
             try:
                 command = self.inbox.get_nowait()
             except queue.Empty:
-                return events
+                break
+            if command.expired(time.monotonic()):
+                command.dropped = True
+                command.error = "dropped: the request had timed out"
+                self.dropped += 1
+                command.done.set()
+                continue
+            ran += 1
             try:
                 result = command.run(controller, now_ms)
                 command.result = result
@@ -166,6 +210,7 @@ class BoardFeed:
                 command.error = str(exc) or type(exc).__name__
             finally:
                 command.done.set()
+        return events
 
     def update(self, controller: Any) -> dict:
         """Take a snapshot now and hand it to the listeners."""
@@ -208,9 +253,16 @@ class BoardFeed:
 
     def submit(self, run: Callable[[Any, int], Any], timeout: float = 5.0) -> Command:
         """Queue ``run`` for the loop and wait up to ``timeout`` seconds for
-        it; ``TimeoutError`` if the loop did not get to it."""
-        command = Command(run)
-        self.inbox.put(command)
-        if not command.wait(timeout):
+        it. :class:`BoardBusy` at once when the inbox is full;
+        ``TimeoutError`` if the loop did not get to it in time (it then
+        never runs it)."""
+        command = Command(run, deadline=time.monotonic() + timeout)
+        try:
+            self.inbox.put_nowait(command)
+        except queue.Full:
+            self.refused += 1
+            raise BoardBusy(f"the board is busy ({self.inbox.maxsize} requests waiting); try again") from None
+        self._wake()
+        if not command.wait(timeout) or command.dropped:
             raise TimeoutError("the board did not answer in time")
         return command

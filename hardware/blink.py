@@ -38,3 +38,14 @@ class BlinkPlan:
     def lit(self, leds: Mapping[str, str], now_ms: int) -> set[str]:
         """The squares of ``leds`` (square → state) lit at ``now_ms``."""
         return {sq for sq, state in leds.items() if self.is_lit(self.pattern(state), now_ms)}
+
+    def next_change(self, leds: Mapping[str, str], now_ms: int) -> int | None:
+        """The next time after ``now_ms`` a square of ``leds`` goes on or
+        off (None: they all stay as they are)."""
+        times = []
+        for pattern in {self.pattern(state) for state in leds.values()}:
+            period = {"slow": self.slow_ms, "fast": self.fast_ms}.get(pattern)
+            if period:
+                start = now_ms - now_ms % period
+                times.append(start + period // 2 if now_ms < start + period // 2 else start + period)
+        return min(times) if times else None

@@ -47,5 +47,10 @@ class Debouncer:
                 del self._pending[bit]
         return self.stable
 
+    def deciding(self) -> bool:
+        """A switch reads differently from its accepted level (or the first
+        frame is not yet known): scans are needed to decide."""
+        return self.stable is None or bool(self._pending)
+
     def _ready(self, since_ms: int, scans: int, now_ms: int) -> bool:
         return scans >= self.min_scans and now_ms - since_ms >= self.debounce_ms

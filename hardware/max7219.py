@@ -42,8 +42,15 @@ class Max7219Leds:
             raise ValueError(f"order must name {POSITIONS} LEDs, got {len(self.order)}")
         self.plan = plan or BlinkPlan()
         self.lit: frozenset[int] | None = None   # matrix positions lit now
+        self._leds: dict[str, str] = {}
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        """When the blinking LEDs shown last change next: the loop shows
+        them again then."""
+        return self.plan.next_change(self._leds, now_ms)
 
     def show(self, leds: Mapping[str, str], now_ms: int) -> None:
+        self._leds = dict(leds)
         squares = self.plan.lit(leds, now_ms)
         self.show_positions(self.map.position_of[sq] for sq in squares if sq in self.map.position_of)
 

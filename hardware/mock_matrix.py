@@ -35,14 +35,28 @@ class ReedMatrix:
         self.column_of_pin = {pin: c for c, pin in enumerate(self.columns)}
         self.diodes = diodes
         self.map = matrix_map or MatrixMap()
-        self.closed: set[tuple[int, int]] = set()
+        self._closed: set[tuple[int, int]] = set()
         self.pins: dict[int, MockPin] = {}
+        self._low: set[int] | None = None   # rows driven low, None: to be looked at again
+        self._rows_on: list[set[int]] | None = None   # per column, the rows of its closed switches
         self.reads = 0        # column reads since the last reset_counts()
         self.writes = 0       # row level changes since the last reset_counts()
 
     # -- switches -----------------------------------------------------------
+    @property
+    def closed(self) -> set[tuple[int, int]]:
+        """The closed switches as (row, column); assign a new set to change
+        them all (changing this set in place is not seen)."""
+        return self._closed
+
+    @closed.setter
+    def closed(self, switches: Iterable[tuple[int, int]]) -> None:
+        self._closed = set(switches)
+        self._rows_on = None
+
     def set_switch(self, row: int, column: int, closed: bool) -> None:
-        (self.closed.add if closed else self.closed.discard)((row, column))
+        (self._closed.add if closed else self._closed.discard)((row, column))
+        self._rows_on = None
 
     def close_switch(self, row: int, column: int) -> None:
         self.set_switch(row, column, True)
@@ -57,7 +71,7 @@ class ReedMatrix:
 
     def set_squares(self, names: Iterable[str]) -> None:
         """Exactly these squares/buttons closed, all others open."""
-        self.closed.clear()
+        self.closed = set()
         for name in names:
             self.set_name(name, True)
 
@@ -66,12 +80,14 @@ class ReedMatrix:
 
     # -- electrics ----------------------------------------------------------
     def _driven_low_rows(self) -> set[int]:
-        low = set()
-        for pin, r in self.row_of_pin.items():
-            p = self.pins.get(pin)
-            if p is not None and p._function == "output" and not p._state:
-                low.add(r)
-        return low
+        if self._low is None:       # recomputed after a row pin changed (cheap reads for the benches)
+            low = set()
+            for pin, r in self.row_of_pin.items():
+                p = self.pins.get(pin)
+                if p is not None and p._function == "output" and not p._state:
+                    low.add(r)
+            self._low = low
+        return self._low
 
     def column_low(self, column: int) -> bool:
         """True when the column is pulled low through a closed switch."""
@@ -79,7 +95,12 @@ class ReedMatrix:
         if not active:
             return False
         if self.diodes:
-            return any((r, column) in self.closed for r in active)
+            if self._rows_on is None:
+                self._rows_on = [set() for _ in self.columns]
+                for r, c in self.closed:
+                    if c < len(self._rows_on):
+                        self._rows_on[c].add(r)
+            return not active.isdisjoint(self._rows_on[column])
         # No diodes: current flows both ways through every closed switch.
         seen_cols, seen_rows = {column}, set()
         todo = [("c", column)]
@@ -119,6 +140,16 @@ class DiodeMatrixPin(MockPin):
         if self._number in self.matrix.row_of_pin:
             self.matrix.writes += 1
         super()._set_state(value)
+
+    def _change_state(self, value):
+        if self._number in self.matrix.row_of_pin:
+            self.matrix._low = None
+        return super()._change_state(value)
+
+    def _set_function(self, value):
+        if self._number in self.matrix.row_of_pin:
+            self.matrix._low = None
+        super()._set_function(value)
 
 
 def matrix_factory(matrix: ReedMatrix) -> MockFactory:

@@ -54,7 +54,8 @@ class Notifier:
         try:
             if self._sock is None:
                 self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
-            self._sock.sendto(message, address)
+            # never wait for systemd: a full queue loses this message, not the board's time
+            self._sock.sendto(message, socket.MSG_DONTWAIT, address)
         except OSError:
             return False
         return True

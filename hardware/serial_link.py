@@ -32,6 +32,13 @@ Link rules (board.md):
   not, ``link_problem`` says so in one line ("Board has 11×10 switches,
   config says maxima (10×8)"), it is logged, and the link stays down.
 
+The board's loop sleeps between lines (``descriptors()``: the port to wait
+on; ``next_deadline()``: the loss time, the unanswered ping's limit, the next
+reconnect attempt or presence check). Keep-up pings and LED refreshes are not
+deadlines of their own: they go out with the next pass after they are due,
+which the Pico's heartbeat brings every 250 ms; only when no line comes do
+they get a deadline of their own, ``SOFT_MS`` after they were due.
+
 Counters for ``diag`` are in the ``stats`` dict.
 """
 from __future__ import annotations
@@ -58,6 +65,7 @@ AUTO_DEVICES = ("/dev/maxima-pico",
 
 TX_LIMIT = 4096          # unsent bytes kept at most; full-state messages make dropping safe
 READ_CHUNK = 4096
+SOFT_MS = 300            # pings and LED refreshes wait this long for a pass the Pico's lines bring
 
 
 class SerialPort(Protocol):
@@ -223,6 +231,37 @@ class PicoLink:
             self._codes = codes
             self._led_due = True
         self._service(now_ms)
+
+    # -- the loop's timing ---------------------------------------------------
+    def descriptors(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """``(readable, writable)``: the port to wait on for input, and for
+        room when output is waiting; None when the port has no descriptor
+        (pyserial's ``loop://``): then the link must be polled."""
+        if self._port is None or self._closed:
+            return (), ()
+        try:
+            fd = self._port.fileno()  # type: ignore[attr-defined]
+        except Exception:
+            return None
+        return (fd,), ((fd,) if self._tx else ())
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        """When the link next needs a pass if no line comes before."""
+        if self._closed:
+            return None
+        if self._port is None:
+            times = [self._next_attempt_ms if self._next_attempt_ms is not None else now_ms]
+            if self.present is not None and self._last_presence_poll is not None:
+                times.append(self._last_presence_poll + self.presence_poll_ms)
+            return min(times)
+        times = [self._last_rx_ms + self.loss_timeout_ms]
+        if self._ping_sent is not None:
+            times.append(self._ping_sent + self.loss_timeout_ms)
+        else:
+            times.append(self._next_ping + SOFT_MS)
+        if self._codes is not None:
+            times.append(now_ms if self._led_due else self._last_led_ms + self.led_refresh_ms + SOFT_MS)
+        return min(times)
 
     def ping(self) -> None:
         """Queue a ``P``; the answer ``A`` is counted in ``stats['acks']``."""

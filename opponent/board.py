@@ -139,6 +139,7 @@ class OpponentLayer:
         self._answers: "queue.Queue[tuple]" = queue.Queue()
         self._questions: "queue.Queue[tuple | None]" = queue.Queue()
         self._worker: threading.Thread | None = None
+        self._wake = lambda: None               # the board loop's waker: an answer is waiting
         self._last_leds: dict[str, str] = controller.leds
         self._last_lines: list[str] = controller.display
         self._squares: frozenset[str] | None = None   # the board's last frame (the game's squares)
@@ -171,6 +172,14 @@ class OpponentLayer:
     def new_game(self, now_ms: int, fen: str | None = None, setup: bool = True,
                  variant: str | None = None) -> list[dict]:
         return self._after(now_ms, self.controller.new_game(now_ms, fen, setup, variant))
+
+    def set_waker(self, wake) -> None:
+        """``wake()`` is called when an answer (or a report) is queued for
+        the next call, so a sleeping loop comes to collect it."""
+        self._wake = wake
+        inner = getattr(self.controller, "set_waker", None)
+        if callable(inner):
+            inner(wake)
 
     def next_deadline(self) -> int | None:
         times = [t for t in (self.controller.next_deadline(),
@@ -413,7 +422,7 @@ class OpponentLayer:
         if self._sup is None:
             kwargs = {} if self.grace_s is None else {"grace_s": self.grace_s}
             self._sup = Supervisor(self.engine, self.controller.position.variant.name, self.level, seed=self.seed,
-                                   on_report=lambda report: self._answers.put(("report", report)), **kwargs)
+                                   on_report=lambda report: self._answer_ready(("report", report)), **kwargs)
         return self._sup
 
     def _work(self) -> None:
@@ -421,7 +430,11 @@ class OpponentLayer:
             question = self._questions.get()
             if question is None:
                 return
-            self._answers.put(self._answer(question))
+            self._answer_ready(self._answer(question))
+
+    def _answer_ready(self, item: tuple) -> None:
+        self._answers.put(item)
+        self._wake()
 
     def _answer(self, question: tuple) -> tuple:
         key, kind, start, moves, limits, position = question

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import socket
+import time
 from unittest import mock
 
 import pytest
@@ -109,7 +110,10 @@ def test_a_held_button_is_pressed_once(board):
     with mock.patch.object(board.controller, "on_button", wraps=board.controller.on_button) as press:
         board.run_until(1500)
     assert [c.args[1] for c in press.call_args_list] == ["menu", "menu"]
-    assert [c.args[0] for c in press.call_args_list] == [130, 1030]    # after 30 ms debounce
+    # the board stands as the game expects: a press can only begin something,
+    # the matrix is scanned every 45 ms; seen by the next scan, then 30 ms of debounce
+    assert board.scanner.at_rest
+    assert [c.args[0] for c in press.call_args_list] == [135 + 30, 1035 + 30]
 
 
 def test_frames_are_passed_only_on_change(board):
@@ -117,8 +121,17 @@ def test_frames_are_passed_only_on_change(board):
             mock.patch.object(board.controller, "on_tick", wraps=board.controller.on_tick) as tick:
         board.at(200, "d3", False)
         board.run_until(1000)
-    assert [c.args[0] for c in frame.call_args_list] == [30, 230]
-    assert tick.call_count == 100
+    # the first frame once stable for 30 ms; the lift, seen by the scan at
+    # 225 (every 45 ms while the board stands as expected), 30 ms later
+    assert [c.args[0] for c in frame.call_args_list] == [30, 255]
+    # then every 15 ms (45 - 30 ms debounce) while a piece is off, every
+    # 10 ms while a change is being debounced: one pass per scan ...
+    assert (board.scanner.rest_scan_ms, board.scanner.idle_scan_ms, board.scanner.active_scan_ms) == (45, 15, 10)
+    assert not board.scanner.at_rest
+    assert board.runner.passes == board.scanner.scans == 4 + 5 + 3 + (990 - 270) // 15 + 1
+    # ... but the controller hears only of changes and of its own deadlines
+    # (start, the two frames, the lifted piece's settle time)
+    assert [c.args[0] for c in tick.call_args_list] == [0, 30, 255, 555]
 
 
 def test_blinking_leds_follow_the_clock(board):
@@ -271,3 +284,169 @@ def test_a_board_link_lost_after_start_is_reported_at_once():
     lost = [(at, lines) for at, lines in screens if lines[0] == "Board link lost"]
     assert lost[0][0] == 500
     assert lost[0][1][2:] == ["Reconnecting. Wait", "before you move."]
+
+
+# -- an idle board sleeps (issue 20) ---------------------------------------------
+
+
+class QuietSource:
+    """A SensorSource that needs no looking at: its state changes only when
+    the test says so (``next_deadline`` None, no descriptors), as a board
+    reporting by events would."""
+
+    def __init__(self, squares):
+        self.state = BoardState(frozenset(squares))
+        self.reads = 0
+
+    def read(self, now_ms: int) -> BoardState:
+        self.reads += 1
+        return self.state
+
+    def next_deadline(self, now_ms: int) -> int | None:
+        return None
+
+    def descriptors(self):
+        return (), ()
+
+    def close(self) -> None:
+        pass
+
+
+def _quiet_runner(clock, notifier=None, controller=None, feed=None):
+    controller = controller or Controller(Settings(), GameStore(":memory:"), fen=START_FEN)
+    source = QuietSource(controller.expected_squares)
+    return Runner(controller, source, Max7219Leds(max7219(noop(), cascaded=2)),
+                  OledDisplay(dummy(width=128, height=64, mode="1")), clock=clock,
+                  notifier=notifier or Notifier(None), log=io.StringIO(), feed=feed)
+
+
+def test_an_idle_hour_takes_passes_for_deadlines_only(tmp_path):
+    """No event for an hour: the loop wakes for the watchdog (every 5 s of
+    a 10 s WatchdogSec) and nothing else; a loop polling every 10 ms would
+    make 360,000 passes."""
+    from controller.feed import BoardFeed
+
+    notifier = Notifier(str(tmp_path / "notify"), watchdog_usec=10_000_000)
+    clock = FakeClock(step_ms=None)
+    runner = _quiet_runner(clock, notifier, feed=BoardFeed())
+    with mock.patch.object(notifier, "send", return_value=True) as send:
+        runner.run(until_ms=3_600_000)
+    assert clock.now == 3_600_000
+    assert runner.passes <= 3_600 // 5 + 5
+    assert clock.sleeps <= 3_600 // 5 + 5
+    assert [c.kwargs for c in send.call_args_list].count({"WATCHDOG": 1}) == 3_600 // 5
+    assert runner.feed.latest["fen"] == runner.controller.position.fen()
+
+
+def test_a_pass_comes_at_the_controllers_deadline_not_later():
+    """A move on a quiet source: the loop sleeps exactly until the settle
+    time has passed, then commits."""
+    clock = FakeClock(step_ms=None)
+    runner = _quiet_runner(clock)
+    runner.run(until_ms=1000)
+    source = runner.source
+    squares = set(source.state.squares) - {"d3"} | {"d5"}
+    source.state = BoardState(frozenset(squares))
+    runner.waker.wake()                      # the source's event
+    before = runner.passes
+    runner.run(until_ms=5000)
+    moves = [e for e in runner.events if e["type"] == "move"]
+    assert [m["move"] for m in moves] == ["d3-d5"]
+    settle = runner.controller.settings.settle_ms
+    # the frame at 1000, the commit at 1000 + settle, the last move's LEDs out
+    assert runner.passes - before <= 4
+    assert runner.controller.moves == ["d3-d5"] and clock.now == 5000
+
+
+def test_a_web_command_wakes_a_sleeping_loop():
+    """The loop has no deadline at all; a command from another thread is
+    run at once, not at the next poll."""
+    import threading
+
+    from controller.feed import BoardFeed
+    from controller.runner import SystemClock
+
+    feed = BoardFeed()
+    clock = SystemClock()
+    runner = _quiet_runner(clock, feed=feed)
+    start = clock.now_ms()
+    answers = []
+
+    def ask():
+        t = time.monotonic()
+        command = feed.submit(lambda c, now: c.moves, timeout=5)
+        answers.append((command.result, time.monotonic() - t))
+        runner.request_stop()
+
+    thread = threading.Thread(target=ask)
+    timer = threading.Timer(0.3, thread.start)
+    timer.start()
+    runner.run(until_ms=start + 10_000)
+    thread.join(5)
+    assert answers and answers[0][0] == []
+    assert answers[0][1] < 1.0                # a 10 s sleep was cut short (at once; 1 s for a busy machine)
+    assert clock.now_ms() - start < 2000
+    assert runner.passes <= 4
+
+
+def test_the_computers_answer_wakes_a_sleeping_loop():
+    """The opponent's worker thread finishing wakes the loop (set_waker):
+    without it the answer would wait for the loop's next deadline."""
+    from controller.runner import SystemClock
+    from opponent.board import OpponentLayer
+
+    core = Controller(Settings(), GameStore(":memory:"), fen=START_FEN)
+    layer = OpponentLayer(core, "white", 1, "greedy", movetime_ms=100)
+    clock = SystemClock()
+    runner = _quiet_runner(clock, controller=layer)
+    start = clock.now_ms()
+    try:
+        runner.run(stop=lambda now: any(e["type"] == "engine_move" for e in runner.events),
+                   until_ms=start + 30_000)
+    finally:
+        layer.close()
+    assert any(e["type"] == "engine_move" for e in runner.events)
+    assert clock.now_ms() - start < 20_000
+    assert runner.passes <= 10
+
+
+def test_blinking_leds_are_rendered_at_their_edges_only():
+    """The MAX7219 sink says when its blinking LEDs change next: the loop
+    shows them again then (fast blink: 250 ms period, lit the first half)."""
+    leds = Max7219Leds(max7219(noop(), cascaded=2))
+    assert leds.next_deadline(0) is None
+    leds.show({"e5": "error-extra", "d3": "last-from"}, 10)
+    assert leds.next_deadline(10) == 125
+    assert leds.next_deadline(125) == 250
+    leds.show({"e5": "check", "d3": "last-from"}, 300)             # slow: 1 s period
+    assert leds.next_deadline(300) == 500
+    leds.show({"d3": "last-from"}, 600)
+    assert leds.next_deadline(600) is None
+
+
+@pytest.mark.parametrize("offset", range(0, 15, 2))
+def test_a_move_commits_within_settle_time_and_45_ms_of_its_last_switch_change(offset):
+    """Whatever the phase of the 15 ms scans at rest, the last switch change
+    of a move is seen, debounced (30 ms) and settled within settle_ms + 45 ms
+    (the board allows + 50 ms)."""
+    b = Board()
+    handle = b.runner._handle
+
+    def timed(events):
+        events = list(events or ())
+        if any(e["type"] == "move" for e in events):
+            b.commit_at = b.clock.now
+        handle(events)
+
+    b.runner._handle = timed
+    try:
+        b.at(1000 + offset, "d3", False)
+        place = 2000 + offset
+        b.at(place, "d5", True)
+        b.run_until(3000)
+        settle = b.controller.settings.settle_ms
+        committed = [e for e in b.runner.events if e["type"] == "move"]
+        assert [e["move"] for e in committed] == ["d3-d5"]
+        assert place < b.commit_at <= place + settle + 45
+    finally:
+        b.close()

@@ -251,3 +251,45 @@ def test_a_busy_pin_is_a_one_line_hardware_error(matrix, scanner):
     # the failed scanner released what it had taken: the first one still scans
     matrix.close_switch(0, 0)
     assert scanner.scan() == 1
+
+
+def test_scans_as_often_as_debouncing_needs(matrix, scanner):
+    """At rest every 15 ms on a grid (45 ms − 30 ms debounce); while a
+    switch is being debounced every 10 ms; a change reaches the reader at
+    most 45 ms after it happened."""
+    assert (scanner.idle_scan_ms, scanner.active_scan_ms) == (15, 10)
+    assert scanner.next_deadline(0) == 0                 # never scanned: now
+    t, seen = 0, []
+    while t < 76:
+        scanner.read(t)
+        seen.append(t)
+        t = scanner.next_deadline(t)
+    assert seen == [0, 10, 20, 30, 45, 60, 75]           # the first frame decided, then at rest
+    matrix.close_switch(3, 4)                             # e4, at 76 ms
+    while "e4" not in scanner.read(t).squares:
+        seen.append(t)
+        t = scanner.next_deadline(t)
+    assert seen[7:] == [90, 100, 110]                     # seen at 90, then every 10 ms
+    assert t == 90 + 30 and t - 76 <= 45                  # accepted 30 ms after it was seen
+    assert scanner.next_deadline(t) == 135                # back at rest
+
+
+def test_a_board_at_rest_is_scanned_every_45_ms(matrix, scanner):
+    """Standing as the game expects, the next change can only begin a move:
+    the loop says so and the scanner looks every 45 ms; told otherwise, it
+    is back to 15 ms at once."""
+    t = 0
+    while t < 40:
+        scanner.read(t)
+        t = scanner.next_deadline(t)
+    scanner.set_at_rest(True)
+    assert scanner.next_deadline(30) == 45
+    scanner.read(45)
+    assert scanner.next_deadline(45) == 90
+    matrix.close_switch(0, 0)
+    scanner.read(90)                                      # seen: deciding, every 10 ms
+    assert scanner.next_deadline(90) == 100
+    scanner.set_at_rest(False)
+    for t in (100, 110, 120):
+        scanner.read(t)
+    assert "a1" in scanner.read(120).squares and scanner.next_deadline(120) == 135

@@ -273,3 +273,47 @@ def test_maxima_board_run_plays_a_game_over_the_pico_link(tmp_path):
     store = GameStore(str(db))
     game = store.games()[-1]
     assert store.moves(game.id) == moves, err
+
+
+def _switches(pid: int) -> tuple[int, int]:
+    """(context switches of the main thread, of all threads) so far."""
+    main = total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/status") as f:
+            n = sum(int(line.split()[1]) for line in f if "ctxt_switches" in line)
+        total += n
+        if int(tid) == pid:
+            main = n
+    return main, total
+
+
+@pytest.mark.slow
+def test_an_idle_board_sleeps_between_the_picos_lines(tmp_path):
+    """Issue 20, measured on the real process: ``maxima-board run`` on a
+    simulated Pico, the game waiting for a player. The main thread wakes for
+    the Pico's heartbeats (4 a second) and the answers to its keep-up pings
+    (at most 2), not 100 times a second as a 10 ms loop did; bench/idle.py
+    measures the whole process."""
+    sim = SimPico()
+    World(sim).set(occupied(Position()))
+    db = tmp_path / "games.db"
+    cfg = tmp_path / "board.toml"
+    cfg.write_text(f'hardware = "pico"\n\n[pico]\ndevice = "{sim.path}"\n\n'
+                   f'[oled]\ndriver = "dummy"\n\n[database]\npath = "{db}"\n')
+    sim.start()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MAXIMA_BOARD_DB=str(db))
+    env.pop("NOTIFY_SOCKET", None)
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg),
+                             "--seconds", "20"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(4)                                # started, link up, set-up seen
+        before, t0 = _switches(proc.pid), time.monotonic()
+        time.sleep(8)
+        after, t1 = _switches(proc.pid), time.monotonic()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+        sim.close()
+    main_rate = (after[0] - before[0]) / (t1 - t0)
+    assert main_rate <= 10, f"the main thread woke {main_rate:.1f} times a second"

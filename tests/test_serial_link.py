@@ -20,7 +20,7 @@ from hardware.interfaces import BoardState
 from hardware.matrix_map import MatrixMap
 from hardware.pico_sim import SimPico
 from hardware.protocol import LED_STYLE, encode_leds, parse_line
-from hardware.serial_link import PicoLink, new_stats, resolve_device
+from hardware.serial_link import SOFT_MS, PicoLink, new_stats, resolve_device
 
 MAP = MatrixMap()
 POS = MAP.position_of
@@ -481,3 +481,40 @@ def test_a_second_link_cannot_share_the_port(sim):
     assert second._port is None and second.stats["open_failures"] == 1
     first.close()
     second.close()
+
+
+# ---- when the board's loop must look (issue 20) ----------------------------
+
+def test_the_loop_waits_on_the_port_and_the_loss_time_only(raw):
+    """Up and quiet: the loop sleeps on the port's descriptor until the
+    loss time; the keep-up ping and the LED refresh are no deadlines of
+    their own while lines come (they go out with the Pico's heartbeats)."""
+    link = PicoLink(opener(lambda: raw.path), MAP)
+    link.read(0)
+    readable, writable = link.descriptors()
+    assert readable == (link._port.fileno(),) and writable == ()
+    feed(link, raw, confirmed(0, frame_for({"a1"}), answer=True), 100)
+    link.show({"a1": "hint"}, 100)
+    assert link.link_ok
+    # last line at 100: lost at 1100 unless a line comes; the ping of 600
+    # and the LED refresh of 1100 wait for a line until SOFT_MS after them
+    assert link.next_deadline(100) == min(100 + 1000, 100 + 500 + SOFT_MS)
+    feed(link, raw, mbproto.frame(2, frame_for({"a1"})), 650)    # a heartbeat: the ping goes out
+    assert link.stats["pings_sent"] == 2
+    # now: the ping's answer by 1650, the loss by 1650, the LED refresh (due 1100) by 1400
+    assert link.next_deadline(650) == 100 + 1000 + SOFT_MS
+    link.close()
+    assert link.next_deadline(700) is None and link.descriptors() == ((), ())
+
+
+def test_a_missing_pico_is_looked_for_at_its_backoff_and_presence_times():
+    link = PicoLink(lambda: (_ for _ in ()).throw(FileNotFoundError("no Pico")), MAP,
+                    present=lambda: False, presence_poll_ms=100)
+    assert link.next_deadline(0) == 0          # the first attempt: at once
+    link.read(0)
+    assert link.descriptors() == ((), ())
+    assert link.next_deadline(0) == 100        # the presence check comes before the 250 ms backoff
+    link.read(100)
+    assert link.next_deadline(100) == 200
+    link.read(250)                             # the backoff's attempt; the next in 500 ms
+    assert link.next_deadline(250) == 350

@@ -150,12 +150,10 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr, flush=True)
         if config.hardware == "pico":
             _say_if_no_pico(config)
-        stop = None
-        if args.seconds is not None:
-            end = clock.now_ms() + int(args.seconds * 1000)
-            stop = lambda now: now >= end  # noqa: E731
+        end = None if args.seconds is None else clock.now_ms() + int(args.seconds * 1000)
         with _stop_on_sigterm(loop.request_stop):
-            loop.run(stop)
+            loop.run(until_ms=end)
+        loop.close()
     finally:
         if services is not None:
             services.close()

@@ -199,3 +199,78 @@ def test_broadcast_log_in_config():
         with pytest.raises(ConfigError) as e:
             parse_config('hardware = "sim"\n[broadcast]\n' + text, name="cfg.toml")
         assert str(e.value).startswith(f"config cfg.toml: {message}") and "\n" not in str(e.value), str(e.value)
+
+
+# -- the inbox: nothing from the network holds the loop up (issue 22) ------------
+
+
+def test_a_full_inbox_refuses_at_once():
+    import time
+
+    from controller.feed import BoardBusy
+
+    feed = BoardFeed(maxsize=2)
+    for _ in range(2):
+        feed.inbox.put_nowait(Command(lambda c, now: None))
+    started = time.monotonic()
+    with pytest.raises(BoardBusy, match="busy"):
+        feed.submit(lambda c, now: None, timeout=5)
+    assert time.monotonic() - started < 0.1
+    assert feed.refused == 1
+
+
+def test_a_command_whose_requester_gave_up_is_dropped_unrun():
+    import time
+
+    feed = BoardFeed()
+    ran = []
+    late = Command(lambda c, now: ran.append("late"), deadline=time.monotonic() - 0.001)
+    fresh = Command(lambda c, now: ran.append("fresh") or [], deadline=time.monotonic() + 5)
+    feed.inbox.put(late)
+    feed.inbox.put(fresh)
+    assert feed.pump(object(), 0) == []
+    assert ran == ["fresh"]
+    assert late.done.is_set() and late.dropped and late.result is None
+    assert fresh.done.is_set() and not fresh.dropped
+    assert feed.dropped == 1
+
+
+def test_submit_times_out_and_its_command_never_runs():
+    feed = BoardFeed()
+    ran = []
+    with pytest.raises(TimeoutError, match="did not answer"):
+        feed.submit(lambda c, now: ran.append(1), timeout=0.05)   # no loop pumps meanwhile
+    feed.pump(object(), 0)
+    assert ran == [] and feed.dropped == 1
+
+
+def test_a_pass_runs_a_bounded_number_of_commands_and_comes_back_for_the_rest(board):
+    """Twenty queries at once: one pass runs eight; the loop wakes again at
+    once (not at its next deadline) and the rest are run in the next passes."""
+    feed = board.runner.feed
+    commands = [Command(lambda c, now: len(c.moves)) for _ in range(20)]
+    board.run_until(100)
+    now = board.clock.now
+    with pytest.MonkeyPatch.context() as mp:
+        runs = []
+        mp.setattr(feed, "pump", lambda c, now, limit=8, pump=feed.pump: runs.append(now) or pump(c, now, limit))
+        for command in commands:
+            feed.inbox.put(command)
+        board.runner.step(now)
+        assert sum(c.done.is_set() for c in commands) == 8
+        assert board.runner.next_wake(now) == now
+        board.runner.run(stop=lambda t: all(c.done.is_set() for c in commands))
+    assert all(c.done.is_set() and c.result == 0 for c in commands)
+    assert runs == [now, now, now]                # no time passed between them
+
+
+def test_submit_wakes_the_loop(board):
+    woken = []
+    board.runner.feed.set_waker(lambda: woken.append(1))
+    import threading
+
+    thread = threading.Thread(target=lambda: pytest.raises(TimeoutError, board.runner.feed.submit,
+                                                           lambda c, now: None, 0.05))
+    thread.start()
+    thread.join()
+    assert woken == [1]

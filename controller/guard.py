@@ -137,6 +137,7 @@ class Guard:
         self._written = 0                    # scripts written
         self._pending: list[dict] = []       # events of a fault met outside an input call, for the next one
         self._journal = Journal()
+        self._waker: Callable[[], None] | None = None   # the loop's: handed to every stack built
         self._snapshot(now_ms)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -167,7 +168,20 @@ class Guard:
         self._link = (ok, problem)
         return self._call(now_ms, "set_link", ok, now_ms, problem)
 
+    def set_waker(self, wake: Callable[[], None]) -> None:
+        """The loop's waker, for this stack and every one rebuilt after a
+        fault (the computer opponent's answers wake the loop)."""
+        self._waker = wake
+        self._hand_waker(self.controller)
+
+    def _hand_waker(self, stack) -> None:
+        set_waker = getattr(stack, "set_waker", None) if self._waker is not None else None
+        if callable(set_waker):
+            set_waker(self._waker)
+
     def next_deadline(self) -> int | None:
+        if self._pending:   # a fault met outside an input call: its events go out at once
+            return self._now
         times = [t for t in (self._fault_until,) if t is not None and t > self._now]
         if self._broken_at is not None:
             times.append(self._broken_at + RETRY_MS)
@@ -262,6 +276,7 @@ class Guard:
             return []
         self._broken_at = None
         object.__setattr__(self, "controller", stack)
+        self._hand_waker(stack)
         events: list[dict] = []
         try:
             ok, problem = self._link

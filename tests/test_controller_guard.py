@@ -197,3 +197,48 @@ def test_a_fault_in_reading_the_leds_is_caught_and_reported_with_the_next_call(t
     assert any(e["type"] == "error" and "leds fault" in e["text"] for e in events)
     assert guard.leds == {} and guard.display == FAULT_LINES and guard.mode == "play"
     store.close()
+
+
+def test_the_loops_waker_reaches_every_rebuilt_stack_and_a_pending_fault_is_due_at_once(tmp_path):
+    """The event-driven loop (issue 20) hands the guard its waker: the stack
+    rebuilt after a fault gets it too (the computer's answers keep waking
+    the loop), and a fault met while reading the LEDs makes the guard due
+    at once, so its events are not held until the next input."""
+    store = GameStore(tmp_path / "games.db")
+    settings = Settings()
+
+    class Layer:
+        """A layer that takes the waker, as the computer opponent does."""
+
+        def __init__(self, core):
+            self.core, self.waker = core, None
+
+        def set_waker(self, wake):
+            self.waker = wake
+
+        def __getattr__(self, name):
+            return getattr(self.core, name)
+
+    built = []
+
+    def rebuild(now):
+        built.append(Layer(Controller(settings, store, now_ms=now)))
+        return built[-1]
+
+    first = Layer(Controller(settings, store, fen="start", now_ms=0))
+    guard = Guard(first, rebuild, fault_dir=fault_dir_for(store), log=io.StringIO(), now_ms=0)
+    wake = lambda: None  # noqa: E731
+    guard.set_waker(wake)
+    assert first.waker is wake
+
+    class Broken:
+        def __get__(self, obj, owner=None):
+            raise Injected("leds fault")
+
+    first.core.__class__ = type("BrokenController", (Controller,), {"leds": Broken()})
+    assert guard.leds == {}
+    assert guard.next_deadline() == 0            # the fault's events are due now
+    events = guard.on_tick(0)
+    assert any(e["type"] == "error" and "leds fault" in e["text"] for e in events)
+    assert built and built[-1].waker is wake
+    store.close()

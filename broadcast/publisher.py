@@ -146,20 +146,23 @@ class BoardPublisher:
     def _send_loop(self) -> None:
         while True:
             with self._cond:
-                self._cond.wait(0.05)
-                if self._closing:
-                    return
-                self._reap()
-                if not self._connected:
-                    continue
-                if self._resync is not None:
-                    waiting = self._resync & self._inflight.keys()
-                    if waiting and time.monotonic() - self._resync_since < RESYNC_WAIT_S:
-                        self._resync = waiting
-                        continue
-                    self._resync = None
-                    for topic in self._latest:          # the broker may have lost its copies
-                        self._pending[topic] = None
+                while True:   # sleeps until there is something to send (every change notifies)
+                    if self._closing:
+                        return
+                    self._reap()
+                    if self._connected and self._resync is not None:
+                        waiting = self._resync & self._inflight.keys()
+                        left = RESYNC_WAIT_S - (time.monotonic() - self._resync_since)
+                        if waiting and left > 0:
+                            self._resync = waiting
+                            self._cond.wait(left)
+                            continue
+                        self._resync = None
+                        for topic in self._latest:          # the broker may have lost its copies
+                            self._pending[topic] = None
+                    if self._connected and self._pending:
+                        break
+                    self._cond.wait()
                 batch = [(topic, self._latest[topic]) for topic in self._pending]
                 self._pending.clear()
             sent = {}

@@ -57,11 +57,20 @@ _REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nCo
 log = logging.getLogger("webpage.http")
 
 
-def local_client(address: str) -> bool:
-    """True for loopback, private (RFC 1918, ULA) and link-local addresses:
-    the page is for the club room's network, never the internet."""
+def local_client(address: str, reached_at: str | None = None) -> bool:
+    """True for loopback, private (RFC 1918, ULA) and link-local addresses,
+    and for a global IPv6 address in the same /64 as ``reached_at`` (the
+    board's own address the request came in on: a home network's IPv6
+    devices share its prefix): the page is for the club room's network,
+    never the internet."""
     ip = _ip(address)
-    return ip is not None and (ip.is_loopback or ip.is_private or ip.is_link_local)
+    if ip is None:
+        return False
+    if ip.is_loopback or ip.is_private or ip.is_link_local:
+        return True
+    own = _ip(reached_at) if reached_at else None
+    return (ip.version == 6 and own is not None and own.version == 6 and own.is_global
+            and ipaddress.ip_network(f"{own}/64", strict=False) == ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
 def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -235,12 +244,12 @@ def _middleware(hosts: HostCheck):
     @web.middleware
     async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
         remote = request.remote or ""
-        if not local_client(remote):
+        sockname = request.transport.get_extra_info("sockname") if request.transport else None
+        if not local_client(remote, sockname[0] if sockname else None):
             return reply_json({"error": "this page answers the local network only"}, 403)
         if not limit.allow(client_key(remote)):
             await asyncio.sleep(SLOW_DOWN_S)      # its connections (MAX_PER_CLIENT) wait, not the board
             return reply_json({"error": "too many requests: slow down"}, 429)
-        sockname = request.transport.get_extra_info("sockname") if request.transport else None
         if not hosts.allows(request.headers.get("Host"), sockname[0] if sockname else None):
             return refuse(request, 421, "this board does not answer to that host name "
                                         "(use its address, or add the name to [web] hosts)")

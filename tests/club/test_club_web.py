@@ -219,6 +219,17 @@ def test_page_answers_only_the_local_network():
         assert not local_client(address), address
 
 
+def test_page_answers_global_ipv6_of_its_own_network():
+    """Issue 20: a phone on the club's network with a global IPv6 address
+    (the prefix the board's own address has) reaches the page; another
+    network's global address does not."""
+    board = "2a02:8070:1234:5600:ba27:ebff:fe01:2345"
+    assert local_client("2a02:8070:1234:5600:1c3f:9aa1:4b2e:77d0", board)
+    for address in ("2a02:8070:1234:5601::7", "2001:4860::8888", "8.8.8.8"):
+        assert not local_client(address, board), address
+    assert not local_client("2a02:8070:1234:5600::7", "192.168.1.5")
+
+
 def test_static_files_and_unknown_pages(board):
     status, headers, body = get(board.url + "/")
     assert b"new-game-form" in body and "default-src 'self'" in headers["Content-Security-Policy"]

@@ -74,11 +74,19 @@ def move_labels(position: Position, known: tuple[list[str], str, list[str]] | No
 
 
 def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int = 0,
-                   known: tuple[list[str], str, list[str]] | None = None) -> dict:
+                   known: tuple[list[str], str, list[str]] | None = None,
+                   previous_texts: list[str] | None = None) -> dict:
     """What the board shows now, as a JSON-able dict (module docstring);
-    ``known`` as for :func:`move_labels`."""
+    ``known`` as for :func:`move_labels`, ``previous_texts`` the
+    ``move_texts`` of that earlier snapshot (its moves are not put in words again)."""
     position = controller.position
     start_fen, sans = move_labels(position, known)
+    kept = 0   # the moves the earlier snapshot put in words already (a move's words are its label's alone)
+    if known is not None and previous_texts is not None:
+        limit = min(len(previous_texts), len(known[2]), len(sans))
+        while kept < limit and sans[kept] == known[2][kept]:
+            kept += 1
+    texts = (previous_texts or [])[:kept] + move_texts(position.variant, sans[kept:])
     last = None
     if position.move_stack:
         move = position.move_stack[-1]
@@ -91,7 +99,7 @@ def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int
         "tags": dict(tags or {}), "start_fen": start_fen,
         "fen": position.fen(), "turn": "white" if position.turn == WHITE else "black",
         "moves": [str(m) for m in position.move_stack], "sans": sans,
-        "move_texts": move_texts(position.variant, sans), "last": last,
+        "move_texts": texts, "last": last,
         "leds": controller.leds, "display": controller.display, "mode": controller.mode,
         "result": controller.result, "reason": controller.reason,
         "link_ok": getattr(controller, "_link_ok", True), "clocks": clocks_of(controller),
@@ -215,10 +223,13 @@ class BoardFeed:
     def update(self, controller: Any) -> dict:
         """Take a snapshot now and hand it to the listeners."""
         self._seq += 1
-        known = None
-        if self._latest is not None and controller.game_id is not None and self._latest["game"] == controller.game_id:
-            known = (self._latest["moves"], self._latest["start_fen"], self._latest["sans"])
-        snapshot = board_snapshot(controller, self._game_tags(controller), self._seq, known)
+        known = texts = None
+        latest = self._latest
+        if latest is not None and controller.game_id is not None and latest["game"] == controller.game_id \
+                and latest["variant"] == controller.position.variant.name:
+            known = (latest["moves"], latest["start_fen"], latest["sans"])
+            texts = latest["move_texts"]
+        snapshot = board_snapshot(controller, self._game_tags(controller), self._seq, known, texts)
         with self._cond:
             self._latest = snapshot
             self._cond.notify_all()

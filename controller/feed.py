@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from engine import WHITE, Position
-from engine.words import move_texts
+from engine.words import move_label, move_texts
 
 Listener = Callable[[dict], None]
 
@@ -64,11 +64,11 @@ def move_labels(position: Position, known: tuple[list[str], str, list[str]] | No
     if known is not None and len(known[0]) <= len(moves) and moves[:len(known[0])] == known[0]:
         for _ in range(len(moves) - len(known[0])):
             move = copy.pop()
-            labels.append(copy.piece_letter(move).upper() + str(move))
+            labels.append(move_label(copy, move))
         return known[1], known[2] + labels[::-1]
     while copy.move_stack:
         move = copy.pop()
-        labels.append(copy.piece_letter(move).upper() + str(move))
+        labels.append(move_label(copy, move))
     labels.reverse()
     return copy.fen(), labels
 

@@ -25,6 +25,7 @@ from .notation import FenError, MoveError
 from .position import Position
 from .variants.base import Variant
 from .variants.maxima import MAXIMA
+from .words import move_label
 
 TAG_ORDER = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
@@ -145,7 +146,7 @@ class GameRecord:
                 tokens.append(f"{position.ply // 2 + 1}.")
             elif not tokens:
                 tokens.append(f"{position.ply // 2 + 1}...")
-            tokens.append(position.piece_letter(move).upper() + str(move))
+            tokens.append(move_label(position, move))
             position.push(move)
         tokens.append(self.result)
         return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"

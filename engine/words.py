@@ -95,6 +95,12 @@ def move_words(variant: Variant | str, label: str) -> str:
     return words
 
 
+def move_label(position, move) -> str:
+    """The record's label of ``move`` in ``position`` (before it is made):
+    the piece letter in front, ``Pd3-d5``, ``AR@e2``."""
+    return position.piece_letter(move).upper() + str(move)
+
+
 def move_texts(variant: Variant | str, labels: list[str]) -> list[str]:
     """:func:`move_words` of every label."""
     v = variant_of(variant)

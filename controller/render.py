@@ -5,6 +5,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 from engine import Position
 from engine.geometry import FILE_LETTERS
+from engine.words import piece_names
 
 from .guidance import WIDTH
 
@@ -28,7 +29,7 @@ def board_text(position: Position, occupied: Iterable[str], leds: Mapping[str, s
         piece = position.piece_at(geo.index[name])
         return piece.letter if piece is not None else None
 
-    return grid_text(rows, geo.files, occupied, letter, leds, display)
+    return grid_text(rows, geo.files, occupied, letter, leds, display, position.variant)
 
 
 def board_view_text(view, occupied: Iterable[str], leds: Mapping[str, str], display: Sequence[str]) -> str:
@@ -50,14 +51,17 @@ def board_view_text(view, occupied: Iterable[str], leds: Mapping[str, str], disp
         piece = position.piece_at(position.geometry.index[game])
         return piece.letter if piece is not None else None
 
-    return grid_text(rows, kind.files, occupied, letter, leds, display)
+    return grid_text(rows, kind.files, occupied, letter, leds, display, position.variant)
 
 
 def grid_text(rows: Sequence[tuple[int, Sequence[str | None]]], files: int, occupied: Iterable[str],
-              letter: Callable[[str], str | None], leds: Mapping[str, str], display: Sequence[str]) -> str:
-    """Rows of square names (None: no square there) as text, then the LEDs
-    lit and the OLED; ``letter(name)`` is the piece expected on a square."""
+              letter: Callable[[str], str | None], leds: Mapping[str, str], display: Sequence[str],
+              variant=None) -> str:
+    """Rows of square names (None: no square there) as text, then the names
+    of the pieces shown (of ``variant``), the LEDs lit and the OLED;
+    ``letter(name)`` is the piece expected on a square."""
     occupied = set(occupied)
+    shown: set[str] = set()
     lines = []
     for rank, names in rows:
         cells = []
@@ -68,6 +72,8 @@ def grid_text(rows: Sequence[tuple[int, Sequence[str | None]]], files: int, occu
             char = "."
             if name in occupied:
                 char = letter(name) or "*"
+                if char != "*":
+                    shown.add(char.lower())
             cells.append(f"{char}{LED_MARKS.get(leds.get(name, ''), ' ')} ")
         lines.append(f"{rank:>2} " + "".join(cells).rstrip())
     lines.append("   " + "".join(f"{f}  " for f in FILE_LETTERS[:files]).rstrip())
@@ -75,4 +81,7 @@ def grid_text(rows: Sequence[tuple[int, Sequence[str | None]]], files: int, occu
     lit = ", ".join(f"{sq} {state}" for sq, state in sorted(leds.items())) or "none"
     border = "+" + "-" * WIDTH + "+"
     oled = [border] + [f"|{line:<{WIDTH}}|" for line in display] + [border]
-    return "\n".join(lines + ["", f"lit: {lit}", legend, "OLED:"] + oled)
+    names = piece_names(variant) if variant is not None else {}
+    pieces = ["pieces (White upper case): " + ", ".join(f"{key} {names[key]}" for key in sorted(shown) if key in names)] \
+        if shown & names.keys() else []
+    return "\n".join(lines + [""] + pieces + [f"lit: {lit}", legend, "OLED:"] + oled)

@@ -128,6 +128,24 @@ def test_replay_show_prints_the_sim_view_and_help_is_ignored():
     assert evs[-1]["type"] == "final"
 
 
+def test_show_names_the_pieces_it_draws_by_their_letters():
+    """Screens are for people: the letters drawn are named, for the game
+    shown (Maxima's g is the Mage, Ultima's r the Coordinator...), only
+    those on the board; Optima's tokens too."""
+    from engine import Position, variants
+    from engine.words import piece_names
+
+    for game in ("maxima", "ultima", "swapper-chess", "optima"):
+        evs = list(replay(parse_script([f"variant {game}", "show"], game), Settings()))
+        text = [e for e in evs if e["type"] == "show"][-1]["text"]
+        legend = next(line for line in text.splitlines() if line.startswith("pieces (White upper case): "))
+        named = dict(item.split(" ", 1) for item in legend.split(": ", 1)[1].split(", "))
+        position = Position(evs[-1]["fen"], game)      # the board is set up as the game stands
+        drawn = {p.letter.lower() for p in (position.piece_at(sq) for sq in range(len(position.geometry.names)))
+                 if p is not None}
+        assert named == {k: v for k, v in piece_names(variants.get(game)).items() if k in drawn}, game
+
+
 def test_replay_show_takes_no_argument():
     from controller.script import ScriptError
 

@@ -34,7 +34,7 @@ from urllib.parse import parse_qs
 
 from aiohttp import web
 
-from engine import START_FEN, FenError, Position
+from engine import FenError, Position
 from engine import variants
 
 from controller.feed import BoardFeed, NewGame

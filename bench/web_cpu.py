@@ -70,7 +70,7 @@ class Refresher:
         if self.driver is not None:
             self.driver.get(self.url)
             return
-        for path in ("", "static/style.css", "static/board.js", "api/variants", "api/games"):
+        for path in ("", "static/style.css", "static/common.js", "static/board.js", "api/variants", "api/games"):
             with urllib.request.urlopen(self.url + path, timeout=10) as r:
                 r.read()
         with urllib.request.urlopen(self.url + "events", timeout=10) as r:

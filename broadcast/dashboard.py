@@ -27,6 +27,7 @@ from .page import dashboard_page
 from .tables import ClubTables, record_text
 
 __all__ = ["ClubTables", "Dashboard", "dashboard_server", "record_text"]
+_WEBPAGE_FILES = frozenset({"style.css", "common.js"})    # the board page's files the dashboard uses too
 _ROUND_NAME = re.compile(r"^([^/]{1,80})\.pgn$")
 
 
@@ -77,7 +78,7 @@ class Dashboard:
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        return reply_static("webpage" if name == "style.css" else "broadcast", name, request.path)
+        return reply_static("webpage" if name in _WEBPAGE_FILES else "broadcast", name, request.path)
 
     async def missing(self, request: web.Request) -> web.Response:
         if request.method not in ("GET", "HEAD"):

@@ -45,8 +45,8 @@ from hardware.boards import games_for
 from controller.storefile import StoreError
 
 from .games import GameReader
-from .httpbase import (EventStreams, HostCheck, WebServer, app_with_guard, client_key, read_body, refuse,
-                       reply_bytes, reply_json, reply_static, reply_text)
+from .httpbase import (EventStreams, HostCheck, WebServer, client_key, page_app, read_body, refuse, reply_bytes,
+                       reply_json, reply_static, reply_text)
 from .page import board_page
 from .pin import PinGuard, pin_path
 from .svg import board_svg
@@ -250,20 +250,15 @@ class BoardPage:
 
     # -- the application -------------------------------------------------------
     def app(self) -> web.Application:
-        app = app_with_guard(self.hosts, self.streams)
-        app.router.add_get("/", self.index)
-        app.router.add_get("/index.html", self.index)
-        app.router.add_get("/static/{name}", self.static)
-        app.router.add_get("/events", self.events)
-        app.router.add_get("/api/state", self.state)
-        app.router.add_get("/board.svg", self.board_svg)
-        app.router.add_get("/api/games", self.games)
-        app.router.add_get("/api/variants", self.variants)
-        app.router.add_get(r"/games/{number:\d{1,9}}.pgn", self.record)
-        app.router.add_post("/api/new-game", self.new_game)
-        app.router.add_post("/", self.new_game)       # the form without JavaScript posts to the page
-        app.router.add_route("*", "/{tail:.*}", self.missing)
-        return app
+        return page_app(self.hosts, self.streams, index=self.index, static=self.static, missing=self.missing,
+                        routes=[web.get("/events", self.events),
+                                web.get("/api/state", self.state),
+                                web.get("/board.svg", self.board_svg),
+                                web.get("/api/games", self.games),
+                                web.get("/api/variants", self.variants),
+                                web.get(r"/games/{number:\d{1,9}}.pgn", self.record),
+                                web.post("/api/new-game", self.new_game),
+                                web.post("/", self.new_game)])      # the form without JavaScript posts to the page
 
     def page_html(self) -> str:
         """GET /: the one place the page's HTML comes from."""

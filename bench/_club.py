@@ -12,9 +12,10 @@ import sys
 from pathlib import Path
 
 from engine import Position
+from tests.club.games import quiet_game
 from tests.club.mosquitto import Broker, free_port, wait_port
 
-__all__ = ["Broker", "MOSQUITTO", "ROOT", "free_port", "quiet_moves", "start_dashboard", "wait_port"]
+__all__ = ["Broker", "MOSQUITTO", "ROOT", "free_port", "quiet_game", "quiet_moves", "start_dashboard", "wait_port"]
 
 ROOT = Path(__file__).resolve().parent.parent
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -22,7 +23,8 @@ MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
 def quiet_moves(seed: int, plies: int) -> list[tuple[str, str]]:
     """(move, FEN after it) of a random Maxima game without captures that
-    does not end the game."""
+    does not end the game: any move with a destination (``quiet_game``, the
+    tests', only plain moves)."""
     rng = random.Random(seed)
     position, out = Position(), []
     for _ in range(plies):

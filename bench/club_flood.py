@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -36,12 +35,11 @@ sys.path.insert(0, str(ROOT))
 import paho.mqtt.client as mqtt  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 
-from bench._club import MOSQUITTO, Broker, start_dashboard  # noqa: E402
+from bench._club import MOSQUITTO, Broker, quiet_game, start_dashboard  # noqa: E402
 from broadcast.topics import table_messages  # noqa: E402
 from controller.feed import BoardFeed  # noqa: E402
 from controller.script import Runner  # noqa: E402
 from controller.settings import Settings  # noqa: E402
-from engine import Position  # noqa: E402
 
 
 def memory_kb(pid: int) -> tuple[int, int]:
@@ -58,18 +56,9 @@ def cpu_s(pid: int) -> float:
 
 def a_state(plies: int) -> dict:
     """A real board's snapshot after ``plies`` quiet moves."""
-    rng = random.Random(1)
     runner = Runner(Settings())
-    position = Position()
-    for _ in range(plies):
-        options = [m for m in position.legal_moves if m.kind == "move" and not m.captures]
-        rng.shuffle(options)
-        for move in options:
-            position.push(move)
-            if position.outcome() is None:
-                break
-            position.pop()
-        a, b = str(position.move_stack[-1]).split("-")
+    for move in quiet_game(1, plies):
+        a, b = move.split("-")
         runner.lift(a), runner.place(b), runner.wait(400)
     return BoardFeed().update(runner.controller)
 

@@ -9,16 +9,14 @@ with a message saying what is missing.
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import sys
 import time
 
 import pytest
 
-from engine import Position
-
-from .mosquitto import Broker, free_port  # noqa: F401  (the tests import them from here)
+from .games import quiet_game, script_of  # noqa: F401  (the tests import them from here)
+from .mosquitto import Broker, free_port  # noqa: F401
 
 CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 CHROMEDRIVER = ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver")
@@ -92,32 +90,3 @@ def browser():
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
-
-
-def quiet_game(seed: int, plies: int) -> list[str]:
-    """A random game of ``plies`` legal moves without captures that does
-    not end the game (canonical moves)."""
-    rng = random.Random(seed)
-    position = Position()
-    moves = []
-    for _ in range(plies):
-        options = [m for m in position.legal_moves if m.kind == "move" and not m.captures]
-        rng.shuffle(options)
-        for move in options:
-            position.push(move)
-            if position.outcome() is None:
-                moves.append(str(move))
-                break
-            position.pop()
-        else:
-            break
-    return moves
-
-
-def script_of(moves: list[str], wait_ms: int = 400) -> str:
-    """The board script that plays ``moves`` (no captures)."""
-    lines = []
-    for move in moves:
-        a, b = move.split("-")
-        lines += [f"lift {a}", f"place {b}", f"wait {wait_ms}"]
-    return "\n".join(lines) + "\n"

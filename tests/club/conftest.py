@@ -1,6 +1,7 @@
 """Fixtures of the club tests: a real Mosquitto broker on a free loopback
-port, headless Chromium driven by Selenium (Debian's chromium and
-chromedriver, no downloads), and games to play on simulated boards.
+port (mosquitto.py), headless Chromium driven by Selenium (Debian's
+chromium and chromedriver, no downloads). Games to play on simulated
+boards are in games.py.
 
 Where the machine has no Mosquitto or no Chromium (``./run-tests`` installs
 them when it runs as root on Debian), the tests that need them are skipped
@@ -15,8 +16,7 @@ import time
 
 import pytest
 
-from .games import quiet_game, script_of  # noqa: F401  (the tests import them from here)
-from .mosquitto import Broker, free_port  # noqa: F401
+from .mosquitto import Broker
 
 CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 CHROMEDRIVER = ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver")

@@ -19,7 +19,8 @@ from hardware.config import ConfigError, parse_config
 from tests.test_hw_board_cmds import matrix  # noqa: F401  (the MockFactory reed matrix fixture)
 from tests.test_hw_runner import Board
 
-from .conftest import MAXIMA_BOARD, free_port, wait_for
+from .conftest import MAXIMA_BOARD, wait_for
+from .mosquitto import free_port
 
 
 @pytest.fixture

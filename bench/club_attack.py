@@ -43,6 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._club import quiet_moves  # noqa: E402
 from controller.settings import Settings  # noqa: E402
 from controller.store import GameStore  # noqa: E402
 from engine import Position  # noqa: E402
@@ -55,27 +56,11 @@ LATE_MS = 100.0
 MOVE_EVERY_S = 1.5
 
 
-def quiet_game(seed: int, plies: int) -> list[tuple[str, str]]:
-    """(move, FEN after it) of a random game without captures."""
-    rng = random.Random(seed)
-    position, out = Position(), []
-    for _ in range(plies):
-        options = [m for m in position.legal_moves if not m.captures and m.to_square is not None]
-        rng.shuffle(options)
-        for move in options:
-            position.push(move)
-            if position.outcome() is None:
-                out.append((str(move), position.fen()))
-                break
-            position.pop()
-    return out
-
-
 def make_database(path: str, games: int) -> int:
     """``games`` finished games of 40 moves, then an unfinished one at the
     start (the game the board resumes); returns its number."""
     GameStore(path).close()            # our schema, our application id
-    record = quiet_game(7, 40)
+    record = quiet_moves(7, 40)
     conn = sqlite3.connect(path)
     start = Position().fen()
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
@@ -167,7 +152,7 @@ class Player:
         names = self.position.geometry.names
         occupancy = self.position.occupancy()
         self.squares = {names[i] for i in range(len(names)) if occupancy >> i & 1}
-        self.moves = [m for m, _ in quiet_game(11, 60)]
+        self.moves = [m for m, _ in quiet_moves(11, 60)]
         self.ply = 0
         self.set_matrix()
 

@@ -18,13 +18,10 @@ the anonymous flood is refused there.
 from __future__ import annotations
 
 import argparse
-import getpass
 import json
 import os
-import random
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,27 +35,11 @@ sys.path.insert(0, str(ROOT))
 import paho.mqtt.client as mqtt  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 
+from bench._club import MOSQUITTO, Broker, quiet_game, start_dashboard  # noqa: E402
 from broadcast.topics import table_messages  # noqa: E402
 from controller.feed import BoardFeed  # noqa: E402
 from controller.script import Runner  # noqa: E402
 from controller.settings import Settings  # noqa: E402
-from engine import Position  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port: int) -> None:
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"club_flood: nothing listens on 127.0.0.1:{port}")
 
 
 def memory_kb(pid: int) -> tuple[int, int]:
@@ -75,18 +56,9 @@ def cpu_s(pid: int) -> float:
 
 def a_state(plies: int) -> dict:
     """A real board's snapshot after ``plies`` quiet moves."""
-    rng = random.Random(1)
     runner = Runner(Settings())
-    position = Position()
-    for _ in range(plies):
-        options = [m for m in position.legal_moves if m.kind == "move" and not m.captures]
-        rng.shuffle(options)
-        for move in options:
-            position.push(move)
-            if position.outcome() is None:
-                break
-            position.pop()
-        a, b = str(position.move_stack[-1]).split("-")
+    for move in quiet_game(1, plies):
+        a, b = move.split("-")
         runner.lift(a), runner.place(b), runner.wait(400)
     return BoardFeed().update(runner.controller)
 
@@ -98,34 +70,16 @@ def main() -> int:
     parser.add_argument("--source", default=str(ROOT), help="the checkout whose dashboard runs")
     parser.add_argument("--secure", action="store_true", help="the broker as docs/club.md sets it up")
     args = parser.parse_args()
-    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
     work = Path(tempfile.mkdtemp(prefix="club-flood-"))
-    port = free_port()
-    conf = [f"listener {port} 127.0.0.1", "persistence false", f"user {getpass.getuser()}"]
-    login: list[str] = []
-    if args.secure:
-        (work / "pw").write_text("dashboard-password\n")
-        subprocess.run(["mosquitto_passwd", "-c", "-b", str(work / "passwd"), "dashboard", "dashboard-password"],
-                       check=True, capture_output=True)
-        (work / "acl").write_text("user dashboard\ntopic read maxima-board/flood/#\n\n"
-                                  "pattern write maxima-board/flood/%u/#\n")
-        conf += ["allow_anonymous false", f"password_file {work / 'passwd'}", f"acl_file {work / 'acl'}",
-                 "message_size_limit 262144", "max_connections 100"]
-        login = ["--username", "dashboard", "--password-file", str(work / "pw")]
-    else:
-        conf.append("allow_anonymous true")
-    (work / "mosquitto.conf").write_text("\n".join(conf) + "\n")
-    broker = subprocess.Popen([binary, "-c", str(work / "mosquitto.conf")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # --secure: users and ACL as docs/club.md gives them (read from it), for club "flood"
+    broker = Broker(MOSQUITTO, work, secure=args.secure, club="flood")
+    login = broker.login(Broker.DASHBOARD) if args.secure else []
+    port = broker.port
     dashboard = None
     try:
-        wait_port(port)
-        env = dict(os.environ, PYTHONPATH=args.source)
-        dashboard = subprocess.Popen([sys.executable, "-m", "controller.cli", "dashboard", "--broker",
-                                      f"127.0.0.1:{port}", "--club", "flood", "--port", "0", "--bind", "127.0.0.1",
-                                      *login], cwd=args.source, env=env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        url = re.search(r"(http://127\.0\.0\.1:\d+/)", dashboard.stderr.readline()).group(1)
+        broker.start()
+        dashboard, url = start_dashboard(broker.address, "flood", *login, source=args.source,
+                                         stdout=subprocess.DEVNULL)
         time.sleep(2.0)
         before, cpu_before = memory_kb(dashboard.pid), cpu_s(dashboard.pid)
         snapshot = a_state(40)
@@ -175,8 +129,7 @@ def main() -> int:
         if dashboard is not None:
             dashboard.terminate()
             dashboard.wait(10)
-        broker.terminate()
-        broker.wait(10)
+        broker.stop()
         shutil.rmtree(work, ignore_errors=True)
     return 0
 

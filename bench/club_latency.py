@@ -18,12 +18,8 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import random
-import re
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -33,32 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._club import MOSQUITTO, Broker, quiet_moves, start_dashboard  # noqa: E402
 from broadcast.publisher import BoardPublisher  # noqa: E402
 from controller.feed import BoardFeed  # noqa: E402
 from controller.script import Runner  # noqa: E402
 from controller.settings import Settings  # noqa: E402
-from engine import Position  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def quiet_game(seed: int, plies: int) -> list[str]:
-    rng = random.Random(seed)
-    position, moves = Position(), []
-    for _ in range(plies):
-        options = [m for m in position.legal_moves if not m.captures and m.to_square is not None]
-        rng.shuffle(options)
-        for move in options:
-            position.push(move)
-            if position.outcome() is None:
-                moves.append(str(move))
-                break
-            position.pop()
-    return moves
 
 
 def main() -> int:
@@ -67,17 +42,12 @@ def main() -> int:
     parser.add_argument("--plies", type=int, default=15)
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between a board's moves")
     args = parser.parse_args()
-    mosquitto = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
     work = Path(tempfile.mkdtemp(prefix="club-bench-"))
-    port = free_port()
-    (work / "m.conf").write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-    broker = subprocess.Popen([mosquitto, "-c", str(work / "m.conf")], stderr=subprocess.DEVNULL)
-    time.sleep(0.5)
-    address = f"127.0.0.1:{port}"
-    dash = subprocess.Popen([sys.executable, "-m", "controller.cli", "dashboard", "--broker", address,
-                             "--club", "bench", "--port", "0", "--bind", "127.0.0.1"],
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    dash_port = int(re.search(r":(\d+)/", dash.stderr.readline()).group(1))
+    broker = Broker(MOSQUITTO, work)
+    broker.start()
+    address = broker.address
+    dash, url = start_dashboard(address, "bench")
+    dash_port = int(url.rsplit(":", 1)[1].rstrip("/"))
     committed: dict[tuple[str, int], float] = {}
     seen: dict[tuple[str, int], float] = {}
     done = threading.Event()
@@ -118,7 +88,7 @@ def main() -> int:
             time.sleep(max(0.0, args.interval - (time.monotonic() - start)))
         publisher.close(10)
 
-    games = [quiet_game(1000 + n, args.plies) for n in range(args.boards)]
+    games = [[move for move, _ in quiet_moves(1000 + n, args.plies)] for n in range(args.boards)]
     threads = [threading.Thread(target=board, args=(n, games[n])) for n in range(args.boards)]
     for t in threads:
         t.start()
@@ -127,9 +97,8 @@ def main() -> int:
     time.sleep(1.0)
     done.set()
     dash.terminate()
-    broker.terminate()
     dash.wait(10)
-    broker.wait(10)
+    broker.stop()
     shutil.rmtree(work, ignore_errors=True)
     latencies = sorted((seen[key] - t) * 1000 for key, t in committed.items() if key in seen)
     missing = len(committed) - len(latencies)

@@ -8,7 +8,7 @@ process's CPU time (utime + stime from /proc) is measured over ``--seconds``
 twice: with no page open, then with the page reloaded once per second — by
 headless Chromium (Debian's, via Selenium) when it is installed, else by a
 plain HTTP client fetching what the page fetches (the page, its CSS and
-script, the game list, the variants, and one second of the event stream).
+scripts, the game list, the variants, and one second of the event stream).
 Prints both, and their difference as a share of one core and of this
 machine (all cores).
 
@@ -70,7 +70,7 @@ class Refresher:
         if self.driver is not None:
             self.driver.get(self.url)
             return
-        for path in ("", "static/style.css", "static/board.js", "api/variants", "api/games"):
+        for path in ("", "static/style.css", "static/common.js", "static/board.js", "api/variants", "api/games"):
             with urllib.request.urlopen(self.url + path, timeout=10) as r:
                 r.read()
         with urllib.request.urlopen(self.url + "events", timeout=10) as r:

@@ -20,13 +20,14 @@ from typing import Any, Iterable
 
 from aiohttp import web
 
-from webpage.httpbase import (EventStreams, HostCheck, WebServer, app_with_guard, reply_bytes, reply_json,
-                              reply_static, reply_text)
+from webpage.httpbase import (EventStreams, HostCheck, WebServer, page_app, reply_bytes, reply_json, reply_static,
+                              reply_text)
 
 from .page import dashboard_page
 from .tables import ClubTables, record_text
 
 __all__ = ["ClubTables", "Dashboard", "dashboard_server", "record_text"]
+_WEBPAGE_FILES = frozenset({"style.css", "common.js"})    # the board page's files the dashboard uses too
 _ROUND_NAME = re.compile(r"^([^/]{1,80})\.pgn$")
 
 
@@ -54,17 +55,12 @@ class Dashboard:
     def app(self) -> web.Application:
         if not self._watcher.is_alive():
             self._watcher.start()
-        app = app_with_guard(self.hosts, self.streams)
-        app.router.add_get("/", self.index)
-        app.router.add_get("/index.html", self.index)
-        app.router.add_get("/static/{name}", self.static)
-        app.router.add_get("/api/tables", self.api_tables)
-        app.router.add_get("/api/rounds", self.api_rounds)
-        app.router.add_get("/api/stats", self.api_stats)
-        app.router.add_get("/events", self.events)
-        app.router.add_get("/round/{name}", self.round)
-        app.router.add_route("*", "/{tail:.*}", self.missing)
-        return app
+        return page_app(self.hosts, self.streams, index=self.index, static=self.static, missing=self.missing,
+                        routes=[web.get("/api/tables", self.api_tables),
+                                web.get("/api/rounds", self.api_rounds),
+                                web.get("/api/stats", self.api_stats),
+                                web.get("/events", self.events),
+                                web.get("/round/{name}", self.round)])
 
     async def _read(self, func):
         return await asyncio.get_running_loop().run_in_executor(None, func)
@@ -77,7 +73,7 @@ class Dashboard:
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        return reply_static("webpage" if name == "style.css" else "broadcast", name, request.path)
+        return reply_static("webpage" if name in _WEBPAGE_FILES else "broadcast", name, request.path)
 
     async def missing(self, request: web.Request) -> web.Response:
         if request.method not in ("GET", "HEAD"):

@@ -102,6 +102,7 @@ def dashboard_page(club: str, tables: list[dict], broker_ok: bool = True, rounds
 <title>Club {escape(club)} · maxima-board club dashboard</title>
 <link rel="stylesheet" href="/static/style.css">
 <script type="application/json" id="piece-names">{_piece_names_json()}</script>
+<script src="/static/common.js" defer></script>
 <script src="/static/dashboard.js" defer></script>
 </head>
 <body>

@@ -41,7 +41,7 @@ class ClubServices:
         page = getattr(self.server, "page", None)
         if page is not None:
             page.set_pin(pin)
-        show = getattr(controller, "_show_web_pin", None)    # the OLED note "Show web PIN?" gives
+        show = getattr(controller, "show_web_pin", None)    # the OLED note "Show web PIN?" gives
         return show(now_ms) if show is not None else [{"type": "show", "text": f"Web PIN: {pin}"}]
 
     def close(self) -> None:

@@ -743,7 +743,7 @@ class Controller:
                  MenuItem("Agree draw?", lambda now: self._end(self._position.variant.draw_result, "agreement", now)),
                  new]
         if self.web_pin:
-            items.append(MenuItem("Show web PIN?", self._show_web_pin))
+            items.append(MenuItem("Show web PIN?", self.show_web_pin))
         self._menu = Menu(items + self._extra_items)
 
     def _game_item(self) -> MenuItem:
@@ -770,7 +770,8 @@ class Controller:
             self._setup.on_game = True
         return []
 
-    def _show_web_pin(self, now: int) -> list[dict]:
+    def show_web_pin(self, now: int) -> list[dict]:
+        """MENU → "Show web PIN?": the PIN on the OLED for a while."""
         self._note = (f"Web PIN: {self.web_pin}", now + 3 * NOTE_MS)
         return []
 

@@ -201,12 +201,20 @@ class Stream:
         return [f"lift {s}" for s in sorted(board - set(squares))] + \
                [f"place {s}" for s in sorted(set(squares) - board)]
 
+    def last_move(self):
+        """(the position before the last move, that move), or None when the
+        board is not ready or no move was made."""
+        if not self.ready() or not self.c.position.move_stack:
+            return None
+        before = self.c.position.copy()
+        return before, before.pop()
+
     def restore(self, rng: random.Random) -> None:
         c = self.c
-        if not self.ready() or not c.position.move_stack:
+        last = self.last_move()
+        if last is None:
             return
-        before = c.position.copy()
-        move = before.pop()
+        before, move = last
         sig = before.signature(move)
         names = before.geometry.names
         lines: list[str] = []
@@ -238,10 +246,10 @@ class Stream:
 
     def back(self, rng: random.Random) -> None:
         c = self.c
-        if not self.ready() or not c.position.move_stack:
+        last = self.last_move()
+        if last is None:
             return
-        before = c.position.copy()
-        move = before.pop()
+        before, move = last
         events = self.check(self.runner.press("back"))
         assert [e["move"] for e in events if e["type"] == "takeback"] == [str(move)]
         self.follow()

@@ -573,3 +573,18 @@ def app_with_guard(hosts: HostCheck, streams: EventStreams | None = None) -> web
     if streams is not None:
         app.on_shutdown.append(streams.close)
     return app
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def page_app(hosts: HostCheck, streams: EventStreams | None, *, index: Handler, static: Handler,
+             missing: Handler, routes: Iterable[web.RouteDef]) -> web.Application:
+    """The shape of the board's page and of the club dashboard: the guard
+    (:func:`app_with_guard`), the page at ``/`` and ``/index.html``, its
+    files at ``/static/{name}``, the server's own ``routes``, and last
+    ``missing`` for every other path (routes match in the order added)."""
+    app = app_with_guard(hosts, streams)
+    app.router.add_routes([web.get("/", index), web.get("/index.html", index), web.get("/static/{name}", static),
+                           *routes, web.route("*", "/{tail:.*}", missing)])
+    return app

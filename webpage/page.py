@@ -115,6 +115,7 @@ def board_page(snapshot: dict | None, games: list[dict] | None = None) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)}</title>
 <link rel="stylesheet" href="/static/style.css">
+<script src="/static/common.js" defer></script>
 <script src="/static/board.js" defer></script>
 </head>
 <body>

@@ -34,7 +34,7 @@ from urllib.parse import parse_qs
 
 from aiohttp import web
 
-from engine import START_FEN, FenError, Position
+from engine import FenError, Position
 from engine import variants
 
 from controller.feed import BoardFeed, NewGame
@@ -45,8 +45,8 @@ from hardware.boards import games_for
 from controller.storefile import StoreError
 
 from .games import GameReader
-from .httpbase import (EventStreams, HostCheck, WebServer, app_with_guard, client_key, read_body, refuse,
-                       reply_bytes, reply_json, reply_static, reply_text)
+from .httpbase import (EventStreams, HostCheck, WebServer, client_key, page_app, read_body, refuse, reply_bytes,
+                       reply_json, reply_static, reply_text)
 from .page import board_page
 from .pin import PinGuard, pin_path
 from .svg import board_svg
@@ -64,9 +64,13 @@ def available_games(board_kind: str = "maxima") -> list[dict]:
     return [{"id": v.name, "name": v.title, "start_fen": v.start_fen} for v in playable]
 
 
+def snapshot_svg(snapshot: dict) -> str:
+    """The board of a feed snapshot as a picture (``/board.svg``, the state's "svg")."""
+    return board_svg(snapshot["fen"], snapshot["leds"], snapshot["last"], variant=snapshot.get("variant", "maxima"))
+
+
 def with_svg(snapshot: dict) -> dict:
-    return {**snapshot, "svg": board_svg(snapshot["fen"], snapshot["leds"], snapshot["last"],
-                                         variant=snapshot.get("variant", "maxima"))}
+    return {**snapshot, "svg": snapshot_svg(snapshot)}
 
 
 class _SvgCache:
@@ -126,8 +130,12 @@ def first_view(snapshot: dict | None) -> str:
     """GET /'s HTML unless ``board_server(page=...)`` gives another maker:
     the page with the board of ``snapshot`` drawn in (``page.board_page``).
     :meth:`BoardPage.page_html` is the one place it is used."""
-    kind = snapshot.get("board_kind", "maxima") if snapshot else "maxima"
-    return board_page(snapshot, available_games(kind))
+    return board_page(snapshot, available_games(board_kind_of(snapshot)))
+
+
+def board_kind_of(snapshot: dict | None) -> str:
+    """The kind of board of a feed snapshot (None: the board is starting, a Maxima board)."""
+    return snapshot.get("board_kind", "maxima") if snapshot else "maxima"
 
 
 _FORM_TAG = re.compile(r'<form\b[^>]*\bid="new-game-form"[^>]*>')
@@ -250,20 +258,15 @@ class BoardPage:
 
     # -- the application -------------------------------------------------------
     def app(self) -> web.Application:
-        app = app_with_guard(self.hosts, self.streams)
-        app.router.add_get("/", self.index)
-        app.router.add_get("/index.html", self.index)
-        app.router.add_get("/static/{name}", self.static)
-        app.router.add_get("/events", self.events)
-        app.router.add_get("/api/state", self.state)
-        app.router.add_get("/board.svg", self.board_svg)
-        app.router.add_get("/api/games", self.games)
-        app.router.add_get("/api/variants", self.variants)
-        app.router.add_get(r"/games/{number:\d{1,9}}.pgn", self.record)
-        app.router.add_post("/api/new-game", self.new_game)
-        app.router.add_post("/", self.new_game)       # the form without JavaScript posts to the page
-        app.router.add_route("*", "/{tail:.*}", self.missing)
-        return app
+        return page_app(self.hosts, self.streams, index=self.index, static=self.static, missing=self.missing,
+                        routes=[web.get("/events", self.events),
+                                web.get("/api/state", self.state),
+                                web.get("/board.svg", self.board_svg),
+                                web.get("/api/games", self.games),
+                                web.get("/api/variants", self.variants),
+                                web.get(r"/games/{number:\d{1,9}}.pgn", self.record),
+                                web.post("/api/new-game", self.new_game),
+                                web.post("/", self.new_game)])      # the form without JavaScript posts to the page
 
     def page_html(self) -> str:
         """GET /: the one place the page's HTML comes from."""
@@ -281,10 +284,6 @@ class BoardPage:
         return reply_json({"error": f"no such action: {request.method} {request.path[:200]}"},
                           404 if request.method == "POST" else 405)
 
-    def _board_kind(self) -> str:
-        latest = self.feed.latest
-        return latest.get("board_kind", "maxima") if latest else "maxima"
-
     async def state(self, request: web.Request) -> web.Response:
         latest = self.feed.latest
         if latest is None:
@@ -295,11 +294,10 @@ class BoardPage:
         latest = self.feed.latest
         if latest is None:
             return reply_json({"error": "the board is starting"}, 503)
-        return reply_bytes(board_svg(latest["fen"], latest["leds"], latest["last"],
-                                     variant=latest.get("variant", "maxima")).encode(), "image/svg+xml")
+        return reply_bytes(snapshot_svg(latest).encode(), "image/svg+xml")
 
     async def variants(self, request: web.Request) -> web.Response:
-        return reply_json(available_games(self._board_kind()))
+        return reply_json(available_games(board_kind_of(self.feed.latest)))
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         sent = {"seq": -1}
@@ -376,7 +374,7 @@ class BoardPage:
         if not self.guard.check(pin, client):
             return reply_json({"ok": False, "error": "wrong PIN (shown on the board: MENU, Show web PIN?)"}, 403)
         try:
-            new = parse_new_game(form, self._board_kind())
+            new = parse_new_game(form, board_kind_of(self.feed.latest))
         except ValueError as exc:
             return reply_json({"ok": False, "error": str(exc)}, 400)
         try:

@@ -1,19 +1,9 @@
 "use strict";
 // Every table of the club, live. The server sends the page with every card
 // drawn (broadcast/page.py); then the event stream sends the tables that changed.
+// webpage/static/common.js (loaded first) gives $, plural, fmtClock and the legend.
 const tables = new Map();   // table name -> {data, receivedAt, el, legendKey}
-const $ = (id) => document.getElementById(id);
 let pieces = {names: {}, castling: []};   // every game's piece names by letter (engine.words)
-
-function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
-
-function fmtClock(ms) {
-  ms = Math.max(0, ms);
-  const s = Math.ceil(ms / 1000);
-  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
-  const two = (n) => String(n).padStart(2, "0");
-  return h > 0 ? `${h}:${two(m)}:${two(r)}` : `${m}:${two(r)}`;
-}
 
 // A move label (Pf3-f4xe4, AR@e2, Sc1<>e5...) in words, as engine/words.py move_words.
 const SQ = "[a-z](?:1[0-9]|[0-9])";
@@ -142,41 +132,10 @@ function showClocks(t) {
 // The legend of the card's board, from its SVG (webpage/svg.py legend_items).
 function showLegend(t) {
   const board = t.el.querySelector(".mini");
-  const key = [...board.querySelectorAll("g.piece")].map((g) => g.dataset.side + g.dataset.name)
-    .sort().filter((k, i, all) => i === 0 || all[i - 1] !== k).join("|");
+  const key = legendKeyOf(board);
   if (key === t.legendKey) return;
   t.legendKey = key;
-  const byName = new Map();
-  for (const g of board.querySelectorAll("g.piece")) {
-    if (!byName.has(g.dataset.name)) byName.set(g.dataset.name, {stand: g.dataset.stand, sides: {}});
-    const entry = byName.get(g.dataset.name);
-    if (!entry.sides[g.dataset.side]) entry.sides[g.dataset.side] = g.querySelector(".figure");
-  }
-  const items = [];
-  for (const name of [...byName.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const entry = byName.get(name);
-    const li = document.createElement("li");
-    li.dataset.name = name;
-    for (const side of ["white", "black"]) {
-      if (!entry.sides[side]) continue;
-      const icon = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-      icon.setAttribute("viewBox", "0 0 100 100");
-      icon.setAttribute("class", "icon");
-      icon.setAttribute("aria-hidden", "true");
-      icon.appendChild(entry.sides[side].cloneNode(true));
-      li.appendChild(icon);
-    }
-    const span = document.createElement("span");
-    span.className = "name"; span.textContent = name;
-    li.appendChild(span);
-    if (entry.stand && entry.stand !== name) {
-      const stand = document.createElement("span");
-      stand.className = "stand"; stand.textContent = entry.stand;
-      li.append(" ", stand);
-    }
-    items.push(li);
-  }
-  t.el.querySelector(".legend-list").replaceChildren(...items);
+  t.el.querySelector(".legend-list").replaceChildren(...legendItems(board));
 }
 
 function show(d) {

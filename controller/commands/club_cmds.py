@@ -8,6 +8,7 @@ import sys
 import time
 from contextlib import contextmanager
 
+from ..numbers import argument
 from ..settings import Settings
 from ..store import default_db_path
 
@@ -27,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--club", default="club", metavar="NAME", help="the club's name in the topics (default: club)")
     p.add_argument("--port", type=_port, default=8081, help="TCP port (default 8081; 0: any free port)")
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default 0.0.0.0)")
-    p.add_argument("--max-tables", type=_count, default=256, metavar="N",
+    p.add_argument("--max-tables", type=argument("--max-tables", 1, 100_000), default=256, metavar="N",
                    help="keep at most N tables (default 256); messages of further tables are dropped")
     auth_options(p)
     host_option(p)
@@ -61,12 +62,6 @@ def auth_of(args: argparse.Namespace):
     from broadcast.connection import BrokerAuth
 
     return BrokerAuth(args.username, args.password_file, args.tls_ca, args.tls_cert, args.tls_key).check()
-
-
-def _count(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 100_000:
-        raise argparse.ArgumentTypeError(f"N must be a number 1 to 100000, got {text!r}")
-    return int(text)
 
 
 def _port(text: str) -> int:

@@ -29,12 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="time control: 90+30, 60d10, 40/90,30+30 or none (default)")
     club_cmds.broadcast_options(p)
     p.add_argument("--realtime", action="store_true", help="with --broadcast: waits take real time")
-    p.add_argument("--variant", metavar="NAME", default=None, type=variant_name,
-                   help="the game (default: maxima, or the board's first game; see 'maxima-board variants'); "
-                        "without --board, squares are the game's own")
-    p.add_argument("--board", choices=BOARD_KINDS, default=None,
-                   help="the physical board simulated: squares, LEDs and MENU → Game are that board's "
-                        "(its own square names, the game placed on it as on a real board)")
+    game_options(p)
     p.add_argument("--engine", metavar="SPEC", default="builtin",
                    help="engine of the script's 'opponent' lines (default: builtin)")
     p.set_defaults(func=_replay)
@@ -43,12 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", metavar="PATH", help=f"games database (default: {default_db_path()})")
     p.add_argument("--clock", metavar="CONTROL", default="none",
                    help="time control of new games: 90+30, 60d10, 40/90,30+30 or none (default)")
-    p.add_argument("--variant", metavar="NAME", default=None, type=variant_name,
-                   help="the game of new games (default: maxima, or the board's first game; see "
-                        "'maxima-board variants'); alone, without --board, squares are the game's own")
-    p.add_argument("--board", choices=BOARD_KINDS, default=None,
-                   help="the physical board simulated (default: the Maxima board): squares, LEDs and "
-                        "MENU → Game are that board's, the game placed on it as on a real board")
+    game_options(p, "the game of new games")
     p.add_argument("--opponent", choices=("white", "black", "none"), default="none",
                    help="the side the computer plays (MENU on the board changes it)")
     p.add_argument("--level", metavar="N", type=argument("--level", 1, 10), default=5,
@@ -66,6 +56,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="game number (default: the newest game)")
     p.add_argument("--db", metavar="PATH", help="games database")
     p.set_defaults(func=_export)
+
+
+def game_options(p: argparse.ArgumentParser, what: str = "the game") -> None:
+    """``--variant`` and ``--board`` of a command that plays on a simulated board."""
+    p.add_argument("--variant", metavar="NAME", default=None, type=variant_name,
+                   help=f"{what} (default: maxima, or the board's first game; see 'maxima-board variants'); "
+                        "without --board, squares are the game's own")
+    p.add_argument("--board", choices=BOARD_KINDS, default=None,
+                   help="the physical board simulated (default: one that holds the game): squares, LEDs and "
+                        "MENU → Game are that board's (its own square names, the game placed on it as on a "
+                        "real board)")
 
 
 def variant_name(text: str) -> str:

@@ -32,7 +32,9 @@ from engine import Position, variants
 from engine.record import GameRecord
 from webpage.svg import board_svg
 
-from .conftest import MAXIMA_BOARD, Broker, mosquitto_binary, quiet_game, wait_for
+from .conftest import MAXIMA_BOARD, mosquitto_binary, wait_for
+from .games import quiet_game
+from .mosquitto import Broker
 from .test_club_broadcast import Listener, get_json, start_dashboard, stop_dashboard
 
 INJECTION = '"/><meta http-equiv="refresh" content="0;url=/pwned"><rect x="'

@@ -19,7 +19,8 @@ from hardware.config import ConfigError, parse_config
 from tests.test_hw_board_cmds import matrix  # noqa: F401  (the MockFactory reed matrix fixture)
 from tests.test_hw_runner import Board
 
-from .conftest import MAXIMA_BOARD, free_port, wait_for
+from .conftest import MAXIMA_BOARD, wait_for
+from .mosquitto import free_port
 
 
 @pytest.fixture
@@ -74,14 +75,19 @@ def test_web_and_broadcast_config():
         ("192.168.1.10:1883", "Hastings", "12")
     default = parse_config('hardware = "direct"\n')
     assert default.web.enabled is False and default.web.port == 8080 and default.broadcast.broker is None
-    for text, message in (('[web]\nport = 70000', "[web] port"),
-                          ('[web]\nenable = true', "[web] enable: unknown key"),
-                          ('[broadcast]\nbroker = "host:port"', "[broadcast] broker"),
-                          ('[broadcast]\ntable = "1/2"', "[broadcast] table"),
-                          ('[broadcast]\nclub = "#"', "[broadcast] club")):
+    refused('hardware = "sim"\n', (('[web]\nport = 70000', "[web] port"),
+                                   ('[web]\nenable = true', "[web] enable: unknown key"),
+                                   ('[broadcast]\nbroker = "host:port"', "[broadcast] broker"),
+                                   ('[broadcast]\ntable = "1/2"', "[broadcast] table"),
+                                   ('[broadcast]\nclub = "#"', "[broadcast] club")))
+
+
+def refused(head: str, cases) -> None:
+    """Each configuration ``head`` + text is refused with one line that starts with its message."""
+    for text, message in cases:
         with pytest.raises(ConfigError) as e:
-            parse_config('hardware = "sim"\n' + text, name="cfg.toml")
-        assert str(e.value).startswith(f"config cfg.toml: {message}") and "\n" not in str(e.value)
+            parse_config(head + text, name="cfg.toml")
+        assert str(e.value).startswith(f"config cfg.toml: {message}") and "\n" not in str(e.value), str(e.value)
 
 
 def test_run_serves_the_web_page_from_the_config(tmp_path):
@@ -189,16 +195,14 @@ def test_broadcast_log_in_config():
     beside = parse_config('hardware = "sim"\n[broadcast]\nusername = "5"\npassword_file = "pw"\n'
                           'tls = { ca = "ca.crt" }\n', name="/etc/maxima-board/board.toml").broadcast.auth()
     assert (beside.password_file, beside.tls_ca) == ("/etc/maxima-board/pw", "/etc/maxima-board/ca.crt")
-    for text, message in (('password_file = "pw"', "[broadcast] password_file: a password needs a username"),
-                          ('username = "a/b"', "[broadcast] username"),
-                          ('username = 5', "[broadcast] username: expected a string"),
-                          ('tls = "ca.crt"', "[broadcast] tls: expected a table"),
-                          ('tls = { cert = "b.crt" }', "[broadcast] tls: needs ca"),
-                          ('tls = { ca = "ca.crt", key = "b.key" }', "[broadcast] tls: key needs cert"),
-                          ('tls = { ca = "ca.crt", certs = "b.crt" }', "[broadcast] tls: unknown key 'certs'")):
-        with pytest.raises(ConfigError) as e:
-            parse_config('hardware = "sim"\n[broadcast]\n' + text, name="cfg.toml")
-        assert str(e.value).startswith(f"config cfg.toml: {message}") and "\n" not in str(e.value), str(e.value)
+    refused('hardware = "sim"\n[broadcast]\n',
+            (('password_file = "pw"', "[broadcast] password_file: a password needs a username"),
+             ('username = "a/b"', "[broadcast] username"),
+             ('username = 5', "[broadcast] username: expected a string"),
+             ('tls = "ca.crt"', "[broadcast] tls: expected a table"),
+             ('tls = { cert = "b.crt" }', "[broadcast] tls: needs ca"),
+             ('tls = { ca = "ca.crt", key = "b.key" }', "[broadcast] tls: key needs cert"),
+             ('tls = { ca = "ca.crt", certs = "b.crt" }', "[broadcast] tls: unknown key 'certs'")))
 
 
 # -- the inbox: nothing from the network holds the loop up (issue 22) ------------

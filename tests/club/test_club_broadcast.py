@@ -22,7 +22,8 @@ from controller.script import Runner
 from controller.settings import Settings
 from engine.record import GameRecord
 
-from .conftest import MAXIMA_BOARD, quiet_game, script_of, wait_for
+from .conftest import MAXIMA_BOARD, wait_for
+from .games import quiet_game, script_of
 
 
 class Listener:

@@ -1,6 +1,7 @@
 "use strict";
 // The board's live page. The server sends the page drawn (webpage/page.py);
 // from then on one EventSource: every message is the whole board state.
+// common.js (loaded first) gives $, plural, fmtClock and the legend.
 let state = null;
 let receivedAt = 0;
 let gamesKey = "";
@@ -8,23 +9,12 @@ let games = [];
 let legendKey = "";
 const titles = {};   // game id -> its name, from /api/variants
 
-const $ = (id) => document.getElementById(id);
 // What each LED state asks of the players (the colours are the board picture's); page.py has the same.
 const LED_WORDS = {
   "last-from": "last move from", "last-to": "last move to", "remove": "take off", "error-extra": "should be empty",
   "error-missing": "piece missing", "check": "check", "immobilized": "immobilized", "setup-missing": "place a piece",
   "hint": "possible move", "engine-from": "computer moves from", "engine-to": "computer moves to",
 };
-
-function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
-
-function fmtClock(ms) {
-  ms = Math.max(0, ms);
-  const s = Math.ceil(ms / 1000);
-  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
-  const two = (n) => String(n).padStart(2, "0");
-  return h > 0 ? `${h}:${two(m)}:${two(r)}` : `${m}:${two(r)}`;
-}
 
 // The side to move while the game is played, else null (page.py to_move).
 function toMove(s) {
@@ -47,47 +37,8 @@ function showClocks() {
   }
 }
 
-// The legend of the pieces on the board, built from the board's SVG: one
-// line per name with each side's figure (as webpage/svg.py legend_items).
-function legendItems(board) {
-  const byName = new Map();
-  for (const g of board.querySelectorAll("g.piece")) {
-    const name = g.dataset.name;
-    if (!byName.has(name)) byName.set(name, {stand: g.dataset.stand, sides: {}});
-    const entry = byName.get(name);
-    if (!entry.sides[g.dataset.side]) entry.sides[g.dataset.side] = g.querySelector(".figure");
-  }
-  const items = [];
-  for (const name of [...byName.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const entry = byName.get(name);
-    const li = document.createElement("li");
-    li.dataset.name = name;
-    for (const side of ["white", "black"]) {
-      const figure = entry.sides[side];
-      if (!figure) continue;
-      const icon = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-      icon.setAttribute("viewBox", "0 0 100 100");
-      icon.setAttribute("class", "icon");
-      icon.setAttribute("aria-hidden", "true");
-      icon.appendChild(figure.cloneNode(true));
-      li.appendChild(icon);
-    }
-    const span = document.createElement("span");
-    span.className = "name"; span.textContent = name;
-    li.appendChild(span);
-    if (entry.stand && entry.stand !== name) {
-      const stand = document.createElement("span");
-      stand.className = "stand"; stand.textContent = entry.stand;
-      li.append(" ", stand);
-    }
-    items.push(li);
-  }
-  return items;
-}
-
 function showLegend(board, list) {
-  const key = [...board.querySelectorAll("g.piece")].map((g) => g.dataset.side + g.dataset.name)
-    .sort().filter((k, i, all) => i === 0 || all[i - 1] !== k).join("|");
+  const key = legendKeyOf(board);
   if (key === legendKey) return;
   legendKey = key;
   list.replaceChildren(...legendItems(board));

@@ -97,6 +97,7 @@ class Controller:
         self._returning = False   # the link came back: presses wait until a fresh frame has settled
         self._refused: tuple[str, int] | None = None   # why a press was refused, and until when it is shown
         self._undo_lifts = 0      # squares the last move replaced, lifted since (take-back by restore)
+        self._start_cache: tuple[str, int | None] | None = None   # (game, its start's occupancy): _start_occupancy
         self._mode: Mode = PlayMode(self)
         self._result = "*"
         self._reason: str | None = None
@@ -707,19 +708,12 @@ class Controller:
             # The board is not known: a press must not commit or choose from
             # the frame from before the outage. A menu may still be stepped or closed.
             if self._menu is not None and button in ("menu", "back"):
-                stays, events = self._menu.press(button, now)
-                if not stays:
-                    self._menu = None
-                return events
+                return self._menu_press(button, now)
             self._refused = (REFUSED_LOST if not self._link_ok else REFUSED_RETURNING, now + NOTE_MS)
             return []
         self._refused = None
         if self._menu is not None:
-            menu = self._menu
-            stays, events = menu.press(button, now)
-            if not stays and self._menu is menu:   # an item may have opened another (a confirmation)
-                self._menu = None
-            return events
+            return self._menu_press(button, now)
         setup = self._setup
         choosing = setup is not None and (setup.on_game or setup.on_forces or setup.on_clock)
         if self._outside and button == "ok" and not choosing:   # OK would commit: not while a piece is off the game's squares
@@ -745,6 +739,15 @@ class Controller:
         if self.web_pin:
             items.append(MenuItem("Show web PIN?", self.show_web_pin))
         self._menu = Menu(items + self._extra_items)
+
+    def _menu_press(self, button: str, now: int) -> list[dict]:
+        """A button while the MENU is shown; the menu closes unless it stays
+        or its item opened another (a confirmation)."""
+        menu = self._menu
+        stays, events = menu.press(button, now)
+        if not stays and self._menu is menu:
+            self._menu = None
+        return events
 
     def _game_item(self) -> MenuItem:
         """MENU → "Play Ultima?": set-up of the next game the board plays
@@ -819,7 +822,7 @@ class Controller:
     def _start_occupancy(self) -> int | None:
         """The squares the start of the next new game occupies, in the
         geometry of the game's position (None: another board's game)."""
-        cached = getattr(self, "_start_cache", None)
+        cached = self._start_cache
         if cached is not None and cached[0] == self._variant:
             return cached[1]
         start = Position(variants.get(self._variant).start_fen, self._variant)

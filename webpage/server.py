@@ -73,17 +73,22 @@ def with_svg(snapshot: dict) -> dict:
     return {**snapshot, "svg": snapshot_svg(snapshot)}
 
 
-class _SvgCache:
-    """The snapshot with its SVG, drawn once per snapshot for every client."""
+class _PerSnapshot:
+    """``make(snapshot)``, made once per snapshot for every client (the
+    state with its SVG; the page's HTML)."""
 
-    def __init__(self) -> None:
-        self._cached: tuple[int, str] = (-1, "")
+    _NONE = object()
 
-    def text(self, snapshot: dict) -> str:
+    def __init__(self, make: Callable[[Any], str]) -> None:
+        self._make = make
+        self._cached: tuple[object, str] = (self._NONE, "")
+
+    def text(self, snapshot: dict | None) -> str:
+        key = snapshot["seq"] if snapshot is not None else None
         seq, text = self._cached            # one tuple: threads read it whole
-        if seq != snapshot["seq"]:
-            text = json.dumps(with_svg(snapshot))
-            self._cached = (snapshot["seq"], text)
+        if seq != key:
+            text = self._make(snapshot)
+            self._cached = (key, text)
         return text
 
 
@@ -204,7 +209,8 @@ class BoardPage:
         self.hosts = HostCheck(hosts)
         self.token = secrets.token_urlsafe(24)
         self.page = page or first_view
-        self.svg = _SvgCache()
+        self.svg = _PerSnapshot(lambda snapshot: json.dumps(with_svg(snapshot)))
+        self._html = _PerSnapshot(lambda snapshot: with_token(self.page(snapshot), self.token))
         self.streams = EventStreams()
         self.server: WebServer | None = None
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="web-reads")
@@ -270,7 +276,7 @@ class BoardPage:
 
     def page_html(self) -> str:
         """GET /: the one place the page's HTML comes from."""
-        return with_token(self.page(self.feed.latest), self.token)
+        return self._html.text(self.feed.latest)
 
     async def index(self, request: web.Request) -> web.Response:
         return reply_bytes(self.page_html().encode("utf-8"), "text/html; charset=utf-8")

@@ -14,7 +14,7 @@ variant's rule switches. Deckle's games carry a state tuple
 """
 from __future__ import annotations
 
-from .geometry import ALL_DIRECTIONS, OPPOSITE
+from .geometry import ALL_DIRECTIONS
 from .pieces import CASTLE, EN_PASSANT, PROMOTE, SWAP
 
 Move = tuple  # raw move, see the module docstring

@@ -20,7 +20,7 @@ import random
 import sys
 from typing import TextIO
 
-from engine import Position, variants
+from engine import Position
 
 from .games import engine_games, refuse
 

@@ -16,7 +16,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from broadcast.dashboard import record_text
 from broadcast.publisher import BoardPublisher
-from broadcast.topics import parse_broker, table_messages, topic_word
+from broadcast.topics import parse_broker, topic_word
 from controller.feed import BoardFeed
 from controller.script import Runner
 from controller.settings import Settings

@@ -17,7 +17,8 @@ from engine import WHITE, Move, Position
 
 from . import guidance as g
 from .clock import format_ms
-from .games import short_title
+from .chooser import TITLE as CHOOSER_TITLE
+from .games import other_form, short_title, size_name, sized_title
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
 
@@ -61,6 +62,7 @@ class View:
     placement: object | None = None  # Optima's placement phase: the player's Choice (modes/placement.py)
     start_standing: bool = False     # the game is over and the board shows the next game's start
     refused: str | None = None       # why the last press was refused (the board is not known)
+    chooser: list[str] | None = None  # the game chooser's rows (controller.chooser), when it is shown
 
     @property
     def stable(self) -> bool:
@@ -103,6 +105,8 @@ def render(view: View) -> Screen:
     if view.refused:
         text = view.refused
     leds = g.compose_leds(layers)
+    if view.chooser is not None and view.link_ok:   # a page of labelled buttons: the rows as they are
+        return Screen(leds, [g.status_line(CHOOSER_TITLE)] + view.chooser, lit.pick)
     return Screen(leds, g.screen(status, second, text), lit.pick)
 
 
@@ -432,7 +436,9 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
     target = setup.table.expected
     raw = v.raw or 0
     start = p.fen() == p.variant.start_fen
-    status = g.status_line("Set-up", short_title(p.variant) + ("" if start else " FEN"))
+    title = sized_title(p.variant) + ("" if start else " FEN")
+    status = g.status_line("Set-up", title) if len(title) < g.WIDTH - len("Set-up") else title
+    other = other_form(p.variant) if start else None   # Deckle: the other size is set up by setting it up
     missing = bits(target & ~raw)
     extra = bits(raw & ~target)
     lit.add("error-extra", extra)
@@ -444,8 +450,10 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
                 f"{g.side_name(piece.color)} {piece.name}{' (royal)' if getattr(piece, 'royal', False) else ''} "
                 f"on {names[sq]}. MENU next, BACK previous.")
     lit.add("setup-missing", missing)
-    if setup.on_game:
-        return status, f"Game: {short_title(p.variant)}", "OK = other game. MENU = clock. BACK = done."
+    if setup.on_game and other is not None:
+        game = f"Game: {sized_title(p.variant)}"
+        return (status, game if len(game) <= g.WIDTH else sized_title(p.variant),
+                f"Other size {size_name(other)}: OK or set up its start. MENU clock, BACK done")
     if setup.on_forces:
         return status, f"Forces: {v.settings.forces}", "OK = other forces. MENU = clock. BACK = done."
     if setup.on_clock:   # worded so that each button's line wraps whole
@@ -461,6 +469,8 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
         return status, "", v.failure
     second = f"Place {len(missing)}, clear {len(extra)}"
     note = v.note + " " if v.note is not None else ""
+    if other is not None:
+        return status, second, note + f"Lit: place or clear. Or set up {size_name(other)} start. MENU: more."
     return status, second, note + "Lit squares: place or clear. MENU: piece by piece."
 
 

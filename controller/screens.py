@@ -452,7 +452,7 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
     lit.add("setup-missing", missing)
     if setup.on_game and other is not None:
         game = f"Game: {sized_title(p.variant)}"
-        return (status, game if len(game) <= g.WIDTH else sized_title(p.variant),
+        return (status, game if len(game) <= g.WIDTH else f"Size {size_name(p.variant)}",
                 f"Other size {size_name(other)}: OK or set up its start. MENU clock, BACK done")
     if setup.on_forces:
         return status, f"Forces: {v.settings.forces}", "OK = other forces. MENU = clock. BACK = done."

@@ -21,6 +21,7 @@ from .chooser import TITLE as CHOOSER_TITLE
 from .games import other_form, short_title, size_name, sized_title
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
+from .sizes import piece_on_board
 
 if TYPE_CHECKING:   # the controller's state records, read here and never changed
     from .core import LastMove
@@ -101,7 +102,8 @@ def render(view: View) -> Screen:
     if view.outside and view.link_ok:   # a board square named like a game square: the board view lights it
         layers.append(("error-extra", sorted(sq for sq in view.outside if sq not in board.geometry.index)))
         if view.menu is None or view.mode == "setup":   # an open menu stays readable
-            text = g.not_in_game(sorted(view.outside))
+            outside = sorted(view.outside)
+            text = g.not_in_game(outside, [piece_on_board(view.position, sq, view.settings) for sq in outside])
     if view.refused:
         text = view.refused
     leds = g.compose_leds(layers)

@@ -1,5 +1,6 @@
-"""Deckle's board size follows the pieces: a set-up of one size sees when
-the board stands as the other size's start.
+"""A game on the physical board: Deckle's size follows the pieces (a
+set-up of one size sees when the board stands as the other size's start),
+and a piece on a board square is named from the game that stood there.
 
 The board is compared in its own squares: the set-up game's occupied
 squares through its placement on the board (``hardware.boards.place``),
@@ -14,7 +15,7 @@ from typing import Iterable
 from engine import Position, variants
 from hardware.boards import Placement, PlacementError, place
 
-from .games import other_form
+from .games import board_for, other_form
 
 
 @lru_cache(maxsize=64)
@@ -55,3 +56,13 @@ def other_size_standing(game: str, board: frozenset[str] | None, kind: str, offs
         return None
     start = _start_on_board(other, kind, offset)
     return other if board == start else None
+
+
+def piece_on_board(position: Position, square: str, settings: object):
+    """The piece of ``position`` on board square ``square`` (the board of
+    ``settings``, ``board_kind`` and ``board_offset``); None when that
+    square is not the game's or holds nothing there."""
+    game = position.variant.name
+    placement = _placement(game, board_for(game, settings), getattr(settings, "board_offset", "") or "")
+    name = placement.game_of.get(square) if placement is not None else None
+    return position.piece_at(position.geometry.index[name]) if name is not None else None

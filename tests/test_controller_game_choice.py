@@ -67,7 +67,8 @@ def test_pieces_outside_the_new_game_are_lit_and_named_and_none_is_asked_for_twi
     leds = c.leds
     for square in ("b9", "d9", "e9", "g9"):
         assert leds[square] == "error-extra", leds
-    assert "b9" in words(c.display) and "not part of the game" in words(c.display)
+    # named by the piece that stood there in the game before (Maxima's rank 9), not only by square
+    assert "Take off Black Mage b9, Withdrawer d9, King e9, Mage g9." in words(c.display), c.display
     runner.press("menu"), runner.press("new")                # → Ultima (pure)
     runner.press("menu"), runner.press("ok")                 # → Maxima again
     runner.wait(400)
@@ -110,6 +111,20 @@ def sim_text(tmp_path, script: str, **kwargs) -> str:
     settings = kwargs.pop("settings", Settings(db_path=str(tmp_path / "g.db")))
     assert run_sim(settings, io.StringIO(script), out, **kwargs) == 0
     return out.getvalue()
+
+
+def test_a_piece_outside_the_game_is_named_by_piece_when_one_stood_there_and_by_square_otherwise():
+    runner = Runner(Settings(), board="maxima")
+    c = runner.controller
+    runner.lift("e9")                                        # Maxima's Black King off rank 9
+    c.choose_game("ultima", runner.now), runner.wait(400)   # Ultima: rank 9 is off its board
+    assert "Take off Black Mage b9, Withdrawer d9, Mage g9." in words(c.display), c.display
+    runner.lift("b9"), runner.lift("d9"), runner.place("d0"), runner.wait(400)
+    assert "Take off piece d0, Black Mage g9." in words(c.display), c.display   # d0 held nothing
+    runner.lift("g9"), runner.wait(400)
+    assert "Clear square d0: it is not part of the game." in words(c.display)
+    from controller.guidance import WIDTH
+    assert all(len(line) <= WIDTH for line in c.display)
 
 
 def test_sim_on_the_ten_by_ten_board_speaks_its_squares(tmp_path):

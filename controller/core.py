@@ -540,7 +540,7 @@ class Controller:
             return self._store_failed("take the move back", exc)
         position.pop()
         words = screens.move_words(position, move)
-        short = screens.piece_move(position, move)   # "Guard a7-a6": words, no number
+        short = screens.piece_move(position, move, room=screens.UNDO_ROOM)   # "Guard a7-a6": no number
         self._refresh()
         self._result, self._reason = "*", None
         self._last_from_history()

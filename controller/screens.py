@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine import WHITE, Move, Position
+from engine.words import move_label, move_words as word_text
 
 from . import guidance as g
 from .clock import format_ms
@@ -28,6 +29,8 @@ if TYPE_CHECKING:   # the controller's state records, read here and never change
     from .modes import Setup, Sync
 
 Pick = tuple[tuple[int, int], int]   # ((occupancy, lifted), index of the move offered)
+UNDO = "Undo "                        # the second line of a take-back: "Undo Guard a7-a6"
+UNDO_ROOM = g.WIDTH - len(UNDO)
 
 
 @dataclass(frozen=True)
@@ -120,16 +123,35 @@ def offered(pick: Pick | None, raw: int | None, lifted: int) -> Pick:
 
 
 def move_words(position: Position, move: Move) -> str:
-    """A move for people, e.g. ``"3. Pawn d3-d4"``, ``"3... Leaper c7-S"``;
-    without the number when the line is too long ("Pushme-Pullyu a10-a9")."""
+    """A move for people, e.g. ``"3. Pawn d3-d4"``, ``"3... Guard a7 takes a6"``:
+    the web page's words (``engine.words``) where they fit a row, else the
+    compact form (``"Guard a7-a6xa6"``); the number goes first when the row
+    is too short for it."""
     number = f"{position.ply // 2 + 1}{'.' if position.turn == WHITE else '...'}"
-    words = piece_move(position, move)
-    text = f"{number} {words}"
-    return text if len(text) <= g.WIDTH or len(words) > g.WIDTH else words   # the number goes first
+    compact = _compact(position, move)
+    for words in (page_words(position, move), compact):
+        for text in (f"{number} {words}", words):
+            if len(text) <= g.WIDTH:
+                return text
+    return compact
 
 
-def piece_move(position: Position, move: Move) -> str:
-    """A move with its piece's name, no number: ``"Guard a7-a6"``."""
+def piece_move(position: Position, move: Move, room: int = g.WIDTH) -> str:
+    """A move with its piece's name, no number: the page's words
+    ("Guard a7 takes a6") when they fit in ``room`` characters, else the
+    compact form ("Guard a7-a6xa6")."""
+    words = page_words(position, move)
+    return words if len(words) <= room else _compact(position, move)
+
+
+def page_words(position: Position, move: Move) -> str:
+    """The move as the web page writes it (``engine.words``), capitalised:
+    "Guard a7 takes a6", "Places Archer on a1"."""
+    words = word_text(position.variant, move_label(position, move))
+    return words[:1].upper() + words[1:]
+
+
+def _compact(position: Position, move: Move) -> str:
     placed = getattr(move, "placed", None)
     name = unit_title(placed, royal=False) if placed else position.piece_at(move.from_square).name
     return f"{name} {move}"
@@ -408,7 +430,7 @@ def _sync_screen(v: View, lit: _Lit) -> tuple[str, str]:
     lit.add("error-missing", missing)
     lit.add("error-extra", extra + swap)
     if sync.reason == "takeback":
-        second = "Undo " + ", ".join(sync.undone)
+        second = UNDO + ", ".join(sync.undone)
     else:
         second = f"Resumed game {v.game_id}"
     parts = []

@@ -322,3 +322,54 @@ def test_menu_after_a_game_goes_to_the_game_chooser():
     assert c.mode == "setup" and c.variant == "maxima"
     runner.press("menu"), runner.press("back")
     assert c.variant == "ultima"
+
+
+# ---------------------------------------------------------------- the OLED's move words
+def _captures(variant: str, seed: int, plies: int = 300):
+    """(position, capturing move) pairs of a random game of ``variant``."""
+    import random
+
+    from engine import Position
+    rng = random.Random(seed)
+    position = Position("start", variant)
+    for _ in range(plies):
+        moves = list(position.legal_moves)
+        if not moves or position.outcome() is not None:
+            return
+        for move in moves:
+            if move.captures:
+                yield position.copy(), move
+        position.push(rng.choice(moves))
+
+
+def test_the_oled_says_the_move_in_the_pages_words_where_they_fit_else_compact():
+    import random
+
+    from controller.guidance import WIDTH
+    from controller.hands import hand_lines
+    from controller.script import parse_script
+    from engine.words import move_label, move_words as page_words
+
+    fitting = long = None
+    for variant in ("ultima", "maxima", "withdrawer-chess"):
+        for position, move in _captures(variant, seed=1):
+            words = page_words(position.variant, move_label(position, move))
+            assert "takes" in words or "removes" in words or "swaps" in words, words
+            if len(words) <= WIDTH and fitting is None:
+                fitting = (position, move, words)
+            if len(words) > WIDTH and long is None:
+                long = (position, move, words)
+    assert fitting and long, "no capture of both lengths found"
+    for position, move, words in (fitting, long):
+        runner = Runner(Settings(), fen=position.fen(), variant=position.variant.name)
+        for line in hand_lines(position, move, random.Random(0)):
+            runner.do(parse_script([line], position.variant.name)[0])
+        runner.wait(4000)
+        c = runner.controller
+        assert c.moves == [str(move)], (c.moves, str(move))
+        second = c.display[1]
+        assert len(second) <= WIDTH
+        if len(words) <= WIDTH:
+            assert second.endswith(words[:1].upper() + words[1:]), (second, words)   # "Pawn f5-d5 takes d6"
+        else:
+            assert second.endswith(f"{position.piece_at(move.from_square).name} {move}"), (second, words)

@@ -373,3 +373,24 @@ def test_the_oled_says_the_move_in_the_pages_words_where_they_fit_else_compact()
             assert second.endswith(words[:1].upper() + words[1:]), (second, words)   # "Pawn f5-d5 takes d6"
         else:
             assert second.endswith(f"{position.piece_at(move.from_square).name} {move}"), (second, words)
+
+
+def test_every_chooser_page_fits_the_oled_uncut_in_its_font():
+    """Every page of both boards' choosers, with each MENU row wording,
+    is drawn as it is: one row per button, nothing wrapped or cut, Latin-1."""
+    from controller.chooser import TITLE, first_page, rows
+    from hardware.boards import games_for
+    from hardware.oled import layout, printable
+
+    for board in ("maxima", "10x10"):
+        for on in ("Resign, draw >", "Clock, pieces >", "Forces, clock >", "Cancel"):
+            pages = [first_page(board, on)]
+            seen = 0
+            while pages:
+                page = pages.pop()
+                for current in games_for(board):
+                    lines = [TITLE] + rows(page, current)
+                    assert layout(lines) == lines and printable(" ".join(lines)) == " ".join(lines), lines
+                pages += [row.page for row in page.rows.values() if row.page is not None]
+                seen += 1
+            assert seen == (1 if board == "maxima" else 4)

@@ -394,3 +394,17 @@ def test_every_chooser_page_fits_the_oled_uncut_in_its_font():
                 pages += [row.page for row in page.rows.values() if row.page is not None]
                 seen += 1
             assert seen == (1 if board == "maxima" else 4)
+
+
+def test_with_the_link_lost_the_chooser_chooses_nothing():
+    runner = Runner(Settings())
+    c = runner.controller
+    runner.press("menu")
+    events = c.set_link(False, runner.now)
+    events += runner.press("back")                          # would choose Ultima: the board is not known
+    assert c.mode == "play" and c.variant == "maxima" and not [e for e in events if e["type"] == "setup"]
+    assert "Choose a game" not in words(c.display)
+    c.set_link(True, runner.now)
+    runner.set_board(runner.board), runner.wait(400)
+    runner.press("menu"), runner.press("back")
+    assert c.mode == "setup" and c.variant == "ultima"

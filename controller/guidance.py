@@ -88,7 +88,8 @@ def not_in_game(squares: Sequence[str], pieces: Sequence[Piece | None] = ()) -> 
             parts.append(f"piece {square}")
             colour = None
             continue
-        parts.append(f"{piece.name} {square}" if piece.color == colour else f"{side_name(piece.color)} {piece.name} {square}")
+        name = piece.name if piece.color == colour else f"{side_name(piece.color)} {piece.name}"
+        parts.append(f"{name} {square}")
         colour = piece.color
     text = f"Take off {', '.join(parts)}."
     why = f"{text} {'It is' if len(squares) == 1 else 'They are'} not in this game."

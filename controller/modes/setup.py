@@ -46,7 +46,8 @@ class SetupMode(Mode):
     @property
     def on_label(self) -> str:
         """The chooser's MENU row in set-up: what follows it."""
-        return "Forces, clock >" if forces_for(self.setup.position.variant, self.c.settings.forces) else "Clock, pieces >"
+        forces = forces_for(self.setup.position.variant, self.c.settings.forces)
+        return "Forces, clock >" if forces else "Clock, pieces >"
 
     def step(self, now: int) -> list[dict]:
         c = self.c
@@ -113,7 +114,8 @@ class SetupMode(Mode):
         if setup.on_game and button != "new":    # a Deckle game's size: OK = the other size
             setup.on_game = False
             if button == "ok":
-                held = self._board() if c._raw is not None else None   # chosen by hand: the pieces standing do not undo it
+                # chosen by hand: the pieces standing now do not undo it
+                held = self._board() if c._raw is not None else None
                 self._set_up(other_form(setup.position.variant.name), now, on_game=True, held=held)
             elif button == "menu":
                 return self._go_on(now)

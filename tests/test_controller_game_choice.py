@@ -408,3 +408,17 @@ def test_with_the_link_lost_the_chooser_chooses_nothing():
     runner.set_board(runner.board), runner.wait(400)
     runner.press("menu"), runner.press("back")
     assert c.mode == "setup" and c.variant == "ultima"
+
+
+def test_a_swapper_set_up_by_hand_and_started_with_ok_offers_no_swap():
+    """Pieces placed while setting up are no move: two neighbours placed
+    (lifted, then set) must not be read as a Swapper's swap once OK starts."""
+    runner = fresh("10x10", setup=False)
+    c = runner.controller
+    runner.press("menu"), runner.press("new"), runner.press("menu")      # Swapper
+    runner.set_board([]), runner.wait(400)
+    runner.set_board(start_squares("swapper-chess", "10x10")), runner.wait(400)
+    runner.press("back"), runner.press("ok")
+    assert c.mode == "play" and "Which move?" not in words(c.display), c.display
+    runner.lift("a2"), runner.place("a4"), runner.wait(400)
+    assert c.moves == ["a2-a4"]

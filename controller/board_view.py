@@ -90,8 +90,10 @@ class BoardView:
         self._last = (frozenset(squares), placement)
         inside, self._outside = placement.to_game(squares)
         if self._told:
-            return self.controller.on_frame(now_ms, inside, outside=self._outside)
-        return self.controller.on_frame(now_ms, inside)
+            events = self.controller.on_frame(now_ms, inside, outside=self._outside)
+        else:
+            events = self.controller.on_frame(now_ms, inside)
+        return self._replaced(now_ms, events)   # the frame itself may have changed the game (Deckle's size)
 
     def on_button(self, now_ms: int, button: str) -> list[dict]:
         return self._replaced(now_ms, self.controller.on_button(now_ms, button))

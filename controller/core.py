@@ -45,9 +45,11 @@ from hardware.interfaces import BUTTONS
 
 from . import screens
 from .clock import Clock, flag_result, parse_time_control
-from .games import board_kind, first_game, next_game, short_title, start_fen
+from .chooser import Chooser
+from .games import first_game, other_form, start_fen
 from .guidance import side_name
 from .modes import EndedMode, Menu, MenuItem, Mode, PlayMode, Setup, SetupMode, Sync, SyncMode
+from .modes.choice import open_chooser
 from .modes.placement import play_mode
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
@@ -469,8 +471,8 @@ class Controller:
     def _step(self, now: int) -> list[dict]:
         if self._failure is not None:   # the store failed: retry on the next frame or button
             return []
-        if self._outside:               # a piece off the game's squares: nothing commits
-            return []
+        if self._outside and self._mode.name != "setup":   # a piece off the game's squares: nothing commits
+            return []                                        # (set-up's own step checks: it may see the other size)
         return self._mode.step(now)
 
     # ================================================================ transitions
@@ -538,7 +540,7 @@ class Controller:
             return self._store_failed("take the move back", exc)
         position.pop()
         words = screens.move_words(position, move)
-        short = screens.piece_move(position, move)   # "Guard a7-a6": words, no number
+        short = screens.piece_move(position, move, room=screens.UNDO_ROOM)   # "Guard a7-a6": no number
         self._refresh()
         self._result, self._reason = "*", None
         self._last_from_history()
@@ -708,7 +710,7 @@ class Controller:
             # The board is not known: a press must not commit or choose from
             # the frame from before the outage. A menu may still be stepped or closed.
             if self._menu is not None and button in ("menu", "back"):
-                return self._menu_press(button, now)
+                return self._menu_press(button, now, blind=True)
             self._refused = (REFUSED_LOST if not self._link_ok else REFUSED_RETURNING, now + NOTE_MS)
             return []
         self._refused = None
@@ -721,7 +723,8 @@ class Controller:
         return self._mode.press(button, now)
 
     def _open_menu(self, only_new: bool = False) -> None:
-        """MENU (or NEW: only "New game?") during a game."""
+        """MENU during a game: the game chooser, its MENU row going on to
+        the game's menu; NEW: only "New game?"."""
         new = MenuItem("New game?", self._next_game, key="new")
         if only_new:
             self._menu = Menu([new])
@@ -731,45 +734,36 @@ class Controller:
         def resign(color: int) -> Callable[[int], list]:
             return lambda now: self._end("0-1" if color == WHITE else "1-0", "resignation", now)
 
-        items = [self._game_item(),
-                 MenuItem(f"Resign {side_name(side)}?", resign(side)),
+        items = [MenuItem(f"Resign {side_name(side)}?", resign(side)),
                  MenuItem(f"Resign {side_name(-side)}?", resign(-side)),
                  MenuItem("Agree draw?", lambda now: self._end(self._position.variant.draw_result, "agreement", now)),
                  new]
         if self.web_pin:
             items.append(MenuItem("Show web PIN?", self.show_web_pin))
-        self._menu = Menu(items + self._extra_items)
 
-    def _menu_press(self, button: str, now: int) -> list[dict]:
+        def game_menu(now: int) -> list[dict]:
+            self._menu = Menu(items + self._extra_items)
+            return []
+
+        open_chooser(self, "Resign, draw >", game_menu)
+
+    def _menu_press(self, button: str, now: int, blind: bool = False) -> list[dict]:
         """A button while the MENU is shown; the menu closes unless it stays
-        or its item opened another (a confirmation)."""
+        or its item opened another (a confirmation). ``blind``: the board is
+        not known, the chooser chooses nothing."""
         menu = self._menu
-        stays, events = menu.press(button, now)
+        stays, events = menu.press(button, now, blind) if isinstance(menu, Chooser) else menu.press(button, now)
         if not stays and self._menu is menu:
             self._menu = None
         return events
 
-    def _game_item(self) -> MenuItem:
-        """MENU → "Play Ultima?": set-up of the next game the board plays
-        (OK there goes on to the one after). A game with moves is abandoned
-        only after "Abandon game N?" is confirmed."""
-        nxt = next_game(self._position.variant.name, board_kind(self.settings))
-
-        def choose(now: int) -> list[dict]:
-            if self._position.move_stack and self._mode.name in ("play", "sync"):
-                self._menu = Menu([MenuItem(f"Abandon game {self._game_id}?",
-                                            lambda later: self._choose(nxt, later))])
-                return []
-            return self._choose(nxt, now)
-
-        return MenuItem(f"Play {short_title(nxt)}?", choose)
-
     def _choose(self, variant: str, now: int) -> list[dict]:
-        """Set-up of a new game of ``variant``, its MENU on "Game" (OK: the next one)."""
+        """Set-up of a new game of ``variant`` (a game of two sizes shows
+        its size first: OK there, the other size)."""
         self._abandon_unfinished()
         self._variant = variants.get(variant).name
         self._begin_setup(self._new_position(), now)
-        if self._setup is not None:
+        if self._setup is not None and other_form(self._variant) is not None:
             self._setup.on_game = True
         return []
 
@@ -811,7 +805,8 @@ class Controller:
             last=self._last, game_id=self._game_id, result=self._result, reason=self._reason,
             note=self._note[0] if self._note is not None else None,
             refused=self._refused[0] if self._refused is not None else None,
-            menu=self._menu.current.text if self._menu is not None else None,
+            menu=self._menu.current.text if isinstance(self._menu, Menu) else None,
+            chooser=self._menu.lines if isinstance(self._menu, Chooser) else None,
             failure=self._failure, sync=self._sync, setup=self._setup, outside=self._outside,
             clocks=self._clock.readings(now) if self._clock is not None else None,
             control=str(self._control) if self._control is not None else "none",

@@ -6,6 +6,8 @@ Maxima (Ultima on b2…i9, the 10×8 games on a2…j9: ``hardware.boards``).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine import variants
 from engine.variants.base import Variant
 from hardware.boards import games_for
@@ -40,18 +42,55 @@ def first_game(settings: object) -> str:
     return games[0] if variant == "maxima" and variant not in games else variant
 
 
-def next_game(current: str, kind: str) -> str:
-    """The game after ``current`` among those the board plays (MENU → Game);
-    for a game the board cannot hold (a simulator given only ``--variant``),
-    among those of the board that holds it."""
-    games = games_for(kind)
-    if current not in games:
-        games = next((g for g in (games_for(k) for k in BOARD_KINDS) if current in g), games)
-    if current not in games:
-        return games[0]
-    return games[(games.index(current) + 1) % len(games)]
+@lru_cache(maxsize=None)
+def _games(kind: str) -> tuple[str, ...]:
+    return tuple(games_for(kind))
 
 
+def board_for(current: str, settings: object) -> str:
+    """The board kind whose games MENU offers: the settings' board, or
+    for a game it cannot hold (a simulator given only ``--variant``) the
+    board that holds it."""
+    kind = board_kind(settings)
+    if current in _games(kind):
+        return kind
+    return next((k for k in BOARD_KINDS if current in _games(k)), kind)
+
+
+
+
+SMALL_FORM = "-10x8"   # Deckle's games come in two sizes: ``<name>`` (10×10) and ``<name>-10x8``
+
+
+def other_form(variant: "Variant | str") -> str | None:
+    """The game's other size (Deckle's ``coordinator-chess`` ↔
+    ``coordinator-chess-10x8``); None for a game of one size."""
+    name = variants.get(variant).name
+    known = variants.names()
+    if name.endswith(SMALL_FORM) and name[:-len(SMALL_FORM)] in known:
+        return name[:-len(SMALL_FORM)]
+    return name + SMALL_FORM if name + SMALL_FORM in known else None
+
+
+def main_form(variant: "Variant | str") -> str:
+    """The game as the chooser offers it: a Deckle game's 10×10 form."""
+    name = variants.get(variant).name
+    other = other_form(name)
+    return other if other is not None and name.endswith(SMALL_FORM) else name
+
+
+def size_name(variant: "Variant | str") -> str:
+    """``"10x10"``, ``"10x8"``: the game's files × ranks."""
+    g = variants.get(variant).geometry
+    return f"{g.files}x{len(g.ranks)}"
+
+
+def sized_title(variant: "Variant | str") -> str:
+    """The OLED's name of the game with its size when it has two
+    (``"Swapper 10x10"``, ``"Swapper 10x8"``), else ``short_title``."""
+    if other_form(variant) is None:
+        return short_title(variant)
+    return f"{short_title(main_form(variant))} {size_name(variant)}"
 
 
 def forces_for(variant: "Variant | str", forces: str) -> tuple[str, ...]:

@@ -72,11 +72,28 @@ def take_off(squares: Sequence[str]) -> str:
     return "Take off: " + ", ".join(squares) + "."
 
 
-def not_in_game(squares: Sequence[str]) -> str:
-    """The sentence asking to clear board squares that are not part of the game."""
-    if len(squares) == 1:
-        return f"Clear square {squares[0]}: it is not part of the game."
-    return f"Clear squares {', '.join(squares)}: they are not part of the game."
+def not_in_game(squares: Sequence[str], pieces: Sequence[Piece | None] = ()) -> str:
+    """The sentence asking to clear board squares that are not part of the
+    game; ``pieces``: the piece known to stand on each (None: not known),
+    named by colour once per run ("Take off Black Mage b9, King e9.")."""
+    known = list(pieces) + [None] * (len(squares) - len(pieces))
+    if not any(known):
+        if len(squares) == 1:
+            return f"Clear square {squares[0]}: it is not part of the game."
+        return f"Clear squares {', '.join(squares)}: they are not part of the game."
+    parts = []
+    colour = None
+    for square, piece in zip(squares, known):
+        if piece is None:
+            parts.append(f"piece {square}")
+            colour = None
+            continue
+        name = piece.name if piece.color == colour else f"{side_name(piece.color)} {piece.name}"
+        parts.append(f"{name} {square}")
+        colour = piece.color
+    text = f"Take off {', '.join(parts)}."
+    why = f"{text} {'It is' if len(squares) == 1 else 'They are'} not in this game."
+    return why if len(wrap(why)) <= TEXT_LINES and not wrap(why)[-1].endswith("…") else text
 
 
 def astray(name: str, home: str, where: str) -> str:

@@ -14,18 +14,23 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine import WHITE, Move, Position
+from engine.words import move_label, move_words as word_text
 
 from . import guidance as g
 from .clock import format_ms
-from .games import short_title
+from .chooser import TITLE as CHOOSER_TITLE
+from .games import other_form, short_title, size_name, sized_title
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
+from .sizes import piece_on_board
 
 if TYPE_CHECKING:   # the controller's state records, read here and never changed
     from .core import LastMove
     from .modes import Setup, Sync
 
 Pick = tuple[tuple[int, int], int]   # ((occupancy, lifted), index of the move offered)
+UNDO = "Undo "                        # the second line of a take-back: "Undo Guard a7-a6"
+UNDO_ROOM = g.WIDTH - len(UNDO)
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,7 @@ class View:
     placement: object | None = None  # Optima's placement phase: the player's Choice (modes/placement.py)
     start_standing: bool = False     # the game is over and the board shows the next game's start
     refused: str | None = None       # why the last press was refused (the board is not known)
+    chooser: list[str] | None = None  # the game chooser's rows (controller.chooser), when it is shown
 
     @property
     def stable(self) -> bool:
@@ -99,10 +105,13 @@ def render(view: View) -> Screen:
     if view.outside and view.link_ok:   # a board square named like a game square: the board view lights it
         layers.append(("error-extra", sorted(sq for sq in view.outside if sq not in board.geometry.index)))
         if view.menu is None or view.mode == "setup":   # an open menu stays readable
-            text = g.not_in_game(sorted(view.outside))
+            outside = sorted(view.outside)
+            text = g.not_in_game(outside, [piece_on_board(view.position, sq, view.settings) for sq in outside])
     if view.refused:
         text = view.refused
     leds = g.compose_leds(layers)
+    if view.chooser is not None and view.link_ok:   # a page of labelled buttons: the rows as they are
+        return Screen(leds, [g.status_line(CHOOSER_TITLE)] + view.chooser, lit.pick)
     return Screen(leds, g.screen(status, second, text), lit.pick)
 
 
@@ -114,16 +123,35 @@ def offered(pick: Pick | None, raw: int | None, lifted: int) -> Pick:
 
 
 def move_words(position: Position, move: Move) -> str:
-    """A move for people, e.g. ``"3. Pawn d3-d4"``, ``"3... Leaper c7-S"``;
-    without the number when the line is too long ("Pushme-Pullyu a10-a9")."""
+    """A move for people, e.g. ``"3. Pawn d3-d4"``, ``"3... Guard a7 takes a6"``:
+    the web page's words (``engine.words``) where they fit a row, else the
+    compact form (``"Guard a7-a6xa6"``); the number goes first when the row
+    is too short for it."""
     number = f"{position.ply // 2 + 1}{'.' if position.turn == WHITE else '...'}"
-    words = piece_move(position, move)
-    text = f"{number} {words}"
-    return text if len(text) <= g.WIDTH or len(words) > g.WIDTH else words   # the number goes first
+    compact = _compact(position, move)
+    for words in (page_words(position, move), compact):
+        for text in (f"{number} {words}", words):
+            if len(text) <= g.WIDTH:
+                return text
+    return compact
 
 
-def piece_move(position: Position, move: Move) -> str:
-    """A move with its piece's name, no number: ``"Guard a7-a6"``."""
+def piece_move(position: Position, move: Move, room: int = g.WIDTH) -> str:
+    """A move with its piece's name, no number: the page's words
+    ("Guard a7 takes a6") when they fit in ``room`` characters, else the
+    compact form ("Guard a7-a6xa6")."""
+    words = page_words(position, move)
+    return words if len(words) <= room else _compact(position, move)
+
+
+def page_words(position: Position, move: Move) -> str:
+    """The move as the web page writes it (``engine.words``), capitalised:
+    "Guard a7 takes a6", "Places Archer on a1"."""
+    words = word_text(position.variant, move_label(position, move))
+    return words[:1].upper() + words[1:]
+
+
+def _compact(position: Position, move: Move) -> str:
     placed = getattr(move, "placed", None)
     name = unit_title(placed, royal=False) if placed else position.piece_at(move.from_square).name
     return f"{name} {move}"
@@ -402,7 +430,7 @@ def _sync_screen(v: View, lit: _Lit) -> tuple[str, str]:
     lit.add("error-missing", missing)
     lit.add("error-extra", extra + swap)
     if sync.reason == "takeback":
-        second = "Undo " + ", ".join(sync.undone)
+        second = UNDO + ", ".join(sync.undone)
     else:
         second = f"Resumed game {v.game_id}"
     parts = []
@@ -432,7 +460,9 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
     target = setup.table.expected
     raw = v.raw or 0
     start = p.fen() == p.variant.start_fen
-    status = g.status_line("Set-up", short_title(p.variant) + ("" if start else " FEN"))
+    title = sized_title(p.variant) + ("" if start else " FEN")
+    status = g.status_line("Set-up", title) if len(title) < g.WIDTH - len("Set-up") else title
+    other = other_form(p.variant) if start else None   # Deckle: the other size is set up by setting it up
     missing = bits(target & ~raw)
     extra = bits(raw & ~target)
     lit.add("error-extra", extra)
@@ -444,8 +474,10 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
                 f"{g.side_name(piece.color)} {piece.name}{' (royal)' if getattr(piece, 'royal', False) else ''} "
                 f"on {names[sq]}. MENU next, BACK previous.")
     lit.add("setup-missing", missing)
-    if setup.on_game:
-        return status, f"Game: {short_title(p.variant)}", "OK = other game. MENU = clock. BACK = done."
+    if setup.on_game and other is not None:
+        game = f"Game: {sized_title(p.variant)}"
+        return (status, game if len(game) <= g.WIDTH else f"Size {size_name(p.variant)}",
+                f"Other size {size_name(other)}: OK or set up its start. MENU clock, BACK done")
     if setup.on_forces:
         return status, f"Forces: {v.settings.forces}", "OK = other forces. MENU = clock. BACK = done."
     if setup.on_clock:   # worded so that each button's line wraps whole
@@ -461,6 +493,8 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
         return status, "", v.failure
     second = f"Place {len(missing)}, clear {len(extra)}"
     note = v.note + " " if v.note is not None else ""
+    if other is not None:
+        return status, second, note + f"Lit: place or clear. Or set up {size_name(other)} start. MENU: more."
     return status, second, note + "Lit squares: place or clear. MENU: piece by piece."
 
 

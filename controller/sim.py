@@ -36,7 +36,8 @@ commands (one per line):
   lift SQ            take the piece off square SQ (e.g. lift d3)
   place SQ           put a piece on square SQ
   wait MS            let MS milliseconds pass, at most 86400000 (real time passes too)
-  press BUTTON       ok | back | menu | new
+  press BUTTON       ok | back | menu | new (menu: the game chooser, a row per button:
+                     press the button of a game, or MENU to go on to resign, draw...)
   fen FEN|start      new game from FEN, the board set up for it
   variant NAME [FEN|start]  new game of another game (maxima-board variants), board set up
   setup [FEN|start]  new game from FEN, to be set up piece by piece

@@ -12,6 +12,7 @@ import textwrap
 import pytest
 
 from controller.core import Controller
+from controller.games import short_title
 from controller.record import export_text
 from controller.script import Runner, ScriptError, parse_script, replay
 from controller.settings import Settings
@@ -253,37 +254,42 @@ def test_18_script_variant_line_starts_a_game_of_that_game():
         parse_script(["variant ultima 8/8 w 0"])
 
 
-def test_18_menu_game_cycles_the_games_that_fit_the_board_and_setup_follows():
+def test_18_menu_in_setup_opens_the_chooser_of_the_boards_games_and_setup_follows():
     script = "board empty\nsetup start\npress menu\n"
     _, final = run("maxima", None, script)
-    assert final["display"][1] == "Game: Maxima"
-    shown = []
-    for n in range(4):
-        _, final = run("maxima", None, script + "press ok\n" * n)
-        shown.append(final["display"][1])
-    assert shown == ["Game: Maxima", "Game: Ultima", "Game: Ultima (pure)", "Game: Maxima"]
+    assert final["display"][1:] == ["OK   Maxima*", "BACK Ultima", "MENU Clock, pieces >", "NEW  Ultima (pure)"]
+    chosen = []
+    for button in ("ok", "back", "new"):
+        events, _ = run("maxima", None, script + f"press {button}\n")
+        chosen.append([e["variant"] for e in events if e["type"] == "setup"][-1])
+    assert chosen == ["maxima", "ultima", "ultima-pure"]
     # the set-up follows the chosen game: Ultima's 32 pieces, walked by name
-    events, final = run("maxima", None, script + "press ok\npress back\n")
+    events, final = run("maxima", None, script + "press back\n")
     assert "Place 32, clear 0" in words(final["display"]) and "Set-up" in final["display"][0]
-    _, final = run("maxima", None, script + "press ok\npress menu\npress menu\n")
+    _, final = run("maxima", None, script + "press back\npress menu\npress menu\npress menu\n")
     assert "White Immobilizer on a1" in words(final["display"])
-    events, final = run("maxima", None, script + "press ok\npress back\nboard start\nwait 300\npress ok\n"
+    events, final = run("maxima", None, script + "press back\nboard start\nwait 300\npress ok\n"
                                                "lift e2\nplace e5\nwait 300")
     assert [e["variant"] for e in events if e["type"] == "new_game"][-1] == "ultima"
     assert moves(events)[-1] == "e2-e5"
 
 
 def test_18_on_the_10x10_board_every_game_but_maxima():
+    from controller.games import main_form
+    from hardware.boards import games_for
+
     settings = Settings()
     settings.board_kind = "10x10"   # set by the hardware's config ([board] kind)
-    runner = Runner(settings, variant="ultima")
-    runner.controller.new_game(runner.now, setup=True)
-    runner.press("menu")
-    seen = []
-    for _ in range(18):
-        seen.append(runner.controller.display[1])
-        runner.press("ok")
-    assert "Game: Maxima" not in seen and len(set(seen)) == 18 and seen[0] == "Game: Ultima"
+    games = list(dict.fromkeys(short_title(main_form(g)) for g in games_for("10x10")))   # each Deckle game once
+    offered = []
+    for group in ("ok", "back", "new"):   # MENU goes on to the clock; the others open a group's page
+        runner = Runner(settings, variant="ultima")
+        runner.controller.new_game(runner.now, setup=True)
+        runner.press("menu"), runner.press(group)
+        page = [row[5:].rstrip("*") for row in runner.controller.display[1:] if "<" not in row]
+        assert page == sorted(page, key=games.index)                    # in the order of `variants`
+        offered += page
+    assert sorted(offered) == sorted(games) and len(offered) == 12 and "Maxima" not in offered
 
 
 def test_18_the_store_keeps_the_game_and_resume_uses_it(tmp_path):

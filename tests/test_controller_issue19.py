@@ -134,9 +134,10 @@ def test_an_early_rook_move_is_not_committed_by_ok_during_an_outage():
 
 # -------------------------------------------------------------- finding 4
 def test_fen_after_menu_game_is_of_the_scripts_game():
-    """MENU → Game switches the board to another game; a later `fen start`
-    is the script's game (Maxima), as parser and README say."""
-    events = _run(["setup", "press menu", "press ok", "fen start", "lift d3", "place d4", "wait 400"])
+    """MENU → BACK (Ultima in the game chooser) switches the board to
+    another game; a later `fen start` is the script's game (Maxima), as
+    parser and README say."""
+    events = _run(["setup", "press menu", "press back", "fen start", "lift d3", "place d4", "wait 400"])
     games = [e for e in events if e["type"] == "setup"]
     assert games[-1]["variant"] != "maxima"          # the board had switched game
     new = [e for e in events if e["type"] == "new_game"]
@@ -145,11 +146,11 @@ def test_fen_after_menu_game_is_of_the_scripts_game():
 
 
 def test_setup_after_menu_game_is_of_the_scripts_game():
-    events = _run(["setup", "press menu", "press ok", "setup"])
+    events = _run(["setup", "press menu", "press back", "setup"])
     assert [e["variant"] for e in events if e["type"] == "setup"][-1] == "maxima"
 
 
 def test_a_fen_of_the_chosen_game_is_refused_when_read():
     """The parser reads FENs as the script's game, whatever MENU does later."""
     with pytest.raises(ScriptError, match="line 4"):
-        parse_script(["setup", "press menu", "press ok", "fen clhwkhli/pppppppp/8/8/8/8/PPPPPPPP/ILHKWHLC w 0"])
+        parse_script(["setup", "press menu", "press back", "fen clhwkhli/pppppppp/8/8/8/8/PPPPPPPP/ILHKWHLC w 0"])

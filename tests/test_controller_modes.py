@@ -17,7 +17,7 @@ def test_each_mode_name_is_its_class():
     runner.lift("d3"), runner.place("d4"), runner.wait(400)
     runner.press("back")
     assert isinstance(c._mode, SyncMode) and c.mode == "sync"
-    runner.press("menu"), runner.press("menu"), runner.press("ok")   # "Play Ultima?", then "Resign White?"
+    runner.press("menu"), runner.press("menu"), runner.press("ok")   # the game chooser, its MENU row: "Resign White?"
     assert isinstance(c._mode, EndedMode) and c.mode == "ended"
 
 
@@ -28,7 +28,7 @@ def test_menu_items_added_from_outside_come_after_the_standard_ones():
     c.add_menu_item("Hint?", lambda now: calls.append(now) or [{"type": "hint"}])
     runner.press("menu")
     seen = [c.display[-1]]
-    for _ in range(5):   # Play Ultima?, Resign White?, Resign Black?, Agree draw?, New game?
+    for _ in range(5):   # the game chooser, Resign White?, Resign Black?, Agree draw?, New game?
         runner.press("menu")
         seen.append(" ".join(c.display[2:]))
     assert "Hint? OK = yes" in seen[-1]

@@ -154,11 +154,13 @@ def _follow(runner: Runner, events: list[dict]) -> None:
         place = [sq for sq, state in leds.items()
                  if state in ("error-missing", "setup-missing") and sq not in runner.board]
         outside = sorted(sq for sq in c.outside if sq in runner.board)
-        if outside:          # pieces outside the chosen game (point 18): the OLED names them, OK waits
-            assert "Clear square" in text, text
+        if text.startswith("Choose a game"):      # the game chooser's page (it names no square): its MENU row
+            events += runner.press("menu")        # goes on (or back up a page)
+        elif outside:        # pieces outside the chosen game (point 18): the OLED names them, OK waits
+            assert "Clear square" in text or "Take off" in text, text
             events += runner.lift(outside[0])
-        elif any(w in text for w in ("OK = yes, MENU = next", "OK = other clock", "OK = other game",
-                                     "OK = other forces")):
+        elif any(w in text for w in ("OK = yes, MENU = next", "OK = other clock", "OK = other forces",
+                                     "BACK done")):
             events += runner.press("back")          # leave the menu
         elif any(w in text for w in ("Which move?", "suicide in", "OK or NEW to start", "OK=done",
                                      "Promote to:", "go on castling", "OK = now", "Place: ")):

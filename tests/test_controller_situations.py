@@ -616,7 +616,7 @@ def test_9_setup_of_the_start_position():
     assert final["leds"]["e5"] == "error-extra" and "d1" not in final["leds"]
     # MENU offers the game (18), then the clock, then walks through the pieces by name
     _, final = run(script + "press menu\n")
-    assert "Game: Maxima" in words(final["display"])
+    assert "OK   Maxima*" in final["display"] and final["display"][0].startswith("Choose a game")
     _, final = run(script + "press menu\npress menu\n")
     assert "Clock: none" in words(final["display"])
     _, final = run(script + "press menu\npress menu\npress menu\n")

@@ -571,6 +571,23 @@ def test_readme_walk_move_is_what_the_simulator_prints(tmp_path: Path):
         at = out.index(line, at) + 1
 
 
+def test_readme_walk_game_chooser_is_what_the_simulator_prints(tmp_path: Path):
+    """Step 3: ``press menu`` shows the game chooser the README shows, and
+    the buttons its prose names choose the games it names."""
+    step, code = _walk_step(3)
+    typed = [line[2:] for line in code if line.startswith("> ")]
+    shown = [line for line in code if line.startswith("oled ")]
+    assert typed == ["press menu"] and shown
+    out = _sim(tmp_path / "m", ["sim"], "press menu\nquit\n").splitlines()
+    assert shown[0] in out, out
+    assert "`press back` chooses Ultima" in step
+    out = _sim(tmp_path / "u", ["sim"], "press menu\npress back\nquit\n")
+    assert "set up clhwkhli/" in out, out
+    assert "`press menu`, `press new`, `press menu` sets up Swapper" in step
+    out = _sim(tmp_path / "s", ["sim", "--board", "10x10"], "press menu\npress new\npress menu\nquit\n")
+    assert "Game: Swapper 10x10" in out, out
+
+
 def test_readme_walk_commands_start_the_simulator(tmp_path: Path):
     """Step 3's command lines start the simulated board on the game they name."""
     _, code = _walk_step(3)

@@ -135,7 +135,8 @@ def test_O5_choose_menu_past_the_last_unit_opens_the_game_menu():
     c.on_frame(0, c.expected_squares)
     for _ in range(len(c.position.placeable()) + 1):
         c.on_button(10, "menu")
-    assert "Play Optima 9x9?" in text(c.display)   # the game menu's first item: the board's next game
+    assert c.display[0].startswith("Choose a game")   # the game chooser first: Optima among the 10x10 games
+    assert "OK   Ultima, Optima >" in c.display and "MENU Resign, draw >" in c.display
     c.on_button(10, "menu")
     assert "Resign White?" in text(c.display)
 
@@ -211,7 +212,7 @@ def test_O4_forces_menu_in_setup_cycles_the_kinds():
     c = Controller(Settings(variant="optima", board_kind="10x10"), fen=None)
     c.on_frame(0, set())
     c.on_button(10, "menu")
-    assert c.display[1] == "Game: Optima"
+    assert "MENU Forces, clock >" in c.display        # the game chooser, its MENU row going on to the forces
     c.on_button(20, "menu")
     assert c.display[1] == "Forces: eq"
     c.on_button(30, "ok")

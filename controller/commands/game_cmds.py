@@ -65,7 +65,7 @@ def game_options(p: argparse.ArgumentParser, what: str = "the game") -> None:
                         "without --board, squares are the game's own")
     p.add_argument("--board", choices=BOARD_KINDS, default=None,
                    help="the physical board simulated (default: one that holds the game): squares, LEDs and "
-                        "MENU → Game are that board's (its own square names, the game placed on it as on a "
+                        "MENU's game chooser are that board's (its own square names, the game placed on it as on a "
                         "real board)")
 
 

@@ -1,9 +1,10 @@
-"""The game is over: OK or NEW starts the next game; MENU sets up a new
-game with its Game item shown (OK there: another game); BACK reopens a
+"""The game is over: OK or NEW starts the next game; MENU opens the game
+chooser (a game chosen is set up; its MENU row closes it); BACK reopens a
 resignation or an agreed draw, or takes the last move back."""
 from __future__ import annotations
 
 from .base import Mode
+from .choice import open_chooser
 
 
 class EndedMode(Mode):
@@ -13,8 +14,9 @@ class EndedMode(Mode):
         c = self.c
         if button in ("ok", "new"):
             return c._next_game(now)
-        if button == "menu":   # MENU → Game: set-up of the next game, its game shown (OK: the one after)
-            return c._choose(c.variant, now)
+        if button == "menu":
+            open_chooser(c, "Cancel", lambda later: [])
+            return []
         if button == "back":
             return c._reopen(now) if c._reason in ("resignation", "agreement") else c._take_back(now)
         return []

@@ -204,7 +204,7 @@ def test_menu_shows_the_web_pin_on_the_oled():
     c = Controller(Settings(), GameStore(":memory:"), fen=START_FEN)
     c.on_frame(0, c.expected_squares)
     c.web_pin = "482913"
-    for _ in range(6):                  # Play Ultima?, Resign White?, Resign Black?, Agree draw?, New game?, Show web PIN?
+    for _ in range(6):   # the game chooser, Resign White?, Resign Black?, Agree draw?, New game?, Show web PIN?
         c.on_button(10, "menu")
     assert any("Show web PIN?" in line for line in c.display)
     c.on_button(20, "ok")

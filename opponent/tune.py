@@ -5,6 +5,7 @@
                             [--max-plies 300] [--ridge auto|R] [--plies FIRST:END]
                             [--pawn-phase] [--pawn-run] [--phase-only]
                             [--forces eq,u1,u2,random] [--keep TYPES]
+                            [--terms | --terms-only]
                             [--save DIR | --load DIR] [--write]
 
 For each variant the engine (``opponent/engine/maxima-engine selfplay``)
@@ -56,6 +57,20 @@ written to values.h under the letter ``P``. With ``--pawn-run`` a Pawn gains
 ``A * e * (a / m)^2`` (a: ranks advanced past its start rank, m: those to the
 last rank before promotion): the column ``e * run2 / 2048`` of selfplay's
 last number, written as ``A``. ``--phase-only`` fits these alone.
+
+With ``--terms`` the weights of the evaluation terms beyond material
+(placement, the mobility of the kinds the slider term skips, King and palace
+safety; ``search.c``, "evaluation terms") are fitted too: selfplay prints a
+``terms`` line (each column's name and the build's weight, 0 where EvalTerms
+masks it) and after each position a ``feat`` line (the columns, White's minus
+Black's); evaluate() adds weight x column of each, so each varying column is
+one more feature, counted in tenths (TERM_UNIT) so that the ridge's scale is
+10 cp a count, its prior the build's weight, and the build's contribution
+leaves ``rest``. ``--terms-only`` fits them alone (the material keeps the
+build's values). ``--write`` puts them into ``opponent/engine/terms.h`` under
+the variant's family (maxima; ultima; deckle, for every Deckle game and
+board, the added piece written as ``+``); values.h is written only when
+material values or phase terms were fitted.
 
 With ``--write`` the values go into ``opponent/engine/values.h`` (entries of
 the other variants already there are kept), which ``variants.c`` applies over

@@ -66,14 +66,14 @@ def test_placement_adds_each_piece_weight_times_its_ring_of_centrality(engine_bi
     assert term_effect(engine_binary, variant, fen, PLACE) == expected
 
 
-def test_U4_mobility_counts_an_ultima_pawns_orthogonal_reach(engine_binary):
-    """Ultima's Pawn (a Rook's move, U4), left out of the slider mobility, counts here: w x its empty squares
-    within three steps of each line. The Kings stand symmetrically (their steps cancel)."""
-    w = weights(engine_binary, "ultima")
-    pieces = {(0, 7): "k", (7, 0): "K", (3, 3): "P"}
-    expected = w["mob.p"] * reach(8, 8, (3, 3), ORTHOGONAL, set(pieces))
-    assert expected != 0, "Ultima's Pawn has no mobility weight"
-    assert term_effect(engine_binary, "ultima", fen_with("ultima", pieces), MOBILITY) == expected
+def test_M7_mobility_counts_a_maxima_pawns_orthogonal_reach(engine_binary):
+    """Maxima's Pawn (a Rook's move, M7, as Ultima's), left out of the slider mobility, counts here: w x its
+    empty squares within three steps of each line. The Kings stand symmetrically (their moves cancel)."""
+    w = weights(engine_binary, "maxima")
+    pieces = {(0, 9): "k", (7, 1): "K", (3, 5): "P"}
+    expected = w["mob.p"] * reach(8, 11, (3, 5), ORTHOGONAL, set(pieces))
+    assert expected != 0, "Maxima's Pawn has no mobility weight"
+    assert term_effect(engine_binary, "maxima", fen_with("maxima", pieces), MOBILITY) == expected
 
 
 def test_D3_D7_mobility_counts_a_knights_targets_and_a_pawns_step(engine_binary):
@@ -99,14 +99,16 @@ def test_M_mobility_counts_a_guards_steps_and_a_mages_diagonal_steps(engine_bina
     assert term_effect(engine_binary, "maxima", fen_with("maxima", pieces), MOBILITY) == expected
 
 
-def test_U_safety_counts_the_shield_the_near_enemies_and_a_near_immobilizer(engine_binary):
-    """White's King on d4 with its Pawn on d3 next to it (shield), Black's Withdrawer on f6 and Immobilizer
-    on b4 two squares away (near2, and the Immobilizer a freezer within two squares); Black's King alone."""
-    w = weights(engine_binary, "ultima")
-    pieces = {(3, 3): "K", (3, 2): "P", (5, 5): "w", (1, 3): "i", (7, 7): "k"}
+def test_D_safety_counts_the_shield_the_near_enemies_and_a_near_immobilizer(engine_binary):
+    """Immobilizer Chess: White's King on d4 with its Pawn on d3 next to it (shield), Black's Queen on f6 and
+    Immobilizer on b4 two squares away (near2, and the Immobilizer a freezer within two squares); Black's
+    King alone."""
+    w = weights(engine_binary, "immobilizer-chess")
+    pieces = {(3, 3): "K", (3, 2): "P", (5, 5): "q", (1, 3): "i", (9, 9): "k"}
     expected = w["shield"] * 1 + w["near2"] * 2 + w["freezer"] * 1
     assert w["shield"] and w["near2"] and w["freezer"], w
-    assert term_effect(engine_binary, "ultima", fen_with("ultima", pieces), SAFETY) == expected
+    fen = fen_with("immobilizer-chess", pieces).replace(" KQkq ", " - ")
+    assert term_effect(engine_binary, "immobilizer-chess", fen, SAFETY) == expected
 
 
 @pytest.mark.parametrize("piece, term", [((2, 1, "D"), "goaldef"), ((1, 2, "q"), "goal2")])

@@ -426,3 +426,20 @@ def test_write_terms_keeps_other_games_and_writes_deckles_added_piece_as_plus(tm
     assert entries == [("ultima", "shield", "0", 4), ("deckle", "place", "'n'", 6), ("deckle", "place", "'+'", 3),
                        ("deckle", "shield", "0", -2)]
     assert "/* ultima: how */" in text and "/* deckle: cmd (fitted on withdrawer-chess) */" in text and "old" not in text
+
+
+def test_terms_only_writes_terms_h_and_leaves_values_h(engine_binary, tmp_path, capsys):  # noqa: F811
+    """``--terms-only --write-to DIR/values.h``: the weights go into DIR/terms.h under the family (Ultima's
+    under ultima), and values.h, whose material was not fitted, is not written."""
+    data = tmp_path / "D"
+    data.mkdir()
+    (data / "ultima-pure.txt").write_text(subprocess.run(
+        [str(engine_binary), "selfplay", "ultima-pure", "4", "2", "3", "120"],
+        capture_output=True, text=True, timeout=120, check=True).stdout)
+    assert tune.main(["--load", str(data), "--variants", "ultima-pure", "--terms-only", "--ridge", "0.001",
+                      "--write-to", str(tmp_path / "values.h")]) == 0
+    assert "terms:" in capsys.readouterr().out
+    text = (tmp_path / "terms.h").read_text()
+    games = {m.group(1) for m in tune.TERM_ENTRY.finditer(text)}
+    assert "ultima" in games and "ultima-pure" not in games and "/* ultima: python -m opponent.tune" in text
+    assert not (tmp_path / "values.h").exists()

@@ -1,6 +1,7 @@
 """Speed of the compiled engine (opponent/engine, issue 11).
 
     python bench/engine.py [--depth-perft N] [--depth-search N] [--variant NAME ...]
+                           [--binary PATH] [--eval-terms MASK]
 
 Builds the engine with make, then prints for each game family (default:
 maxima, ultima, one Deckle game on each board) perft leaves/s from the start
@@ -12,6 +13,10 @@ Optima (``--variant optima``, ``--variant optima-9x9``): perft from the
 start only counts placements (O5), so the figures are perft from the position
 after the placement (E10: optima.md's 29-move position; E9: the same set-up on
 9x9) and from the middle game, and search nodes/s from both.
+
+``--binary`` measures that engine instead of building one (a build of an
+older commit, say); ``--eval-terms MASK`` runs it with that EvalTerms mask
+(issue 23's evaluation terms; 0: without them).
 
 Targets (issue 11): perft >= 5 million leaves/s for Maxima; search >= 1
 million nodes/s.
@@ -37,8 +42,11 @@ AFTER_PLACEMENT = {
 }
 
 
+FLAGS: list[str] = []   # put before every mode (--eval-terms MASK)
+
+
 def run(binary: Path, *args: str) -> str:
-    r = subprocess.run([str(binary), *args], capture_output=True, text=True, check=True)
+    r = subprocess.run([str(binary), *FLAGS, *args], capture_output=True, text=True, check=True)
     return r.stdout.strip().splitlines()[-1]
 
 
@@ -47,8 +55,12 @@ def main() -> int:
     ap.add_argument("--variant", action="append")
     ap.add_argument("--depth-perft", type=int, default=0, help="default: 4")
     ap.add_argument("--depth-search", type=int, default=7)
+    ap.add_argument("--binary", type=Path, help="default: build opponent/engine")
+    ap.add_argument("--eval-terms", type=int, metavar="MASK", help="the engine's EvalTerms (default: its own, 7)")
     args = ap.parse_args()
-    binary = build()
+    binary = args.binary or build()
+    if args.eval_terms is not None:
+        FLAGS[:] = ["--eval-terms", str(args.eval_terms)]
     for v in args.variant or DEFAULT:
         if v in AFTER_PLACEMENT:
             optima(binary, v, args.depth_perft or 4, args.depth_search)

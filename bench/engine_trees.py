@@ -1,7 +1,7 @@
 """The compiled engine's search trees, for checking that a speed-up changes no search.
 
     python bench/engine_trees.py [--binary PATH] [--depth N ...] [--variant NAME ...]
-                                 [--selfplay NAME ...]
+                                 [--selfplay NAME ...] [--eval-terms MASK]
 
 For each game (default: every game but Optima) and each bench position (the
 start and the seeded middle game of bench/engine.py; for Optima, ``--variant
@@ -12,6 +12,10 @@ iteration, and the best move. With ``--selfplay V`` it also prints a digest of
 result). Run it with the engine before and after a change and compare the two
 outputs (``diff``): a change that only makes the engine faster prints the same
 lines. Timings are left out on purpose (they are bench/engine.py's job).
+``--eval-terms MASK`` runs the engine with that EvalTerms mask (0: without the
+evaluation terms of issue 23, the trees of the builds before them; their
+selfplay output has the terms' ``terms`` and ``feat`` lines, so compare its
+``game`` lines, not the digest).
 """
 from __future__ import annotations
 
@@ -29,8 +33,8 @@ from engine import variants  # noqa: E402
 from tests.opponent_engine import build  # noqa: E402
 
 
-def tree(binary: Path, variant: str, depth: int, fen: str | None) -> str:
-    args = [str(binary), "search", variant, str(depth)] + ([fen] if fen else [])
+def tree(binary: Path, variant: str, depth: int, fen: str | None, flags: tuple[str, ...] = ()) -> str:
+    args = [str(binary), *flags, "search", variant, str(depth)] + ([fen] if fen else [])
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout.splitlines()
     infos = [line for line in out if line.startswith("info depth")]
     if not infos:   # Optima's search mode prints only its summary line
@@ -51,7 +55,9 @@ def main() -> int:
     ap.add_argument("--depth", type=int, action="append", help="default: 6")
     ap.add_argument("--variant", action="append")
     ap.add_argument("--selfplay", action="append", default=[])
+    ap.add_argument("--eval-terms", type=int, metavar="MASK", help="the engine's EvalTerms (default: its own, 7)")
     args = ap.parse_args()
+    flags = ("--eval-terms", str(args.eval_terms)) if args.eval_terms is not None else ()
     binary = args.binary or build()
     names = args.variant or [n for n in variants.names() if not n.startswith("optima")]
     for v in names:
@@ -60,9 +66,9 @@ def main() -> int:
             positions.insert(1, ("placed", AFTER_PLACEMENT[v]))
         for label, fen in positions:
             for depth in args.depth or [6]:
-                print(f"{v} {label} {tree(binary, v, depth, fen)}", flush=True)
+                print(f"{v} {label} {tree(binary, v, depth, fen, flags)}", flush=True)
     for v in args.selfplay:
-        out = subprocess.run([str(binary), "selfplay", v, "4", "3", "1"], capture_output=True, text=True,
+        out = subprocess.run([str(binary), *flags, "selfplay", v, "4", "3", "1"], capture_output=True, text=True,
                              check=True).stdout
         games = [line for line in out.splitlines() if line.startswith("game")]
         print(f"selfplay {v} 4 3 1: {len(out.splitlines())} lines, {' | '.join(games)}, "

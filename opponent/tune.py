@@ -5,6 +5,7 @@
                             [--max-plies 300] [--ridge auto|R] [--plies FIRST:END]
                             [--pawn-phase] [--pawn-run] [--phase-only]
                             [--forces eq,u1,u2,random] [--keep TYPES]
+                            [--terms | --terms-only]
                             [--save DIR | --load DIR] [--write]
 
 For each variant the engine (``opponent/engine/maxima-engine selfplay``)
@@ -57,6 +58,20 @@ written to values.h under the letter ``P``. With ``--pawn-run`` a Pawn gains
 last rank before promotion): the column ``e * run2 / 2048`` of selfplay's
 last number, written as ``A``. ``--phase-only`` fits these alone.
 
+With ``--terms`` the weights of the evaluation terms beyond material
+(placement, the mobility of the kinds the slider term skips, King and palace
+safety; ``search.c``, "evaluation terms") are fitted too: selfplay prints a
+``terms`` line (each column's name and the build's weight, 0 where EvalTerms
+masks it) and after each position a ``feat`` line (the columns, White's minus
+Black's); evaluate() adds weight x column of each, so each varying column is
+one more feature, counted in tenths (TERM_UNIT) so that the ridge's scale is
+10 cp a count, its prior the build's weight, and the build's contribution
+leaves ``rest``. ``--terms-only`` fits them alone (the material keeps the
+build's values). ``--write`` puts them into ``opponent/engine/terms.h`` under
+the variant's family (maxima; ultima; deckle, for every Deckle game and
+board, the added piece written as ``+``); values.h is written only when
+material values or phase terms were fitted.
+
 With ``--write`` the values go into ``opponent/engine/values.h`` (entries of
 the other variants already there are kept), which ``variants.c`` applies over
 its hand-set values; rebuild with ``make -C opponent/engine``. Plain Python,
@@ -77,6 +92,8 @@ ENGINE_DIR = Path(__file__).resolve().parent / "engine"
 BINARY = ENGINE_DIR / "maxima-engine"
 VALUES_H = ENGINE_DIR / "values.h"
 FAMILIES = ("maxima", "ultima", "withdrawer-chess")
+TERMS_H = ENGINE_DIR / "terms.h"
+TERM_UNIT = 10      # a term's column is its count / TERM_UNIT in the fit (its ridge scale 10 cp a count)
 RIDGE = 0.0001      # the fixed ridge of fit() when none is given
 RIDGE_GRID = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 1.0)   # --ridge auto chooses among these
 FOLDS = 4
@@ -126,12 +143,17 @@ def parse_selfplay(lines: list[str]):
         values.append(int(value))
     n = len(letters)
     samples, game_lines, game = [], [], 0
-    pending, phase = [], None
+    pending, phase, terms = [], None, None
     for line in lines[1:]:
         words = line.split()
         if not words:
             continue
-        if words[0] == "phase":
+        if words[0] == "terms":
+            names, weights = zip(*(item.rsplit(":", 1) for item in words[1:])) if words[1:] else ((), ())
+            terms = (tuple(names), tuple(int(w) for w in weights))
+        elif words[0] == "feat" and pending:
+            pending[-1] = pending[-1][:8] + (tuple(int(x) for x in words[1:]),)
+        elif words[0] == "phase":
             phase = (int(words[1]), int(words[2]), int(words[3]) if len(words) > 3 else 0)
         elif words[0] == "pos":
             nums = [int(x) for x in words[3:]]
@@ -139,13 +161,13 @@ def parse_selfplay(lines: list[str]):
             ev, frozen = (nums[n], tuple(nums[n + 1:2 * n + 1])) if len(nums) >= 2 * n + 1 else (None, None)
             pieces = nums[2 * n + 1] if len(nums) >= 2 * n + 2 else None
             run2 = nums[2 * n + 2] if len(nums) == 2 * n + 3 else None
-            pending.append((game, diffs, float(words[1]), ev, frozen, int(words[2]), pieces, run2))
+            pending.append((game, diffs, float(words[1]), ev, frozen, int(words[2]), pieces, run2, None))
         elif words[0] == "game":
             samples += pending   # a game cut short (an interrupted run) has no game line: dropped
             pending = []
             game_lines.append(line)
             game += 1
-    return letters, values, samples, game_lines, phase
+    return letters, values, samples, game_lines, phase, terms
 
 
 def endgame_share(pieces: int, start_pieces: int) -> float:
@@ -288,21 +310,26 @@ def choose_ridge(fold_rows: list[Counter], prior: list[float], scale: float, k: 
 
 def tune(variant: str, played, ridge: float | None = None, material_only: bool = False,
          plies: tuple[int, int] | None = None, pawn_phase: bool = False, pawn_run: bool = False,
-         phase_only: bool = False, keep: frozenset[str] = frozenset()) -> dict:
+         phase_only: bool = False, keep: frozenset[str] = frozenset(), terms: bool = False,
+         terms_only: bool = False) -> dict:
     """Fit ``played`` (selfplay()'s answer); ``ridge`` None: chosen by cross-validation;
     ``material_only``: ignore the evaluation columns (the method before 24 Nov 2026);
     ``plies`` (first, end): only the positions of plies first <= ply < end;
     ``pawn_phase``: fit the Pawn's endgame value too, ``pawn_run``: the endgame bonus of a Pawn one step from
     promotion (the phase columns, see the module's docstring); ``phase_only``: fit those alone (the other
     values stay the build's); ``keep``: the types (letters or tokens) that keep the build's values, their
-    material counted in ``rest``."""
+    material counted in ``rest``; ``terms``: fit the evaluation terms' weights too (selfplay's ``terms`` and
+    ``feat`` lines), ``terms_only``: those alone (the material keeps the build's values)."""
     letters, values, samples, game_lines = played[:4]
     phase = played[4] if len(played) > 4 else None
-    samples = [tuple(s) + (None,) * (8 - len(s)) for s in samples]
+    term_header = played[5] if len(played) > 5 else None
+    samples = [tuple(s) + (None,) * (9 - len(s)) for s in samples]
+    if (terms or terms_only) and (term_header is None or any(s[8] is None for s in samples)):
+        raise ValueError(f"{variant}: --terms needs selfplay output with the terms' columns (terms and feat lines)")
     if plies is not None:
         samples = [s for s in samples if plies[0] <= s[5] < plies[1]]
     if material_only:
-        samples = [(g, d, y, None, None, ply, pieces, run2) for g, d, y, _e, _f, ply, pieces, run2 in samples]
+        samples = [(g, d, y, None, None, ply, pieces, run2, f) for g, d, y, _e, _f, ply, pieces, run2, f in samples]
     n = len(values)
     pawn = letters.index("p") if "p" in letters else None
     if (pawn_phase or pawn_run) and (phase is None or pawn is None or any(s[6] is None for s in samples)
@@ -313,10 +340,14 @@ def tune(variant: str, played, ridge: float | None = None, material_only: bool =
     # the columns that vary (not the King) are fitted, unless kept; the others keep the build's value
     varies = [any(s[1][i] for s in samples) for i in range(n)]
     cols = [i for i in range(n) if varies[i] and letters[i] not in keep
-            and not (phase_only and (pawn_phase or pawn_run))]
+            and not (phase_only and (pawn_phase or pawn_run)) and not terms_only]
+    term_names, term_build = term_header if term_header else ((), ())
+    # the terms' columns that vary, in units of TERM_UNIT (so that the ridge's scale, 100 cp a unit, is 10 cp
+    # a square or a ring for them); the others keep the build's weight, which stays in rest
+    term_cols = [j for j in range(len(term_names)) if any(s[8][j] for s in samples)] if terms or terms_only else []
     fixed = [i for i in range(n) if i not in set(cols)]
     rows = []
-    for game, diffs, y, ev, frozen, _ply, pieces, run2 in samples:
+    for game, diffs, y, ev, frozen, _ply, pieces, run2, feats in samples:
         x = [d - (frozen[i] / 2 if frozen else 0) for i, d in enumerate(diffs)]
         kept = sum(values[i] * x[i] for i in fixed)
         rest = (ev - sum(values[i] * x[i] for i in cols)) if ev is not None else kept
@@ -327,9 +358,13 @@ def tune(variant: str, played, ridge: float | None = None, material_only: bool =
             terms += ((e * run2 / 2048, run_build),) if pawn_run else ()
             features += tuple(z for z, _ in terms)
             rest -= sum(z * v for z, v in terms) if ev is not None else 0.0
+        if term_cols:
+            features += tuple(feats[j] / TERM_UNIT for j in term_cols)
+            rest -= sum(feats[j] * term_build[j] for j in term_cols) if ev is not None else 0.0
         rows.append((game, features, rest, y))
     train, test, fold_rows = _split(rows)
     build = [values[i] for i in cols] + ([delta_build] if pawn_phase else []) + ([run_build] if pawn_run else [])
+    build += [term_build[j] * TERM_UNIT for j in term_cols]
     k, b0 = best_scale(train, build)
     prior = [k * v for v in build]
     scores = {}
@@ -345,12 +380,17 @@ def tune(variant: str, played, ridge: float | None = None, material_only: bool =
         pawn_w = w[1 + cols.index(pawn)] if pawn in cols else k * values[pawn]
         pawn_end = round((pawn_w + w[1 + len(cols)]) / k)
     if pawn_run:
-        run = round(w[-1] / k)
+        run = round(w[1 + len(cols) + int(pawn_phase)] / k)
+    term_fitted = list(term_build)
+    for n_j, j in enumerate(term_cols):
+        term_fitted[j] = round(w[-len(term_cols) + n_j] / (k * TERM_UNIT))
     results = Counter(line.split()[1] for line in game_lines)
     return {
         "pawn_end": pawn_end, "pawn_end_build": pawn_end_build, "phase_pieces": phase[0] if phase else None,
         "pawn_run": run, "pawn_run_build": run_build if pawn_run else None,
         "variant": variant, "letters": letters, "build": values, "fitted": fitted, "scale": k,
+        "material_fitted": bool(cols), "term_names": list(term_names), "term_build": list(term_build),
+        "term_fitted": term_fitted if term_cols else None,
         "ridge": ridge, "ridge_scores": scores, "whole_eval": any(s[3] is not None for s in samples),
         "games": len(game_lines), "results": dict(results), "positions": len(samples),
         "test_loss_build": _loss(test, [b0] + prior, k) if test else float("nan"),
@@ -403,6 +443,68 @@ def write_values(tuned: list[dict], command: str, path: Path | None = None) -> N
                 lines.append(f"    /* {v}: {notes[v]} */")
         lines.append(f'    {{"{v}", \'{letter}\', {value}}},')
     lines += ["    {0, 0, 0},", "};", ""]
+    path.write_text("\n".join(lines))
+
+
+TERM_ENTRY = re.compile(r'\{"([^"]+)", "([a-z0-9]+)", (0|\'.\'), (-?\d+)\}')
+DECKLE_STANDARD = "kqrbnp"   # a Deckle game's pieces but the added one (terms.h's letter + stands for it)
+
+
+def term_game(variant: str) -> str:
+    """The terms.h key a variant's fitted weights are written under: its family (maxima, ultima: both
+    Ultimas, deckle: every Deckle game, 10x8 too); the engine applies a game's own entries over them."""
+    if variant.startswith("ultima"):
+        return "ultima"
+    return "deckle" if variant.endswith(("-chess", "-chess-10x8")) else variant
+
+
+def term_entries(t: dict) -> list[tuple[str, str, str, int]]:
+    """(game, term, letter or '', weight) of a tune() answer's term weights, the zero ones left out."""
+    game, out = term_game(t["variant"]), []
+    for name, value in zip(t["term_names"], t["term_fitted"]):
+        term, _, letter = name.partition(".")
+        if game == "deckle" and letter and letter not in DECKLE_STANDARD:
+            letter = "+"
+        if value:
+            out.append((game, term, letter, value))
+    return out
+
+
+def write_terms(tuned: list[dict], command: str, path: Path | None = None) -> None:
+    """Write the fitted term weights of ``tuned`` (those with term_fitted) into ``path`` (default terms.h)
+    under each variant's term_game(), keeping the other games' entries and notes."""
+    path = path or TERMS_H
+    tuned = [t for t in tuned if t.get("term_fitted") is not None]
+    games = {term_game(t["variant"]) for t in tuned}
+    kept, notes = [], {}
+    if path.exists():
+        text = path.read_text()
+        kept = [(m.group(1), m.group(2), m.group(3).strip("'") if m.group(3) != "0" else "", int(m.group(4)))
+                for m in TERM_ENTRY.finditer(text) if m.group(1) not in games]
+        notes = {m.group(1): m.group(2) for m in NOTE.finditer(text) if m.group(1) not in games}
+    entries = kept
+    for t in tuned:
+        notes[term_game(t["variant"])] = f"{command} (fitted on {t['variant']})"
+        entries += term_entries(t)
+    lines = [
+        "/* The weights of the evaluation terms beyond material (search.c, \"evaluation terms\"), in centipawns:",
+        " * place: per ring of centrality of a piece of that type (0 on the edge ring); mob: per square of the",
+        " * mobility the slider term skips (a leaper's empty targets, an orthogonal Pawn's empty squares within three",
+        " * steps, a Mage's empty diagonal steps, a Deckle Pawn's empty square ahead); shield, near2, freezer,",
+        " * goaldef, goal2: per piece (engine.h, TS_). GAME is a family (maxima, ultima: both Ultimas, deckle: every",
+        " * Deckle game, 10x8 too) or a game's own name, which overrides its family's; the letter + is a Deckle",
+        " * game's added piece. Written by opponent/tune.py --terms (--write); do not edit by hand. */",
+        "#define TERM_ADDED_LETTER '+'",
+        "static const struct { const char *game; const char *term; char letter; int value; } EVAL_TERMS[] = {",
+    ]
+    seen = set()
+    for game, term, letter, value in entries:
+        if game not in seen:
+            seen.add(game)
+            if game in notes:
+                lines.append(f"    /* {game}: {notes[game]} */")
+        lines.append(f'    {{"{game}", "{term}", {repr(letter) if letter else 0}, {value}}},')
+    lines += ["    {0, 0, 0, 0},", "};", ""]
     path.write_text("\n".join(lines))
 
 
@@ -461,6 +563,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="types (letters, or Optima's tokens) that keep the build's values, separated by commas")
     ap.add_argument("--forces", metavar="KINDS", type=_forces_arg,
                     help="Optima: start from these kinds of forces in turn (eq,u1,u2,random; drawn from --seed)")
+    ap.add_argument("--terms", action="store_true",
+                    help="fit the evaluation terms' weights too (placement, mobility, safety; written to terms.h)")
+    ap.add_argument("--terms-only", action="store_true",
+                    help="fit the evaluation terms' weights alone; the material keeps the build's values")
     ap.add_argument("--jobs", type=int, default=1, help="variants played at once (default 1)")
     ap.add_argument("--save", metavar="DIR", type=Path, help="keep each variant's selfplay output as DIR/VARIANT.txt")
     ap.add_argument("--load", metavar="DIR", type=Path,
@@ -490,7 +596,7 @@ def main(argv: list[str] | None = None) -> int:
                                                           args.save, args.load, args.forces), variants))
     for variant, games in zip(variants, played):
         t = tune(variant, games, args.ridge, args.material_only, args.plies, args.pawn_phase, args.pawn_run,
-                 args.phase_only, frozenset(k for k in args.keep.split(",") if k))
+                 args.phase_only, frozenset(k for k in args.keep.split(",") if k), args.terms, args.terms_only)
         tuned.append(t)
         print(f"{variant}: {t['games']} games (White's scores {t['results']}), {t['positions']} quiet positions, "
               f"K = {t['scale']:.5f}/cp, ridge {t['ridge']:g}"
@@ -505,15 +611,24 @@ def main(argv: list[str] | None = None) -> int:
                   f" build {t['pawn_end_build']}, fitted {t['pawn_end']}")
         if t["pawn_run"] is not None:
             print(f"  endgame bonus of a Pawn one step from promotion: build {t['pawn_run_build']}, fitted {t['pawn_run']}")
+        if t["term_fitted"] is not None:
+            print("  terms:  " + " ".join(f"{name}:{b}->{f}" for name, b, f in
+                                          zip(t["term_names"], t["term_build"], t["term_fitted"]) if b or f != b))
         print(f"  cross-entropy, held-out games: build {t['test_loss_build']:.4f}, fitted {t['test_loss_fitted']:.4f}"
               f" (training: {t['train_loss_build']:.4f}, {t['train_loss_fitted']:.4f})", flush=True)
     if args.write or args.write_to:
         command = "python -m opponent.tune " + " ".join(a for a in (argv if argv is not None else sys.argv[1:]))
         target = args.write_to or VALUES_H
+        if any(t["term_fitted"] is not None for t in tuned):
+            terms_target = target.parent / TERMS_H.name if args.write_to else TERMS_H
+            write_terms(tuned, command.strip(), terms_target)
+            print(f"wrote {terms_target}")
+        tuned = [t for t in tuned if t["material_fitted"] or t["pawn_end"] is not None or t["pawn_run"] is not None]
         if args.also_10x8:
             tuned += [dict(t, variant=t["variant"] + "-10x8") for t in tuned if t["variant"].endswith("-chess")]
-        write_values(tuned, command.strip(), target)
-        print(f"wrote {target}")
+        if tuned:
+            write_values(tuned, command.strip(), target)
+            print(f"wrote {target}")
     return 0
 
 

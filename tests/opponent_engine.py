@@ -23,8 +23,10 @@ def build() -> Path:
 
 
 def run_batch(binary: Path, mode: str, variant: str, fens: list[str], depth: int | None = None,
-              blank_separated: bool = False, timeout: float = 300) -> list:
-    args = [str(binary), mode, variant] + ([str(depth)] if depth is not None else [])
+              blank_separated: bool = False, timeout: float = 300, eval_terms: int | None = None) -> list:
+    """``eval_terms``: the engine's EvalTerms mask (--eval-terms; None: the default, every term)."""
+    args = ([str(binary)] + (["--eval-terms", str(eval_terms)] if eval_terms is not None else [])
+            + [mode, variant] + ([str(depth)] if depth is not None else []))
     r = subprocess.run(args, input="\n".join(fens) + "\n", capture_output=True, text=True, timeout=timeout)
     assert r.returncode == 0, r.stderr
     if not blank_separated:

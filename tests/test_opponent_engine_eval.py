@@ -2,7 +2,8 @@
 3 centipawns per empty square within three steps along a slider's lines, for
 every slider but the orthogonal-only ones that are Pawns (Ultima's and
 Maxima's Pawns move like Rooks; Deckle's Rook does earn it, D2/D4). The expected
-figures are counted here from the board, not copied from the engine."""
+figures are counted here from the board, not copied from the engine. These are the evaluation of
+EvalTerms=0 (without the terms of tests/test_opponent_engine_eval_terms.py)."""
 from __future__ import annotations
 
 import pytest
@@ -47,7 +48,7 @@ def test_D2_D4_a_deckle_rook_and_queen_earn_mobility_along_their_lines(engine_bi
     kings = {(2, ranks - 1): "k", (9, 0): "K"}
     centre, corner = (4, ranks // 2), (0, 0)
     fens = [fen_with(variant, {**kings, sq: letter}) for sq in (centre, corner)]
-    evals = [int(x) for x in run_batch(engine_binary, "eval", variant, fens)]
+    evals = [int(x) for x in run_batch(engine_binary, "eval", variant, fens, eval_terms=0)]
     occupied = set(kings)
     expected = 3 * (reach(files, ranks, centre, dirs, occupied) - reach(files, ranks, corner, dirs, occupied))
     assert expected > 0 and evals[0] - evals[1] == expected, (evals, expected)
@@ -58,6 +59,6 @@ def test_U4_an_ultima_pawn_earns_no_mobility(engine_binary):
     same rank, in the centre or at the edge, it is worth the same."""
     kings = {(0, 7): "k", (7, 0): "K"}
     fens = [fen_with("ultima", {**kings, sq: "P"}) for sq in ((4, 3), (0, 3))]
-    evals = [int(x) for x in run_batch(engine_binary, "eval", "ultima", fens)]
+    evals = [int(x) for x in run_batch(engine_binary, "eval", "ultima", fens, eval_terms=0)]
     assert reach(8, 8, (4, 3), ORTHOGONAL, set(kings)) != reach(8, 8, (0, 3), ORTHOGONAL, set(kings))
     assert evals[0] == evals[1], evals

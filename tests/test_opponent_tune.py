@@ -91,6 +91,8 @@ def test_selfplay_prints_positions_and_results(engine_binary):  # noqa: F811
     game, seen, evals = 0, 0, set()
     for line in out[1:]:
         words = line.split()
+        if words[0] in ("terms", "feat"):              # the evaluation terms' columns (test_selfplay_prints_the_terms)
+            continue
         if words[0] == "game":
             game += 1
             continue
@@ -103,7 +105,7 @@ def test_selfplay_prints_positions_and_results(engine_binary):  # noqa: F811
         assert diffs[0] == 0                            # the Kings never differ
         assert all(abs(d) <= 8 for d in diffs) and all(abs(f) <= 8 for f in frozen)
     assert seen > 0 and len(evals) > 1
-    letters2, values, samples, _, phase = tune.parse_selfplay(out)
+    letters2, values, samples, _, phase, _terms = tune.parse_selfplay(out)
     assert letters2 == letters and len(samples) == seen and all(s[3] is not None for s in samples)
     assert phase is None and all(s[6] is None and s[7] is None for s in samples)   # Ultima's Pawns do not promote
 
@@ -113,12 +115,12 @@ def test_selfplay_of_a_deckle_game_carries_the_game_phase(engine_binary):  # noq
     start) and, ending each position, the number of those pieces on the board (both colours)."""
     out = subprocess.run([str(engine_binary), "selfplay", "swapper-chess", "2", "2", "3", "200"],
                          capture_output=True, text=True, timeout=120, check=True).stdout.splitlines()
-    letters, values, samples, games, phase = tune.parse_selfplay(out)
+    letters, values, samples, games, phase, _terms = tune.parse_selfplay(out)
     assert out[1].split()[0] == "phase" and phase[0] == 18 and phase[1] >= 1
     assert len(games) == 2 and samples
     others = [i for i, letter in enumerate(letters) if letter not in "kp"]
     pawn = letters.index("p")
-    for _game, diffs, _y, _ev, frozen, ply, pieces, run2 in samples:
+    for _game, diffs, _y, _ev, frozen, ply, pieces, run2, _feats in samples:
         difference = sum(diffs[i] for i in others)              # White's pieces minus Black's
         assert abs(difference) <= pieces <= 18 + 16 and (pieces - difference) % 2 == 0, (ply, pieces, diffs)
         assert abs(run2) <= 2 * 1024 * 10                       # at most ten Pawns a side, each share <= 1
@@ -239,7 +241,7 @@ WITHDRAWER_START = "rnwbqkbwnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNWBQKBWN
 
 
 def _evals(binary, variant: str, fens: list[str]) -> list[int]:
-    out = subprocess.run([str(binary), "eval", variant], input="\n".join(fens) + "\n",
+    out = subprocess.run([str(binary), "--eval-terms", "0", "eval", variant], input="\n".join(fens) + "\n",
                          capture_output=True, text=True, timeout=60, check=True).stdout.split()
     return [int(x) for x in out]
 
@@ -359,3 +361,85 @@ def test_keep_holds_types_at_the_build_values_and_fits_the_others():
     kept = tune.tune("test", played, ridge=0.0, keep=frozenset({"a"}))["fitted"]
     assert kept[0] == 100 and free[0] != 100
     assert abs(kept[1] - 300) < 60 and abs(kept[2] - 900) < 150, kept
+
+
+def test_selfplay_prints_the_terms(engine_binary):  # noqa: F811
+    """maxima-engine selfplay: a ``terms`` line naming each evaluation term's column with the build's
+    weight (placement and mobility per type, then the safety terms), and after each position a ``feat``
+    line with the columns, White's minus Black's (opponent/tune.py --terms)."""
+    out = subprocess.run([str(engine_binary), "selfplay", "maxima", "2", "2", "5", "80"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout.splitlines()
+    letters = [item.split(":")[0] for item in out[0].split()[1:]]
+    header = next(line for line in out if line.startswith("terms "))
+    names = [item.rsplit(":", 1)[0] for item in header.split()[1:]]
+    assert names == ([f"place.{x}" for x in letters] + [f"mob.{x}" for x in letters]
+                     + ["shield", "near2", "freezer", "goaldef", "goal2"])
+    body = [line for line in out if line.startswith(("pos ", "feat "))]
+    assert body and all(a.startswith("pos ") and b.startswith("feat ") for a, b in zip(body[::2], body[1::2]))
+    played = tune.parse_selfplay(out)
+    samples, (term_names, term_build) = played[2], played[5]
+    assert list(term_names) == names and len(term_build) == len(names)
+    assert all(len(s[8]) == len(names) for s in samples)
+    assert any(s[8][names.index("mob.d")] for s in samples)        # a Guard's steps differ somewhere
+    assert all(s[8][names.index("mob.q")] == 0 for s in samples)   # a slider's are the slider term's
+
+
+def _term_samples(n_games: int, seed: int, true: int, build: int, k: float = 0.004):
+    """Positions whose results follow a Knight of 300 and a term worth ``true`` a count; the build's
+    evaluation (EVAL) counts the term at ``build``."""
+    rng = random.Random(seed)
+    samples, games = [], []
+    for game in range(n_games):
+        for _ in range(4):
+            d = (0, rng.randint(-1, 1))
+            f = (rng.randint(-12, 12), 0)
+            p = 1 / (1 + math.exp(-k * (300 * d[1] + true * f[0])))
+            samples.append((game, d, 1.0 if rng.random() < p else 0.0, 300 * d[1] + build * f[0], (0, 0), 40,
+                            None, None, f))
+        games.append("game 1 100 end")
+    return (["k", "n"], [0, 300], samples, games, None, (("mob.n", "shield"), (build, 5)))
+
+
+def test_terms_fit_recovers_a_term_weight_and_keeps_the_material():
+    """--terms-only: results made by a term worth 25 a count, the build's 5: the fit finds about 25 and the
+    material stays the build's; a column that never varies keeps the build's weight."""
+    played = _term_samples(6000, 19, true=25, build=5)
+    t = tune.tune("test", played, ridge=0.0, terms_only=True)
+    assert t["fitted"] == [0, 300] and not t["material_fitted"]
+    assert 20 <= t["term_fitted"][0] <= 30 and t["term_fitted"][1] == 5, t["term_fitted"]
+    assert t["test_loss_fitted"] < t["test_loss_build"]
+    with pytest.raises(ValueError, match="--terms"):
+        tune.tune("test", played[:5], ridge=0.0, terms=True)
+
+
+def test_write_terms_keeps_other_games_and_writes_deckles_added_piece_as_plus(tmp_path):
+    """Deckle's fitted weights go under the family (deckle: every Deckle game), the added piece as +;
+    the other games' entries and notes stay; zero weights are left out."""
+    target = tmp_path / "terms.h"
+    target.write_text('x[] = {\n    /* ultima: how */\n    {"ultima", "shield", 0, 4},\n'
+                      '    /* deckle: old */\n    {"deckle", "place", \'+\', 9},\n    {0, 0, 0, 0},\n};\n')
+    tuned = {"variant": "withdrawer-chess", "term_names": ["place.n", "place.w", "mob.p", "shield"],
+             "term_fitted": [6, 3, 0, -2]}
+    tune.write_terms([tuned], "cmd", target)
+    text = target.read_text()
+    entries = [(m.group(1), m.group(2), m.group(3), int(m.group(4))) for m in tune.TERM_ENTRY.finditer(text)]
+    assert entries == [("ultima", "shield", "0", 4), ("deckle", "place", "'n'", 6), ("deckle", "place", "'+'", 3),
+                       ("deckle", "shield", "0", -2)]
+    assert "/* ultima: how */" in text and "/* deckle: cmd (fitted on withdrawer-chess) */" in text and "old" not in text
+
+
+def test_terms_only_writes_terms_h_and_leaves_values_h(engine_binary, tmp_path, capsys):  # noqa: F811
+    """``--terms-only --write-to DIR/values.h``: the weights go into DIR/terms.h under the family (Ultima's
+    under ultima), and values.h, whose material was not fitted, is not written."""
+    data = tmp_path / "D"
+    data.mkdir()
+    (data / "ultima-pure.txt").write_text(subprocess.run(
+        [str(engine_binary), "selfplay", "ultima-pure", "4", "2", "3", "120"],
+        capture_output=True, text=True, timeout=120, check=True).stdout)
+    assert tune.main(["--load", str(data), "--variants", "ultima-pure", "--terms-only", "--ridge", "0.001",
+                      "--write-to", str(tmp_path / "values.h")]) == 0
+    assert "terms:" in capsys.readouterr().out
+    text = (tmp_path / "terms.h").read_text()
+    games = {m.group(1) for m in tune.TERM_ENTRY.finditer(text)}
+    assert "ultima" in games and "ultima-pure" not in games and "/* ultima: python -m opponent.tune" in text
+    assert not (tmp_path / "values.h").exists()

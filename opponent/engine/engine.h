@@ -25,6 +25,13 @@ enum { EF_WITHDRAW = 1, EF_APPROACH = 2, EF_CUSTODIAN = 4, EF_COORD = 8 };
 enum { LT_KING, LT_KNIGHT, LT_KNIGHT_WRAP, LT_N };
 enum { IM_NONE, IM_STEP, IM_CUSTODIAN, IM_WITHDRAWAL, IM_COORDINATION, IM_LEAPING };
 enum { FAM_MAXIMA, FAM_ULTIMA, FAM_DECKLE };
+/* the evaluation terms beyond material (search.c, "evaluation terms"; weights in terms.h): the UCI option
+ * EvalTerms masks them (1 placement, 2 the mobility of the kinds the slider mobility skips, 4 King and
+ * palace safety) */
+enum { ET_PLACE = 1, ET_MOBILITY = 2, ET_SAFETY = 4, ET_ALL = 7 };
+/* the safety terms: own pieces next to the own King, enemy pieces two squares from it, enemy freezers
+ * within two squares of it; Maxima: own pieces next to the own goal squares, enemy pieces two squares from them */
+enum { TS_SHIELD, TS_NEAR2, TS_FREEZER, TS_GOALDEF, TS_GOAL2, NSAFETY };
 
 typedef struct { uint8_t kind, dirs, replace, effects, leaptab; } Prim;
 
@@ -78,6 +85,7 @@ typedef struct {
     int pawn_run;                 /* the bonus then of a Pawn one step from promotion (values.h 'A'; search.c, pawn_phase) */
     int phase_pieces;             /* the pieces other than Pawns and Kings at the start (the game phase's scale) */
     int nfreezers;
+    int w_place[MAXTYPES], w_mob[MAXTYPES], w_safety[NSAFETY];   /* the evaluation terms' weights (terms.h) */
     uint8_t freezer[MAXTYPES], freezes_freezer[MAXTYPES], neutralizer[MAXTYPES], never_frozen[MAXTYPES];
     uint8_t step_victim[MAXTYPES];
     int im_custodian, im_withdrawal, im_coordination, im_leaping;
@@ -154,6 +162,7 @@ static inline void set_square(Pos *p, int s, int v) {
 void sync_occupancy(Pos *p);
 
 /* variants.c */
+extern const char *const SAFETY_TERMS[NSAFETY];
 int select_variant(const char *name);
 const VariantDef *find_variant(const char *name);
 
@@ -193,6 +202,10 @@ void search_init(int hash_mb);
 void search_clear(void);
 void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found);
 int evaluate(const Pos *p);
+extern int eval_terms;           /* EvalTerms: the ET_ terms evaluate() adds (default ET_ALL) */
+int eval_term_features(const Pos *p, int *f);   /* the terms' columns, White's minus Black's; returns their number */
+const char *eval_term_name(int i, char *buf);    /* column i's name (place.LETTER, mob.LETTER, a safety term's) */
+int eval_term_weight(int i);                     /* column i's weight in this build (0 when EvalTerms masks it) */
 int static_eval(const Pos *p);   /* White's view, without the tempo bonus and the levels' noise */
 void pawn_phase_counts(const Pos *p, const uint64_t fz[2][2], int *pieces, int *pawns2, int *run2);
 long long search_nodes(void);

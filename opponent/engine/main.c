@@ -7,11 +7,14 @@
 #include "optima.h"
 
 static void usage(void) {
-    fprintf(stderr, "usage: maxima-engine [uci]\n"
+    fprintf(stderr, "usage: maxima-engine [--eval-terms MASK] [uci | MODE ...]  (MASK: the EvalTerms option, 0-7)\n"
+                    "       maxima-engine [uci]\n"
                     "       maxima-engine perft VARIANT DEPTH     (FENs on stdin, one count per line)\n"
                     "       maxima-engine moves VARIANT           (FENs on stdin, sorted legal moves per line)\n"
                     "       maxima-engine children VARIANT        (FENs on stdin, 'move fen' after each legal move, blank line after each)\n"
                     "       maxima-engine eval VARIANT            (FENs on stdin, the static evaluation for White per line)\n"
+                    "       maxima-engine features VARIANT        (FENs on stdin, the evaluation terms' NAME:WEIGHT:VALUE per line,\n"
+                    "                                              values White's minus Black's)\n"
                     "       maxima-engine bench VARIANT DEPTH [FEN]   (perft speed)\n"
                     "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n"
                     "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES [-]]  (games for opponent/tune.py; -: Optima start FENs on stdin)\n"
@@ -51,6 +54,11 @@ static int batch(int argc, char **argv) {
             printf("\n");
         } else if (!strcmp(mode, "eval")) {
             printf("%d\n", static_eval(&p));
+        } else if (!strcmp(mode, "features")) {
+            int f[2 * MAXTYPES + NSAFETY], n = eval_term_features(&p, f);
+            char name[32];
+            for (int i = 0; i < n; i++) printf("%s%s:%d:%d", i ? " " : "", eval_term_name(i, name), eval_term_weight(i), f[i]);
+            printf("\n");
         } else if (!strcmp(mode, "children")) {
             MoveList l; char ms[64], fen[512];
             legal_moves(&p, &l);
@@ -107,12 +115,19 @@ int levels_main(void);
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    if (argc >= 3 && !strcmp(argv[1], "--eval-terms")) {   /* EvalTerms for the modes below (and uci's default) */
+        char *end;
+        long v = strtol(argv[2], &end, 10);
+        if (*end || v < 0 || v > ET_ALL) { fprintf(stderr, "maxima-engine: --eval-terms: expected 0 to %d, got '%s'\n", ET_ALL, argv[2]); return 2; }
+        eval_terms = (int)v;
+        argv[2] = argv[0]; argv += 2; argc -= 2;
+    }
     if (argc >= 3 && op_is_variant(argv[2]) && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves")
         || !strcmp(argv[1], "children") || !strcmp(argv[1], "bench") || !strcmp(argv[1], "search")
         || !strcmp(argv[1], "values") || !strcmp(argv[1], "check")))
         return op_main(argc, argv);    /* Optima has its own position and generator (optima.c) */
     if (argc >= 2 && (!strcmp(argv[1], "perft") || !strcmp(argv[1], "moves") || !strcmp(argv[1], "children")
-                      || !strcmp(argv[1], "eval")))
+                      || !strcmp(argv[1], "eval") || !strcmp(argv[1], "features")))
         return batch(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "bench")) return bench(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "search")) return search_bench(argc, argv);

@@ -26,7 +26,17 @@
  * pieces on the board (both colours), evaluate()'s game phase, and White's
  * sum of the Pawns' advance shares squared (0..1024 each, doubled, a frozen
  * Pawn's not) minus Black's (search.c, pawn_phase; opponent/tune.py
- * --pawn-phase, --pawn-run). A game reaching MAXPLIES (default 300) counts as a draw; in
+ * --pawn-phase, --pawn-run). A line
+ *
+ *   terms NAME:WEIGHT...                 (the evaluation terms' columns with this build's weights, 0 when
+ *                                         EvalTerms masks them; search.c, "evaluation terms")
+ *
+ * follows, and after each pos line a line
+ *
+ *   feat F1 .. Fm                        (each term's count, White's minus Black's: evaluate() adds
+ *                                         WEIGHT x F of each; opponent/tune.py --terms)
+ *
+ * A game reaching MAXPLIES (default 300) counts as a draw; in
  * Deckle's games the third repetition of a position is a draw (D16). */
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +62,12 @@ int selfplay_main(int argc, char **argv) {
     for (int t = 1; t <= V.ntypes; t++) printf(" %c:%d", V.t[t].letter, V.t[t].value);
     printf("\n");
     if (V.pawn) printf("phase %d %d %d\n", V.phase_pieces, V.pawn_end ? V.pawn_end : V.t[V.pawn].value, V.pawn_run);
+    static int feats[1024][2 * MAXTYPES + NSAFETY];
+    int nfeat = 2 * V.ntypes + NSAFETY;   /* eval_term_features's columns */
+    char name[32];
+    printf("terms");
+    for (int i = 0; i < nfeat; i++) printf(" %s:%d", eval_term_name(i, name), eval_term_weight(i));
+    printf("\n");
     static uint64_t hist[1024];
     static int samples[1024][MAXTYPES], frozen[1024][MAXTYPES], evals[1024];
     static int sample_ply[1024], pieces[1024], runs[1024];
@@ -97,6 +113,7 @@ int selfplay_main(int argc, char **argv) {
                     evals[ns] = static_eval(&p);
                     int pawns2;
                     pawn_phase_counts(&p, (const uint64_t (*)[2])fz, &pieces[ns], &pawns2, &runs[ns]);
+                    eval_term_features(&p, feats[ns]);
                     sample_ply[ns++] = ply;
                 }
             }
@@ -110,6 +127,8 @@ int selfplay_main(int argc, char **argv) {
             printf(" %d", evals[i]);
             for (int t = 1; t <= V.ntypes; t++) printf(" %d", frozen[i][t]);
             if (V.pawn) printf(" %d %d", pieces[i], runs[i]);
+            printf("\nfeat");
+            for (int j = 0; j < nfeat; j++) printf(" %d", feats[i][j]);
             printf("\n");
         }
         printf("game %g %d %s\n", result, ply, reason);

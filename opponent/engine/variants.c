@@ -2,10 +2,12 @@
 #include <string.h>
 #include "engine.h"
 #include "values.h"
+#include "terms.h"
 #define PAWN_END_LETTER 'P'   /* a values.h entry of this letter: the Pawn's endgame value (search.c, pawn_phase) */
 #define PAWN_RUN_LETTER 'A'   /* and of this one: the endgame bonus of a Pawn one step from promotion */
 
 Variant V;
+const char *const SAFETY_TERMS[NSAFETY] = {"shield", "near2", "freezer", "goaldef", "goal2"};   /* terms.h's names */
 const int OPP[8] = {DS, DW, DN, DE, DSW, DNW, DNE, DSE};
 static const int VEC[8][2] = {{0,1},{1,0},{0,-1},{-1,0},{1,1},{1,-1},{-1,-1},{-1,1}};
 static const int KNIGHT_V[8][2] = {{1,2},{2,1},{2,-1},{1,-2},{-1,-2},{-2,-1},{-2,1},{-1,2}};
@@ -204,6 +206,18 @@ int select_variant(const char *name) {
             if (t) V.t[t].value = TUNED_VALUES[i].value;
             else if (TUNED_VALUES[i].letter == PAWN_END_LETTER) V.pawn_end = TUNED_VALUES[i].value;
             else if (TUNED_VALUES[i].letter == PAWN_RUN_LETTER) V.pawn_run = TUNED_VALUES[i].value;
+        }
+    /* terms.h: the evaluation terms' weights, the family's then the game's own */
+    const char *family = V.family == FAM_MAXIMA ? "maxima" : V.family == FAM_ULTIMA ? "ultima" : "deckle";
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; EVAL_TERMS[i].game; i++) {
+            if (strcmp(EVAL_TERMS[i].game, pass ? name : family)) continue;
+            char letter = EVAL_TERMS[i].letter == TERM_ADDED_LETTER ? def->added : EVAL_TERMS[i].letter;
+            int t = letter ? type_of(letter) : 0, value = EVAL_TERMS[i].value;
+            const char *term = EVAL_TERMS[i].term;
+            if (!strcmp(term, "place")) { if (t) V.w_place[t] = value; }
+            else if (!strcmp(term, "mob")) { if (t) V.w_mob[t] = value; }
+            else for (int k = 0; k < NSAFETY; k++) if (!strcmp(term, SAFETY_TERMS[k])) V.w_safety[k] = value;
         }
     for (const char *c = V.start_fen; *c && *c != ' '; c++)   /* the game phase's scale: search.c, pawn_phase */
         if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))

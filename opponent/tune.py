@@ -66,7 +66,9 @@ masks it) and after each position a ``feat`` line (the columns, White's minus
 Black's); evaluate() adds weight x column of each, so each varying column is
 one more feature, counted in tenths (TERM_UNIT) so that the ridge's scale is
 10 cp a count, its prior the build's weight, and the build's contribution
-leaves ``rest``. ``--terms-only`` fits them alone (the material keeps the
+leaves ``rest``. The games are then played with every term and the fitted
+weights of terms.h, also those that no check match has kept
+(``--eval-terms 15``; opponent/engine/kept_terms.h). ``--terms-only`` fits them alone (the material keeps the
 build's values). ``--write`` puts them into ``opponent/engine/terms.h`` under
 the variant's family (maxima; ultima; deckle, for every Deckle game and
 board, the added piece written as ``+``); values.h is written only when
@@ -94,6 +96,7 @@ VALUES_H = ENGINE_DIR / "values.h"
 FAMILIES = ("maxima", "ultima", "withdrawer-chess")
 TERMS_H = ENGINE_DIR / "terms.h"
 TERM_UNIT = 10      # a term's column is its count / TERM_UNIT in the fit (its ridge scale 10 cp a count)
+ALL_TERMS = 15       # EvalTerms: every group, with the weights no check match has kept as well
 RIDGE = 0.0001      # the fixed ridge of fit() when none is given
 RIDGE_GRID = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 1.0)   # --ridge auto chooses among these
 FOLDS = 4
@@ -113,17 +116,20 @@ def optima_starts(variant: str, forces: list[str], games: int, seed: int) -> lis
 
 
 def selfplay(variant: str, games: int, depth: int, seed: int, max_plies: int,
-             save: Path | None = None, load: Path | None = None, forces: list[str] | None = None):
+             save: Path | None = None, load: Path | None = None, forces: list[str] | None = None,
+             eval_terms: int | None = None):
     """(letters, build values, samples, game lines, phase): samples are (game index, diffs, result, eval, frozen,
     ply, pieces, run2); eval and frozen are None in output without those columns, pieces (the pieces other than
     Pawns and Kings on the board) and run2 (the Pawns' advance shares squared, 0..1024 each, doubled, White's
     minus Black's) None without the phase columns; phase is (N, the build's endgame Pawn value, the build's
     runner bonus) from the ``phase`` line, None without it. ``load``: read the selfplay output
     of VARIANT.txt in that folder instead of playing; ``save``: write it there. ``forces``: an Optima
-    game's kinds of forces (optima_starts), sent to the engine as start FENs."""
+    game's kinds of forces (optima_starts), sent to the engine as start FENs. ``eval_terms``: the engine's
+    EvalTerms mask for the games (``--eval-terms``; None: the build's default, the kept terms)."""
     if load is not None:
         return parse_selfplay((load / f"{variant}.txt").read_text().splitlines())
-    args = [str(BINARY), "selfplay", variant, str(games), str(depth), str(seed), str(max_plies)]
+    args = ([str(BINARY)] + (["--eval-terms", str(eval_terms)] if eval_terms is not None else [])
+            + ["selfplay", variant, str(games), str(depth), str(seed), str(max_plies)])
     stdin = None
     if forces and variant in OPTIMA:
         args.append("-")
@@ -593,7 +599,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:   # the games of each variant in its own process
         played = list(pool.map(lambda v: selfplay(v, args.games, args.depth, args.seed, args.max_plies,
-                                                          args.save, args.load, args.forces), variants))
+                                                  args.save, args.load, args.forces,
+                                                  ALL_TERMS if args.terms or args.terms_only else None), variants))
     for variant, games in zip(variants, played):
         t = tune(variant, games, args.ridge, args.material_only, args.plies, args.pawn_phase, args.pawn_run,
                  args.phase_only, frozenset(k for k in args.keep.split(",") if k), args.terms, args.terms_only)

@@ -2,27 +2,32 @@
 "evaluation terms"; weights in opponent/engine/terms.h): placement, the mobility of the kinds the slider
 term skips, King and palace safety, each switched by the EvalTerms mask (1, 2, 4). Each test counts a
 term's figures here from the board and checks that the engine's evaluation moves by the weight times
-them with the term on, and not at all with it off; the weights are the build's (the ``features`` mode
-prints them), so a term whose weights or code were lost fails."""
+them with the term on, and not at all with it off; the weights are the build's fitted ones (the
+``features`` mode prints them; with EvalTerms' 8 also those of families whose check match has not kept
+them, opponent/engine/kept_terms.h), so a term whose weights or code were lost fails. By default a family
+plays only the groups its check kept."""
 from __future__ import annotations
 
+import re
 import subprocess
 
 import pytest
 
 from engine import variants
-from tests.opponent_engine import engine_binary, run_batch  # noqa: F401 (a fixture)
+from tests.opponent_engine import ENGINE_DIR, engine_binary, run_batch  # noqa: F401 (a fixture)
 from tests.opponent_positions import playout_positions
 from tests.test_opponent_engine_eval import ALL, ORTHOGONAL, fen_with, reach
 
 PLACE, MOBILITY, SAFETY = 1, 2, 4
+UNCHECKED = 8     # EvalTerms: the fitted weights also where no check match has kept them
+KEPT_TERMS = ENGINE_DIR / "kept_terms.h"
 KNIGHT = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
 DIAGONAL = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
 
 
 def weights(binary, variant: str) -> dict[str, int]:
     """The build's weight of each term column (``maxima-engine features``: NAME:WEIGHT:VALUE)."""
-    line = run_batch(binary, "features", variant, [start_fen(variant)])[0]
+    line = run_batch(binary, "features", variant, [start_fen(variant)], eval_terms=PLACE | MOBILITY | SAFETY | UNCHECKED)[0]
     return {name: int(w) for name, w, _ in (item.split(":") for item in line.split())}
 
 
@@ -33,7 +38,7 @@ def start_fen(variant: str) -> str:
 
 def term_effect(binary, variant: str, fen: str, mask: int) -> int:
     """How much the terms of ``mask`` move the evaluation of ``fen`` (White's view)."""
-    on, off = (int(run_batch(binary, "eval", variant, [fen], eval_terms=m)[0]) for m in (mask, 0))
+    on, off = (int(run_batch(binary, "eval", variant, [fen], eval_terms=m)[0]) for m in (mask | UNCHECKED, 0))
     return on - off
 
 
@@ -128,16 +133,18 @@ def test_the_terms_are_their_weights_times_the_columns_selfplay_prints(engine_bi
     positions of random games, the evaluation with every term less the one without is exactly the sum
     of weight x column, and not zero everywhere."""
     fens = [fen for fen, _ in playout_positions(variant, 40, 3)]
-    on = run_batch(engine_binary, "eval", variant, fens)
+    every = PLACE | MOBILITY | SAFETY | UNCHECKED
+    on = run_batch(engine_binary, "eval", variant, fens, eval_terms=every)
     off = run_batch(engine_binary, "eval", variant, fens, eval_terms=0)
-    cols = run_batch(engine_binary, "features", variant, fens)
+    cols = run_batch(engine_binary, "features", variant, fens, eval_terms=every)
     effects = [int(a) - int(b) for a, b in zip(on, off)]
     sums = [sum(int(wt) * int(x) for _, wt, x in (item.split(":") for item in line.split())) for line in cols]
     assert effects == sums and any(effects)
 
 
 def test_the_uci_option_evalterms_switches_the_terms(engine_binary):
-    """EvalTerms (spin 0-7, default 7): a search with the terms off scores as the build without them."""
+    """EvalTerms (spin 0-15, default 7): a search with the terms off scores as the build without them;
+    15 searches with the fitted terms that Ultima's check has not kept."""
     def score(options: list[str]) -> str:
         proc = subprocess.Popen([str(engine_binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
@@ -152,16 +159,34 @@ def test_the_uci_option_evalterms_switches_the_terms(engine_binary):
             proc.stdin.flush()
         finally:
             proc.communicate(timeout=30)
-        assert "option name EvalTerms type spin default 7 min 0 max 7" in out
+        assert "option name EvalTerms type spin default 7 min 0 max 15" in out
         return [line for line in out if line.startswith("info depth 3")][-1].split(" nps ")[0]
     off = score(["setoption name EvalTerms value 0"])
-    assert score([]) != off and score(["setoption name EvalTerms value 7"]) == score([])
+    assert score(["setoption name EvalTerms value 15"]) != off and score(["setoption name EvalTerms value 7"]) == score([])
     cli = subprocess.run([str(engine_binary), "--eval-terms", "0", "search", "ultima", "3"], capture_output=True,
                          text=True, timeout=60).stdout
     assert off in cli   # the same score and nodes as the command line's EvalTerms 0
 
 
 def test_eval_terms_flag_is_checked(engine_binary):
-    r = subprocess.run([str(engine_binary), "--eval-terms", "9", "eval", "ultima"], input="", capture_output=True,
+    r = subprocess.run([str(engine_binary), "--eval-terms", "16", "eval", "ultima"], input="", capture_output=True,
                        text=True, timeout=30)
     assert r.returncode == 2 and "--eval-terms" in r.stderr
+
+
+def kept_masks() -> dict[str, int]:
+    """kept_terms.h: each family's groups kept by its check match."""
+    return {family: int(mask) for family, mask in re.findall(r'\{"(\w+)", (\d+)\}', KEPT_TERMS.read_text())}
+
+
+@pytest.mark.parametrize("variant, family", [("maxima", "maxima"), ("ultima-pure", "ultima"),
+                                             ("swapper-chess-10x8", "deckle")])
+def test_a_family_plays_by_default_only_the_terms_its_check_match_kept(engine_binary, variant, family):
+    """The default (EvalTerms 7) evaluates as the kept groups with the fitted weights, and as no terms when
+    the check kept none; the fitted weights exist either way (15 differs from 0 somewhere)."""
+    kept = kept_masks()[family]
+    fens = [fen for fen, _ in playout_positions(variant, 30, 5)]
+    default = run_batch(engine_binary, "eval", variant, fens)
+    assert default == run_batch(engine_binary, "eval", variant, fens, eval_terms=kept | UNCHECKED)
+    assert run_batch(engine_binary, "eval", variant, fens, eval_terms=15) != run_batch(
+        engine_binary, "eval", variant, fens, eval_terms=0)

@@ -434,7 +434,7 @@ def test_terms_only_writes_terms_h_and_leaves_values_h(engine_binary, tmp_path, 
     data = tmp_path / "D"
     data.mkdir()
     (data / "ultima-pure.txt").write_text(subprocess.run(
-        [str(engine_binary), "selfplay", "ultima-pure", "4", "2", "3", "120"],
+        [str(engine_binary), "--eval-terms", str(tune.ALL_TERMS), "selfplay", "ultima-pure", "4", "2", "3", "120"],
         capture_output=True, text=True, timeout=120, check=True).stdout)
     assert tune.main(["--load", str(data), "--variants", "ultima-pure", "--terms-only", "--ridge", "0.001",
                       "--write-to", str(tmp_path / "values.h")]) == 0

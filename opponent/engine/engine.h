@@ -28,7 +28,9 @@ enum { FAM_MAXIMA, FAM_ULTIMA, FAM_DECKLE };
 /* the evaluation terms beyond material (search.c, "evaluation terms"; weights in terms.h): the UCI option
  * EvalTerms masks them (1 placement, 2 the mobility of the kinds the slider mobility skips, 4 King and
  * palace safety) */
-enum { ET_PLACE = 1, ET_MOBILITY = 2, ET_SAFETY = 4, ET_ALL = 7 };
+enum { ET_PLACE = 1, ET_MOBILITY = 2, ET_SAFETY = 4, ET_ALL = 7,
+       ET_UNCHECKED = 8,   /* also the terms whose check match has not shown a gain (kept_terms.h) */
+       ET_MAX = 15 };
 /* the safety terms: own pieces next to the own King, enemy pieces two squares from it, enemy freezers
  * within two squares of it; Maxima: own pieces next to the own goal squares, enemy pieces two squares from them */
 enum { TS_SHIELD, TS_NEAR2, TS_FREEZER, TS_GOALDEF, TS_GOAL2, NSAFETY };
@@ -86,6 +88,7 @@ typedef struct {
     int phase_pieces;             /* the pieces other than Pawns and Kings at the start (the game phase's scale) */
     int nfreezers;
     int w_place[MAXTYPES], w_mob[MAXTYPES], w_safety[NSAFETY];   /* the evaluation terms' weights (terms.h) */
+    int kept_terms;     /* the ET_ groups a check match kept for the game's family (kept_terms.h) */
     uint8_t freezer[MAXTYPES], freezes_freezer[MAXTYPES], neutralizer[MAXTYPES], never_frozen[MAXTYPES];
     uint8_t step_victim[MAXTYPES];
     int im_custodian, im_withdrawal, im_coordination, im_leaping;
@@ -202,7 +205,7 @@ void search_init(int hash_mb);
 void search_clear(void);
 void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found);
 int evaluate(const Pos *p);
-extern int eval_terms;           /* EvalTerms: the ET_ terms evaluate() adds (default ET_ALL) */
+extern int eval_terms;           /* EvalTerms: the ET_ terms evaluate() adds (default ET_ALL: those kept) */
 int eval_term_features(const Pos *p, int *f);   /* the terms' columns, White's minus Black's; returns their number */
 const char *eval_term_name(int i, char *buf);    /* column i's name (place.LETTER, mob.LETTER, a safety term's) */
 int eval_term_weight(int i);                     /* column i's weight in this build (0 when EvalTerms masks it) */

@@ -7,7 +7,7 @@
 #include "optima.h"
 
 static void usage(void) {
-    fprintf(stderr, "usage: maxima-engine [--eval-terms MASK] [uci | MODE ...]  (MASK: the EvalTerms option, 0-7)\n"
+    fprintf(stderr, "usage: maxima-engine [--eval-terms MASK] [uci | MODE ...]  (MASK: the EvalTerms option, 0-15)\n"
                     "       maxima-engine [uci]\n"
                     "       maxima-engine perft VARIANT DEPTH     (FENs on stdin, one count per line)\n"
                     "       maxima-engine moves VARIANT           (FENs on stdin, sorted legal moves per line)\n"
@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
     if (argc >= 3 && !strcmp(argv[1], "--eval-terms")) {   /* EvalTerms for the modes below (and uci's default) */
         char *end;
         long v = strtol(argv[2], &end, 10);
-        if (*end || v < 0 || v > ET_ALL) { fprintf(stderr, "maxima-engine: --eval-terms: expected 0 to %d, got '%s'\n", ET_ALL, argv[2]); return 2; }
+        if (*end || v < 0 || v > ET_MAX) { fprintf(stderr, "maxima-engine: --eval-terms: expected 0 to %d, got '%s'\n", ET_MAX, argv[2]); return 2; }
         eval_terms = (int)v;
         argv[2] = argv[0]; argv += 2; argc -= 2;
     }

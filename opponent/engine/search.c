@@ -247,6 +247,9 @@ static const VariantDef *ev_def;
  * squares of it; Maxima: TS_GOALDEF own pieces other than the King next to an own goal square, TS_GOAL2
  * enemy pieces two squares from the nearest own goal square). Placement is folded into ev_vsq. */
 int eval_terms = ET_ALL;
+/* the groups evaluate() adds: those of EvalTerms that a check match kept for the family (kept_terms.h),
+ * or all of EvalTerms with ET_UNCHECKED (a check match of the fitted weights, the tests of the terms) */
+static int terms_on(void) { return eval_terms & ET_ALL & (eval_terms & ET_UNCHECKED ? ET_ALL : V.kept_terms); }
 enum { XM_NONE, XM_LEAP, XM_ORTH3, XM_MAGE, XM_PAWN };
 static int ev_terms = -1;               /* the mask eval_prepare used */
 static int8_t ev_cen[MAXSQ];            /* a square's ring of centrality */
@@ -308,7 +311,7 @@ static void terms_prepare(void) {
             else if (pr->kind == PR_MAGE) ev_xmob[t] = XM_MAGE;
             else if (pr->kind == PR_PAWN) ev_xmob[t] = XM_PAWN;
         }
-        ev_wmob[t] = (eval_terms & ET_MOBILITY) && ev_xmob[t] && t <= V.ntypes ? V.w_mob[t] : 0;
+        ev_wmob[t] = (terms_on() & ET_MOBILITY) && ev_xmob[t] && t <= V.ntypes ? V.w_mob[t] : 0;
         ev_xmob_any |= ev_wmob[t] != 0;
     }
     ev_xm_grid_type = 0;
@@ -320,7 +323,7 @@ static void terms_prepare(void) {
         }
     }
     for (int i = 0; i < NSAFETY; i++) {
-        ev_wsafe[i] = eval_terms & ET_SAFETY ? V.w_safety[i] : 0;
+        ev_wsafe[i] = terms_on() & ET_SAFETY ? V.w_safety[i] : 0;
         if (!V.palace && (i == TS_GOALDEF || i == TS_GOAL2)) ev_wsafe[i] = 0;
         ev_safe_any |= ev_wsafe[i] != 0;
     }
@@ -418,7 +421,7 @@ const char *eval_term_name(int i, char *buf) {
 int eval_term_weight(int i) {
     eval_ready();
     int n = V.ntypes;
-    if (i < n) return eval_terms & ET_PLACE ? V.w_place[i + 1] : 0;
+    if (i < n) return terms_on() & ET_PLACE ? V.w_place[i + 1] : 0;
     if (i < 2 * n) return ev_wmob[i - n + 1];
     return ev_wsafe[i - 2 * n];
 }
@@ -468,7 +471,7 @@ static void eval_prepare(void) {
         for (int t = 0; t < MAXTYPES; t++)
             for (int s = 0; s < MAXSQ; s++)
                 ev_vsq[ci][t][s] = (int16_t)(ev_val[t] + ev_sq[ci][t][s]
-                                             + (eval_terms & ET_PLACE && t <= V.ntypes && s < g->size ? V.w_place[t] * ev_cen[s] : 0));
+                                             + (terms_on() & ET_PLACE && t <= V.ntypes && s < g->size ? V.w_place[t] * ev_cen[s] : 0));
     ev_mob_rays = ev_mob_part_any = 0;
     for (int t = 0; t < MAXTYPES; t++) {
         ev_mob_all[t] = mg_ok && t <= V.ntypes && ev_mobdirs[t] == 0xFF;

@@ -61,7 +61,7 @@ static void set_option(char *args) {
     } else if (!strcasecmp(nm, "Seed")) {
         seed = atoll(val); if (seed < 0) seed = 0; if (seed > 2147483647LL) seed = 2147483647LL;
     } else if (!strcasecmp(nm, "EvalTerms")) {   /* not Optima's: its evaluation has no such terms */
-        int v = atoi(val); if (v < 0) v = 0; if (v > ET_ALL) v = ET_ALL;
+        int v = atoi(val); if (v < 0) v = 0; if (v > ET_MAX) v = ET_MAX;
         if (v != eval_terms) { eval_terms = v; search_clear(); }
     } else if (!strcasecmp(nm, "Hash")) {
         hash_mb = atoi(val); if (hash_mb < 1) hash_mb = 1; if (hash_mb > 1024) hash_mb = 1024;
@@ -110,7 +110,7 @@ int uci_loop(void) {
             say("option name Level type spin default 10 min 1 max 10");
             say("option name Hash type spin default 16 min 1 max 1024");
             say("option name Seed type spin default 0 min 0 max 2147483647");
-            say("option name EvalTerms type spin default 7 min 0 max 7");
+            say("option name EvalTerms type spin default 7 min 0 max 15");
             say("uciok");
         } else if (!strcmp(cmd, "isready")) say("readyok");
         else if (!strcmp(cmd, "ucinewgame")) { stop_search(); game->clear(); }

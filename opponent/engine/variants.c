@@ -3,6 +3,7 @@
 #include "engine.h"
 #include "values.h"
 #include "terms.h"
+#include "kept_terms.h"
 #define PAWN_END_LETTER 'P'   /* a values.h entry of this letter: the Pawn's endgame value (search.c, pawn_phase) */
 #define PAWN_RUN_LETTER 'A'   /* and of this one: the endgame bonus of a Pawn one step from promotion */
 
@@ -219,6 +220,8 @@ int select_variant(const char *name) {
             else if (!strcmp(term, "mob")) { if (t) V.w_mob[t] = value; }
             else for (int k = 0; k < NSAFETY; k++) if (!strcmp(term, SAFETY_TERMS[k])) V.w_safety[k] = value;
         }
+    for (int i = 0; KEPT_TERMS[i].family; i++)   /* kept_terms.h: the check matches' verdicts */
+        if (!strcmp(KEPT_TERMS[i].family, family)) V.kept_terms = KEPT_TERMS[i].mask;
     for (const char *c = V.start_fen; *c && *c != ' '; c++)   /* the game phase's scale: search.c, pawn_phase */
         if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))
             V.phase_pieces += *c != 'p' && *c != 'P' && *c != 'k' && *c != 'K' && *c != 'x';

@@ -1,0 +1,15 @@
+/* The evaluation terms (terms.h) each family plays with by default: the ET_ groups (engine.h: 1 placement,
+ * 2 the other kinds' mobility, 4 King and goal safety) whose check match showed a gain, a 95 % interval
+ * above zero, in at least 400 games at 300,000 nodes a move against the same build without them:
+ *
+ *     python bench/eval_check.py --new 'builtin:EvalTerms=15' --old 'builtin:EvalTerms=0' --variant V
+ *
+ * (EvalTerms=15: every group, with the fitted weights of terms.h also where they are not kept here).
+ * A family that is not listed, or whose check has not been played, keeps none. The matches and their
+ * figures: docs/opponent.md, "Evaluation terms". */
+static const struct { const char *family; int mask; } KEPT_TERMS[] = {
+    {"maxima", 0},     /* check match under way */
+    {"ultima", 0},     /* not checked: 29 games only (+12 Elo, -104 .. +130) */
+    {"deckle", 0},     /* not checked */
+    {0, 0},
+};

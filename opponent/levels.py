@@ -3,8 +3,9 @@
 Each level searches at most ``nodes`` nodes a move (so it plays the same on
 a Pi Zero as on a Pi 5 or a desktop; a game clock or the board's
 ``movetime_ms`` still caps the time), with a depth cap, evaluation noise
-(± centipawns), a share of random moves and no quiescence search where the
-weakest levels need them. ``word`` is what a player reads in the board's
+(± centipawns) and a share of random moves where the weakest levels need
+them (``quiescence``: whether captures are searched to quiet positions; every
+level does since the retuning of 27 Nov 2026, docs/opponent.md). ``word`` is what a player reads in the board's
 menu and the docs. The engine holds the same numbers
 (``opponent/engine/levels.c``; ``maxima-engine levels`` prints them, and
 ``tests/test_opponent_engine_levels.py`` keeps the two equal).
@@ -25,11 +26,11 @@ class Level(NamedTuple):
 
 
 LEVELS: list[Level] = [
-    Level(1, "beginner", 500, 1, 400, 50, False),
-    Level(2, "novice", 1_000, 1, 250, 30, False),
-    Level(3, "learner", 2_000, 2, 150, 15, True),
-    Level(4, "casual", 4_000, 2, 80, 5, True),
-    Level(5, "intermediate", 10_000, 3, 30, 0, True),
+    Level(1, "beginner", 500, 2, 200, 20, True),
+    Level(2, "novice", 1_000, 2, 140, 12, True),
+    Level(3, "learner", 2_000, 2, 70, 4, True),
+    Level(4, "casual", 5_000, 3, 40, 1, True),
+    Level(5, "intermediate", 10_000, None, 30, 0, True),
     Level(6, "club player", 25_000, None, 0, 0, True),
     Level(7, "strong club player", 80_000, None, 0, 0, True),
     Level(8, "expert", 250_000, None, 0, 0, True),

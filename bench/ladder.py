@@ -132,8 +132,10 @@ def main() -> int:
     direct = sorted(set(direct) | {levels[0]})
     spec = args.engine
 
-    def name(x: int | None) -> str:
-        return args.reference if x is None else f"{spec}:level={x}"
+    def name(x: int | None) -> str:   # the level joins the spec's own options (PATH:EvalTerms=15,level=3)
+        if x is None:
+            return args.reference
+        return f"{spec}{',' if ':' in spec.rsplit('/', 1)[-1] else ':'}level={x}"
 
     tables = {}
     for variant in args.variant or VARIANTS:

@@ -8,8 +8,8 @@
  * A family that is not listed, or whose check has not been played, keeps none. The matches and their
  * figures: docs/opponent.md, "Evaluation terms". */
 static const struct { const char *family; int mask; } KEPT_TERMS[] = {
-    {"maxima", 0},     /* check match under way */
-    {"ultima", 0},     /* not checked: 29 games only (+12 Elo, -104 .. +130) */
+    {"maxima", 7},     /* 27 Nov 2026: 259/404 (+234 =50 -120), +101 Elo [+69 .. +135] */
+    {"ultima", 0},     /* not checked: 30 games only, 15.5/30 (+12 Elo [-100 .. +126]) */
     {"deckle", 0},     /* not checked */
     {0, 0},
 };

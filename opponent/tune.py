@@ -411,6 +411,19 @@ ENTRY = re.compile(r'\{"([^"]+)", \'(.)\', (-?\d+)\},')
 NOTE = re.compile(r'^    /\* ([a-z0-9-]+): (.*) \*/$', re.M)
 
 
+def noted_rows(entries: list[tuple], notes: dict[str, str], row) -> list[str]:
+    """The C lines of ``entries`` (``row(*entry)`` each; entry[0] the game), the first line of each game
+    preceded by its note, when it has one (values.h and terms.h are written alike)."""
+    lines, seen = [], set()
+    for entry in entries:
+        if entry[0] not in seen:
+            seen.add(entry[0])
+            if entry[0] in notes:
+                lines.append(f"    /* {entry[0]}: {notes[entry[0]]} */")
+        lines.append(row(*entry))
+    return lines
+
+
 def write_values(tuned: list[dict], command: str, path: Path | None = None) -> None:
     """Write the fitted values of ``tuned`` into ``path`` (default values.h), keeping its other games
     (and the note saying how each game's values were made)."""
@@ -441,13 +454,7 @@ def write_values(tuned: list[dict], command: str, path: Path | None = None) -> N
         " * Written by opponent/tune.py (--write); do not edit by hand. */",
         "static const struct { const char *variant; char letter; int value; } TUNED_VALUES[] = {",
     ]
-    seen = set()
-    for v, letter, value in entries:
-        if v not in seen:
-            seen.add(v)
-            if v in notes:
-                lines.append(f"    /* {v}: {notes[v]} */")
-        lines.append(f'    {{"{v}", \'{letter}\', {value}}},')
+    lines += noted_rows(entries, notes, lambda v, letter, value: f'    {{"{v}", \'{letter}\', {value}}},')
     lines += ["    {0, 0, 0},", "};", ""]
     path.write_text("\n".join(lines))
 
@@ -503,13 +510,8 @@ def write_terms(tuned: list[dict], command: str, path: Path | None = None) -> No
         "#define TERM_ADDED_LETTER '+'",
         "static const struct { const char *game; const char *term; char letter; int value; } EVAL_TERMS[] = {",
     ]
-    seen = set()
-    for game, term, letter, value in entries:
-        if game not in seen:
-            seen.add(game)
-            if game in notes:
-                lines.append(f"    /* {game}: {notes[game]} */")
-        lines.append(f'    {{"{game}", "{term}", {repr(letter) if letter else 0}, {value}}},')
+    lines += noted_rows(entries, notes, lambda game, term, letter, value:
+                        f'    {{"{game}", "{term}", {repr(letter) if letter else 0}, {value}}},')
     lines += ["    {0, 0, 0, 0},", "};", ""]
     path.write_text("\n".join(lines))
 

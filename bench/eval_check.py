@@ -15,7 +15,8 @@ with both colours. Each finished game is appended as one JSON line to
 ``DIR/<variant>-job<j>.jsonl`` (default DIR: bench/eval-check), so that a
 long run can be watched and its games kept; the table at the end gives
 NEW's score, +W =D -L and the Elo difference with its 95 % interval
-(opponent/match.py's ``elo_interval`` over the per-game scores).
+(opponent/match.py's ``elo_interval`` over the per-game scores), and with
+more than one game a pooled row over all of them: a family's verdict.
 """
 from __future__ import annotations
 
@@ -49,6 +50,15 @@ def play_share(new: str, old: str, variant: str, games: int, nodes: int, seed: i
     return match.scores
 
 
+def table_row(label: str, scores: list[float], seconds: float | None) -> str:
+    """One row of the result table: NEW's score over SCORES and its Elo with the 95 % interval."""
+    e, lo, hi = elo_interval(scores)
+    n, total = len(scores), sum(scores)
+    wall = "" if seconds is None else f"{seconds:.0f}"
+    return (f"| {label} | {n} | {total:g} | +{scores.count(1.0)} ={scores.count(0.5)} -{scores.count(0.0)} "
+            f"| {100 * total / n:.1f} | {_fmt(e)} [{_fmt(lo)} .. {_fmt(hi)}] | {wall} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--new", required=True, help="engine spec of the build checked (opponent/specs.py)")
@@ -66,19 +76,21 @@ def main(argv: list[str] | None = None) -> int:
     args.log.mkdir(parents=True, exist_ok=True)
     per_job = -(-args.games // (2 * args.jobs)) * 2
     rows = []
-    for variant in args.variant or ["maxima"]:
+    every: list[float] = []
+    variants = args.variant or ["maxima"]
+    for variant in variants:
         started = time.monotonic()
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             shares = [pool.submit(play_share, args.new, args.old, variant, per_job, args.nodes,
                                   args.seed * 1000 + j, args.max_plies, args.log / f"{variant}-job{j}.jsonl")
                       for j in range(args.jobs)]
             scores = [s for share in shares for s in share.result()]
-        e, lo, hi = elo_interval(scores)
-        n, total = len(scores), sum(scores)
-        row = (f"| {variant} | {n} | {total:g} | +{scores.count(1.0)} ={scores.count(0.5)} -{scores.count(0.0)} "
-               f"| {100 * total / n:.1f} | {_fmt(e)} [{_fmt(lo)} .. {_fmt(hi)}] | {time.monotonic() - started:.0f} |")
+        every += scores
+        row = table_row(variant, scores, time.monotonic() - started)
         print(row, flush=True)
         rows.append(row)
+    if len(variants) > 1:
+        rows.append(table_row("all, pooled", every, None))
     print(f"\nNEW {args.new} against OLD {args.old}, {args.nodes} nodes a move, openings seed {args.seed}:\n")
     print("| game | games | NEW's score | +W =D -L | % | Elo [95 %] | wall s |")
     print("|---|---|---|---|---|---|---|")

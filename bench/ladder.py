@@ -1,7 +1,7 @@
 """The levels' ladder: each level's Elo relative to a reference player.
 
     python bench/ladder.py [--variant V ...] [--levels 1-10] [--games N] [--reference minimax2]
-                           [--direct LEVELS] [--max-plies N] [--seed S] [--engine PATH]
+                           [--direct LEVELS] [--max-plies N] [--seed S] [--engine PATH] [--jobs J]
 
 For each game (default: maxima, ultima, withdrawer-chess, optima) it plays
 adjacent levels of the built-in engine against each other (``builtin:level=K``
@@ -10,7 +10,8 @@ default ``minimax2``, two plies of material: the strength of vchess.club's
 computer player) with opponent/match.py's ``run_match`` (random openings, both
 colours, the rules adjudicate). Every move is a bare ``go``: a level searches
 its node budget (opponent/levels.py), so the table is the same on any
-machine (up to the noise of the weakest levels).
+machine (up to the noise of the weakest levels). With ``--jobs J`` J matches
+are played at once, each in its own process; the results do not change.
 
 It prints each match (opponent/match.py's summary: score, Elo and its 95 %
 interval) and then, per game, each level's Elo relative to the reference
@@ -26,6 +27,8 @@ import argparse
 import math
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,6 +118,14 @@ def _inverse(a: list[list[float]]) -> list[list[float]]:
     return [[cols[j][i] for j in range(n)] for i in range(n)]
 
 
+def play(a: str, b: str, games: int, variant: str, seed: int, max_plies: int) -> tuple[str, int, float]:
+    """One match of A against B: its summary line (with the wall time), games played and A's score."""
+    start = time.monotonic()
+    result = run_match(a, b, games, variant, Limits(), seed=seed, max_plies=max_plies)
+    return (f"{result.summary()} [{time.monotonic() - start:.0f} s]", len(result.games),
+            sum(result.scores))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variant", action="append", help=f"default: {', '.join(VARIANTS)}")
@@ -126,7 +137,11 @@ def main() -> int:
     ap.add_argument("--engine", default="builtin", help="the engine whose levels are placed (default builtin)")
     ap.add_argument("--max-plies", type=int, default=200, help="a game this long is a draw (default 200)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1, help="matches played at once, each in its own process "
+                                                         "(default 1)")
     args = ap.parse_args()
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
     levels = level_ranges(args.levels)
     direct = level_ranges(args.direct) if args.direct else levels
     direct = sorted(set(direct) | {levels[0]})
@@ -137,17 +152,18 @@ def main() -> int:
             return args.reference
         return f"{spec}{',' if ':' in spec.rsplit('/', 1)[-1] else ':'}level={x}"
 
-    tables = {}
-    for variant in args.variant or VARIANTS:
-        matches = [(n, None) for n in direct] + [(b, a) for a, b in zip(levels, levels[1:])]
-        pairings = []
-        for a, b in matches:
-            start = time.monotonic()
-            result = run_match(name(a), name(b), args.games, variant, Limits(), seed=args.seed,
-                               max_plies=args.max_plies)
-            pairings.append(Pairing(a, b, len(result.games), sum(result.scores)))
-            print(f"{result.summary()} [{time.monotonic() - start:.0f} s]", flush=True)
-        tables[variant] = fit(levels, pairings)
+    variants = args.variant or VARIANTS
+    matches = [(n, None) for n in direct] + [(b, a) for a, b in zip(levels, levels[1:])]
+    work = [(variant, a, b) for variant in variants for a, b in matches]
+    with ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else nullcontext() as pool:
+        calls = [(name(a), name(b), args.games, variant, args.seed, args.max_plies) for variant, a, b in work]
+        runs = [pool.submit(play, *call) for call in calls] if pool else None
+        pairings: dict[str, list[Pairing]] = {variant: [] for variant in variants}
+        for i, (variant, a, b) in enumerate(work):
+            summary, games, score = runs[i].result() if runs else play(*calls[i])
+            pairings[variant].append(Pairing(a, b, games, score))
+            print(summary, flush=True)
+    tables = {variant: fit(levels, pairings[variant]) for variant in variants}
     print()
     print(f"Elo relative to {args.reference} (0), 95 % interval; {args.games} games per match, "
           f"{PRIOR_DRAWS} virtual draw each")

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from engine import Position
-from opponent.levels import LEVELS, label, level
+from opponent.levels import LEVELS, OPTIMA_LEVELS, label, level
 
 from .opponent_engine import Uci, engine_binary  # noqa: F401 (fixture)
 
@@ -75,11 +75,13 @@ def test_a_clock_still_caps_the_top_level(uci):
     assert _final_nodes(info) < LEVELS[-1].nodes
 
 
-def test_the_engines_levels_are_opponent_levels(engine_binary):
-    out = subprocess.run([str(engine_binary), "levels"], capture_output=True, text=True, check=True).stdout
+@pytest.mark.parametrize("family, table", [(None, LEVELS), ("board", LEVELS), ("optima", OPTIMA_LEVELS)])
+def test_the_engines_levels_are_opponent_levels(engine_binary, family, table):
+    out = subprocess.run([str(engine_binary), "levels", *([family] if family else [])], capture_output=True,
+                         text=True, check=True).stdout
     got = [line.split() for line in out.splitlines()]
-    assert len(got) == len(LEVELS) == 10
-    for words, lv in zip(got, LEVELS):
+    assert len(got) == len(table) == 10
+    for words, lv in zip(got, table):
         fields = dict(zip(words[1::2], map(int, words[2::2])))
         assert int(words[0]) == lv.n
         assert fields == {"nodes": lv.nodes, "depth": lv.depth or 0, "noise": lv.noise,

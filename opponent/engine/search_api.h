@@ -19,7 +19,8 @@ typedef struct {
  * share of random moves for the weakest. opponent/levels.py holds the same
  * table with each level's word; `maxima-engine levels` prints this one. */
 typedef struct { int nodes, depth, noise, random_pct, quiescence; } Level;
-extern const Level LEVELS[11];   /* [1..10] */
+extern const Level LEVELS[11];   /* [1..10]: Maxima, Ultima and Deckle's games */
+const Level *optima_level(int n);   /* Optima's: LEVELS but a weaker level 1 (levels.c) */
 
 /* a game for the UCI loop */
 typedef struct {

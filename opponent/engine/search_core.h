@@ -17,6 +17,7 @@
  *   SC_QDEPTH                      the quiescence depth given to the first quiescence call (0: unlimited)
  *   SC_MOVESTR                     the longest move string
  *   SC_COPY(q, p)                  (optional) *q = *p for the search's purposes
+ *   SC_LEVEL(n)                    (optional) the game's level n (default &LEVELS[n])
  * and defines after including (static) the hooks declared below. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,9 @@
 #include <unistd.h>
 
 #include "search_api.h"
+#ifndef SC_LEVEL
+#define SC_LEVEL(n) (&LEVELS[n])
+#endif
 #ifndef SC_COPY
 #define SC_COPY(q, p) (*(q) = *(p))
 #endif
@@ -265,7 +269,7 @@ static int search(SC_POS *p, int depth, int alpha, int beta, int ply) {
 static void sc_go(SC_POS *root, const uint64_t *hist, int nhist, const GoParams *gp, SC_MOVE *best, int *found,
                   int silent) {
     int level = gp->level < 1 ? 10 : gp->level > 10 ? 10 : gp->level;
-    const Level *lv = &LEVELS[level];
+    const Level *lv = SC_LEVEL(level);
     t_start = now_s();
     nodes = 0;
     node_limit = gp->nodes_limit > 0 ? gp->nodes_limit : gp->depth > 0 ? 0 : lv->nodes;

@@ -18,7 +18,6 @@ from engine.words import move_label, move_words as word_text
 
 from . import guidance as g
 from .clock import format_ms
-from .chooser import TITLE as CHOOSER_TITLE
 from .games import other_form, short_title, size_name, sized_title
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
@@ -66,7 +65,7 @@ class View:
     placement: object | None = None  # Optima's placement phase: the player's Choice (modes/placement.py)
     start_standing: bool = False     # the game is over and the board shows the next game's start
     refused: str | None = None       # why the last press was refused (the board is not known)
-    chooser: list[str] | None = None  # the game chooser's rows (controller.chooser), when it is shown
+    chooser: list[str] | None = None  # the game chooser's title bar and rows (controller.chooser), when shown
 
     @property
     def stable(self) -> bool:
@@ -111,7 +110,7 @@ def render(view: View) -> Screen:
         text = view.refused
     leds = g.compose_leds(layers)
     if view.chooser is not None and view.link_ok:   # a page of labelled buttons: the rows as they are
-        return Screen(leds, [g.status_line(CHOOSER_TITLE)] + view.chooser, lit.pick)
+        return Screen(leds, list(view.chooser), lit.pick)
     return Screen(leds, g.screen(status, second, text), lit.pick)
 
 

@@ -16,7 +16,7 @@ def words(lines: list[str]) -> str:
     return " ".join(lines)
 
 
-MAXIMA_PAGE = ["Choose a game", "OK   Maxima*", "BACK Ultima", "MENU Resign, draw >", "NEW  Ultima (pure)"]
+MAXIMA_PAGE = ["Choose a game     20s", "OK   Maxima*", "BACK Ultima", "MENU Resign, draw >", "NEW  Ultima (pure)"]
 
 
 def test_menu_in_play_opens_the_game_chooser_and_needs_no_piece_moved():

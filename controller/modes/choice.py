@@ -4,9 +4,9 @@ set-up to Optima's forces and the clock, after a game it closes.
 
 Choosing the game already played (or set up) keeps it; choosing another
 sets up a new game of it, after "Abandon game N?" (OK) when the game in
-progress has moves. A Deckle game is set up in the size last set up on
-this board in this session, else 10×10 (set-up follows the pieces to the
-other size: ``controller.sizes``).
+progress has moves. A Deckle game is set up in the size of its newest
+game stored on this board, else 10×10 (``controller.sizes.usual_form``;
+set-up follows the pieces to the other size).
 
 The chooser has a way back on every page, even a group's page whose four
 buttons all choose a game: it closes by itself when its countdown runs
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..chooser import Chooser
 from ..games import board_for, main_form
+from ..sizes import usual_form
 from .menu import Menu, MenuItem
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def choose(c: "Controller", game: str, now: int) -> list[dict]:
     """The chooser's row of ``game`` pressed (a Deckle game by its 10×10 form)."""
     if main_form(c.variant) == game and c.mode != "ended":
         return []                                   # the game already played or set up: kept
-    form = c._variant if main_form(c._variant) == game else game
+    form = usual_form(game, c.store)
     if c._position.move_stack and c.mode in ("play", "sync"):
         c._menu = AbandonQuestion([MenuItem(f"Abandon game {c.game_id}?", lambda later: c._choose(form, later))])
         return []

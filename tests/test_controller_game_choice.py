@@ -278,7 +278,7 @@ def test_deckle_size_follows_the_pieces_back_to_ten_by_ten_from_pieces_outside()
     runner.set_board(start_squares("coordinator-chess", "10x10"))         # ranks 1 and 10 are off the 10x8 game
     runner.wait(400)
     assert c.variant == "coordinator-chess"
-    assert c.display[:2] == ["Coordinator 10x10", "Size 10x10"]
+    assert c.display[:2] == ["Set-up   Coord. 10x10", "Coordinator 10x10"]
     runner.press("back")
     assert "Ready" in c.display
 

@@ -117,3 +117,33 @@ def test_placing_a_piece_in_set_up_closes_the_page_and_set_up_counts_it():
     assert "Choose a game" not in words(c.display) and c.variant == "ultima" and c.mode == "setup"
     runner.wait(400)
     assert "Place 31" in words(c.display)
+
+
+def test_the_service_loop_closes_the_chooser_at_its_deadline_waking_once_a_second():
+    """The real loop (``controller.runner``) on a board that reports by
+    events: the countdown and the closing come from the controller's
+    deadlines, one pass a second, with no polling."""
+    from controller.core import Controller
+    from controller.runner import FakeClock
+    from engine import START_FEN
+    from hardware.interfaces import BoardState
+    from tests.test_hw_runner import _quiet_runner
+
+    clock = FakeClock(step_ms=None)
+    runner = _quiet_runner(clock, controller=Controller(Settings(), GameStore(":memory:"), fen=START_FEN))
+    runner.run(until_ms=1000)
+    source, c = runner.source, runner.controller
+    squares = source.state.squares
+    source.state = BoardState(squares, frozenset({"menu"}))
+    runner.waker.wake()
+    runner.run(until_ms=1100)
+    source.state = BoardState(squares)
+    runner.waker.wake()
+    runner.run(until_ms=1200)
+    assert c.display[0] == "Choose a game     20s" and runner.display.lines == c.display
+    before = runner.passes
+    runner.run(until_ms=1000 + CLOSE_MS - 1)
+    assert c.display[0] == "Choose a game      1s"
+    runner.run(until_ms=1000 + CLOSE_MS + 60_000)
+    assert "Choose a game" not in " ".join(runner.display.lines) and c.mode == "play" and c.moves == []
+    assert runner.passes - before <= CLOSE_MS // 1000 + 5, runner.passes - before   # a pass a second, then sleep

@@ -196,6 +196,7 @@ class Chooser:
         return now + (self.closes_at - now - 1) % 1000 + 1
 
     def expired(self, now: int) -> bool:
+        """Whether the countdown has run out at ``now``."""
         return now >= self.closes_at
 
     def press(self, button: str, now: int, blind: bool = False) -> tuple[bool, list[dict]]:

@@ -49,7 +49,7 @@ from .chooser import Chooser
 from .games import first_game, other_form, start_fen
 from .guidance import side_name
 from .modes import EndedMode, Menu, MenuItem, Mode, PlayMode, Setup, SetupMode, Sync, SyncMode
-from .modes.choice import open_chooser
+from .modes.choice import close_if_expired, close_on_touch, open_chooser, quiet
 from .modes.placement import play_mode
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
@@ -107,6 +107,7 @@ class Controller:
         self._last: LastMove | None = None
         self._note: tuple[str, int] | None = None
         self._menu: Menu | None = None
+        self._quiet_until: int | None = None   # presses wait: the chooser just closed by itself (modes/choice.py)
         self._extra_items: list[MenuItem] = [MenuItem(label, action) for label, action in (menu_items or ())]
         self._pick: tuple[tuple[int, int], int] | None = None
         self._cancelled: tuple[int | None, int] | None = None   # (board, lifts) whose promotion BACK cancelled
@@ -236,6 +237,8 @@ class Controller:
         if not self._link_ok:
             return events
         outside = frozenset(outside)
+        if self._raw is not None and not self._fresh and (occ != self._raw or outside != self._outside):
+            close_on_touch(self)   # a piece lifted or placed: back to the game from the chooser
         if outside != self._outside:
             self._outside = outside
             self._raw_since = self._now   # the board settles again once they are cleared
@@ -310,6 +313,8 @@ class Controller:
             times.append(self._note[1])
         if self._refused is not None:
             times.append(self._refused[1])
+        if isinstance(self._menu, Chooser):   # its countdown, then it closes
+            times.append(self._menu.next_change(now))
         if self._clock is not None:
             times += [t for t in (self._clock.next_change(now), self._clock.flag_time()) if t is not None]
         later = [t for t in times if t > now]
@@ -452,6 +457,7 @@ class Controller:
         if self._returning and self._live() and self._stable(now):
             self._returning = False
             self._refused = None   # the board is known again: its guidance, not the refusal
+        close_if_expired(self, now)
         if self._note is not None and self._note[1] <= now:
             self._note = None
         if self._refused is not None and self._refused[1] <= now:
@@ -714,6 +720,8 @@ class Controller:
             self._refused = (REFUSED_LOST if not self._link_ok else REFUSED_RETURNING, now + NOTE_MS)
             return []
         self._refused = None
+        if quiet(self, now):   # meant for the chooser that has just closed itself
+            return []
         if self._menu is not None:
             return self._menu_press(button, now)
         setup = self._setup
@@ -806,7 +814,7 @@ class Controller:
             note=self._note[0] if self._note is not None else None,
             refused=self._refused[0] if self._refused is not None else None,
             menu=self._menu.current.text if isinstance(self._menu, Menu) else None,
-            chooser=self._menu.lines if isinstance(self._menu, Chooser) else None,
+            chooser=self._menu.screen(now) if isinstance(self._menu, Chooser) else None,
             failure=self._failure, sync=self._sync, setup=self._setup, outside=self._outside,
             clocks=self._clock.readings(now) if self._clock is not None else None,
             control=str(self._control) if self._control is not None else "none",

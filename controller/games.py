@@ -93,6 +93,38 @@ def sized_title(variant: "Variant | str") -> str:
     return f"{short_title(main_form(variant))} {size_name(variant)}"
 
 
+# Shorter names for the games whose full name and size leave no room beside
+# a word on the OLED's 21 columns (the set-up's status bar: "Set-up Coord. 10x10").
+BRIEF_NAMES = {
+    "coordinator-chess": "Coord.",
+    "immobilizer-chess": "Immob.",
+    "withdrawer-chess": "Withdr.",
+    "long-leaper-chess": "L.Leaper",
+    "pushme-pullyu-chess": "Pushme",
+}
+
+
+def brief_title(variant: "Variant | str") -> str:
+    """The game's name in few letters, without its size (``"Pushme"``,
+    ``"Swapper"``): a brief name where there is one, else ``short_title``
+    of its main form."""
+    main = main_form(variant)
+    return BRIEF_NAMES.get(main, short_title(main))
+
+
+def fitted_title(variant: "Variant | str", room: int, suffix: str = "") -> str:
+    """The game's name and size (``sized_title``) in at most ``room``
+    characters: with ``suffix`` (" FEN") if it fits, else without; the
+    full name first, then the brief one (``"Pushme 10x10"``); cut only
+    when even that does not fit."""
+    full = sized_title(variant)
+    brief = full if other_form(variant) is None else f"{brief_title(variant)} {size_name(variant)}"
+    for text in (full + suffix, brief + suffix, full, brief):
+        if len(text) <= room:
+            return text
+    return brief[:max(0, room - 1)] + "."
+
+
 def forces_for(variant: "Variant | str", forces: str) -> tuple[str, ...]:
     """The kinds of forces ``variant`` offers: Optima's (``u2`` only on
     10×10, O4), none for the other games."""

@@ -18,8 +18,7 @@ from engine.words import move_label, move_words as word_text
 
 from . import guidance as g
 from .clock import format_ms
-from .chooser import TITLE as CHOOSER_TITLE
-from .games import other_form, short_title, size_name, sized_title
+from .games import fitted_title, other_form, short_title, size_name, sized_title
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
 from .sizes import piece_on_board
@@ -31,6 +30,7 @@ if TYPE_CHECKING:   # the controller's state records, read here and never change
 Pick = tuple[tuple[int, int], int]   # ((occupancy, lifted), index of the move offered)
 UNDO = "Undo "                        # the second line of a take-back: "Undo Guard a7-a6"
 UNDO_ROOM = g.WIDTH - len(UNDO)
+SETUP = "Set-up"                      # the set-up's status bar: this word, then the game
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class View:
     placement: object | None = None  # Optima's placement phase: the player's Choice (modes/placement.py)
     start_standing: bool = False     # the game is over and the board shows the next game's start
     refused: str | None = None       # why the last press was refused (the board is not known)
-    chooser: list[str] | None = None  # the game chooser's rows (controller.chooser), when it is shown
+    chooser: list[str] | None = None  # the game chooser's title bar and rows (controller.chooser), when shown
 
     @property
     def stable(self) -> bool:
@@ -111,7 +111,7 @@ def render(view: View) -> Screen:
         text = view.refused
     leds = g.compose_leds(layers)
     if view.chooser is not None and view.link_ok:   # a page of labelled buttons: the rows as they are
-        return Screen(leds, [g.status_line(CHOOSER_TITLE)] + view.chooser, lit.pick)
+        return Screen(leds, list(view.chooser), lit.pick)
     return Screen(leds, g.screen(status, second, text), lit.pick)
 
 
@@ -460,8 +460,8 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
     target = setup.table.expected
     raw = v.raw or 0
     start = p.fen() == p.variant.start_fen
-    title = sized_title(p.variant) + ("" if start else " FEN")
-    status = g.status_line("Set-up", title) if len(title) < g.WIDTH - len("Set-up") else title
+    title = fitted_title(p.variant, g.WIDTH - len(SETUP) - 1, "" if start else " FEN")
+    status = g.status_line(SETUP, title)   # both fit: a long name is said briefly ("Set-up Pushme 10x10")
     other = other_form(p.variant) if start else None   # Deckle: the other size is set up by setting it up
     missing = bits(target & ~raw)
     extra = bits(raw & ~target)
@@ -475,8 +475,10 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
                 f"on {names[sq]}. MENU next, BACK previous.")
     lit.add("setup-missing", missing)
     if setup.on_game and other is not None:
-        game = f"Game: {sized_title(p.variant)}"
-        return (status, game if len(game) <= g.WIDTH else f"Size {size_name(p.variant)}",
+        # the game's whole name once (the status bar may say it briefly), with "Game:" where it fits
+        game = next((text for text in (f"Game: {sized_title(p.variant)}", sized_title(p.variant))
+                     if len(text) <= g.WIDTH), f"Size {size_name(p.variant)}")
+        return (status, game,
                 f"Other size {size_name(other)}: OK or set up its start. MENU clock, BACK done")
     if setup.on_forces:
         return status, f"Forces: {v.settings.forces}", "OK = other forces. MENU = clock. BACK = done."

@@ -6,16 +6,40 @@ The board is compared in its own squares: the set-up game's occupied
 squares through its placement on the board (``hardware.boards.place``),
 plus the occupied board squares outside it, against the other size's start
 through that size's placement (the 10×8 games stand on a2…j9 of the
-10×10 board)."""
+10×10 board).
+
+A Deckle game chosen by MENU is set up in the size of its newest stored
+game on this board (``usual_form``), so a restart keeps the players' size."""
 from __future__ import annotations
 
+import sqlite3
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, Protocol
 
 from engine import Position, variants
 from hardware.boards import Placement, PlacementError, place
 
-from .games import board_for, other_form
+from .games import board_for, main_form, other_form
+
+
+class StoredVariants(Protocol):
+    """What ``usual_form`` reads of the store (``controller.store.GameStore``)."""
+
+    def newest_variant(self, names: Iterable[str]) -> str | None: ...
+
+
+def usual_form(game: str, store: StoredVariants) -> str:
+    """The size of ``game`` to set up: the form of the newest stored game
+    of either size, else the 10×10 form (``main_form``); a game of one
+    size is itself. A store that cannot be read gives the 10×10 form."""
+    main = main_form(game)
+    other = other_form(main)
+    if other is None:
+        return main
+    try:
+        return store.newest_variant((main, other)) or main
+    except (sqlite3.Error, OSError):
+        return main
 
 
 @lru_cache(maxsize=64)

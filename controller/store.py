@@ -21,6 +21,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 from .storefile import (APPLICATION_ID, BoardLock, Conflict, Found, StoreError, describe, identify,
                         is_corrupt, unwritable)
@@ -478,6 +479,18 @@ class GameStore:
         """The newest game that has not ended, if any."""
         rows = self._rows("WHERE finished = 0")
         return rows[-1] if rows else None
+
+    def newest_variant(self, names: Iterable[str]) -> str | None:
+        """Which of the games ``names`` the newest stored game of any of
+        them was (Deckle's ``swapper-chess`` or ``swapper-chess-10x8``);
+        None when none is stored."""
+        names = tuple(names)
+        if not names or not self._has_variant():
+            return None
+        row = self._conn.execute(
+            f"SELECT variant FROM games WHERE variant IN ({', '.join('?' * len(names))}) ORDER BY id DESC LIMIT 1",
+            names).fetchone()
+        return row[0] if row is not None else None
 
     def clock(self, game_id: int) -> ClockRow | None:
         """The game's latest stored clocks; None for a game without a clock

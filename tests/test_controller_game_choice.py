@@ -16,7 +16,7 @@ def words(lines: list[str]) -> str:
     return " ".join(lines)
 
 
-MAXIMA_PAGE = ["Choose a game", "OK   Maxima*", "BACK Ultima", "MENU Resign, draw >", "NEW  Ultima (pure)"]
+MAXIMA_PAGE = ["Choose a game     20s", "OK   Maxima*", "BACK Ultima", "MENU Resign, draw >", "NEW  Ultima (pure)"]
 
 
 def test_menu_in_play_opens_the_game_chooser_and_needs_no_piece_moved():
@@ -278,7 +278,7 @@ def test_deckle_size_follows_the_pieces_back_to_ten_by_ten_from_pieces_outside()
     runner.set_board(start_squares("coordinator-chess", "10x10"))         # ranks 1 and 10 are off the 10x8 game
     runner.wait(400)
     assert c.variant == "coordinator-chess"
-    assert c.display[:2] == ["Coordinator 10x10", "Size 10x10"]
+    assert c.display[:2] == ["Set-up   Coord. 10x10", "Coordinator 10x10"]
     runner.press("back")
     assert "Ready" in c.display
 
@@ -377,19 +377,22 @@ def test_the_oled_says_the_move_in_the_pages_words_where_they_fit_else_compact()
 
 def test_every_chooser_page_fits_the_oled_uncut_in_its_font():
     """Every page of both boards' choosers, with each MENU row wording,
-    is drawn as it is: one row per button, nothing wrapped or cut, Latin-1."""
-    from controller.chooser import TITLE, first_page, rows
+    is drawn as it is: one row per button, nothing wrapped or cut, Latin-1;
+    the title bar too, with the countdown at its longest."""
+    from controller.chooser import CLOSE_MS, Chooser, first_page, rows
     from hardware.boards import games_for
     from hardware.oled import layout, printable
 
     for board in ("maxima", "10x10"):
         for on in ("Resign, draw >", "Clock, pieces >", "Forces, clock >", "Cancel"):
+            title = Chooser(board, games_for(board)[0], on, lambda game, now: [], lambda now: [], now=0).heading(0)
+            assert title.startswith("Choose a game") and title.endswith(f" {CLOSE_MS // 1000}s")
             pages = [first_page(board, on)]
             seen = 0
             while pages:
                 page = pages.pop()
                 for current in games_for(board):
-                    lines = [TITLE] + rows(page, current)
+                    lines = [title] + rows(page, current)
                     assert layout(lines) == lines and printable(" ".join(lines)) == " ".join(lines), lines
                 pages += [row.page for row in page.rows.values() if row.page is not None]
                 seen += 1

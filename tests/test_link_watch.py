@@ -204,3 +204,68 @@ def test_the_board_loop_sleeps_until_the_pico_is_plugged_in(tmp_path, sim):
     finally:
         link.close()
         runner.close()
+
+
+# ---- diag waits on the link too -------------------------------------------------
+
+class _Screen:
+    def show(self, lines) -> None:
+        self.lines = list(lines)
+
+
+def test_diag_sleeps_on_the_pico_link_until_it_is_plugged_in(tmp_path, sim):
+    from controller.runner import SystemClock
+    from hardware.diag import run_diag
+
+    clock = SystemClock()
+    passes, sleeps = [], []
+
+    def now_ms() -> int:
+        passes.append(1)
+        return clock.now_ms()
+
+    path = tmp_path / "maxima-pico"
+    link = PicoLink.from_config(str(path), 115200, MAP)
+    sim.matrix.set({POS["e4"]})
+
+    def plug() -> None:
+        time.sleep(1.0)
+        sim.start()
+        os.symlink(sim.path, path)
+
+    out = io.StringIO()
+    threading.Thread(target=plug, daemon=True).start()
+    try:
+        run_diag(link, link, _Screen(), MAP, out, now_ms, sleeps.append, seconds=2.0, wait=clock.wait)
+    finally:
+        link.close()
+    lines = out.getvalue().splitlines()
+    assert lines[1:4] == ["link connecting", "link up", "closed  R3 C4  e4"], lines
+    assert sleeps == []                        # never a fixed sleep: waited on the link
+    assert len(passes) < 40, f"{len(passes)} passes in 2 s"   # a 10 ms loop: 200
+
+
+def test_diag_waiting_for_an_unplugged_pico_ends_when_woken_to_stop(tmp_path):
+    from controller.runner import SystemClock
+    from controller.waker import Waker
+    from hardware.diag import run_diag
+
+    clock = SystemClock()
+    link = PicoLink.from_config(str(tmp_path / "maxima-pico"), 115200, MAP)
+    waker = Waker()
+    stopped = []
+
+    def sigterm() -> None:
+        time.sleep(0.3)
+        stopped.append(True)
+        waker.wake()
+
+    threading.Thread(target=sigterm, daemon=True).start()
+    started = time.monotonic()
+    try:
+        run_diag(link, link, _Screen(), MAP, io.StringIO(), clock.now_ms, clock.sleep_ms,
+                 stop=lambda: bool(stopped), wait=clock.wait, wake_fd=waker.fileno())
+    finally:
+        link.close()
+        waker.close()
+    assert time.monotonic() - started < 2.0

@@ -94,25 +94,33 @@ class DeviceWatch:
         must look on a timer instead."""
         wanted: dict[int, str] = {}
         for pattern in self.patterns:
-            while True:
-                folder = folder_to_watch(pattern)
-                if folder is None:
-                    self.disarm()
-                    return False
-                try:
-                    wanted[self._inotify.add_watch(folder, EVENTS)] = folder
-                    break
-                except FileNotFoundError:      # removed since we looked: look again
-                    continue
-                except OSError as e:           # no permission, no more watches (ENOSPC)
-                    log.info("cannot watch %s (%s): the device is looked for on a timer", folder, e)
-                    self.disarm()
-                    return False
+            watched = self._watch_folder(pattern)
+            if watched is None:
+                self.disarm()
+                return False
+            wd, folder = watched
+            wanted[wd] = folder
         for wd in set(self._watches) - set(wanted):
             self._remove(wd)
         self._watches = wanted
         self.armed = True
         return True
+
+    def _watch_folder(self, pattern: str, tries: int = 3) -> tuple[int, str] | None:
+        """Watch the folder where ``pattern`` will appear: (watch
+        descriptor, folder), or None when it cannot be watched."""
+        for _ in range(tries):
+            folder = folder_to_watch(pattern)
+            if folder is None:
+                return None
+            try:
+                return self._inotify.add_watch(folder, EVENTS), folder
+            except FileNotFoundError:          # removed since we looked: look again
+                continue
+            except OSError as e:               # no permission, no more watches (ENOSPC)
+                log.info("cannot watch %s (%s): the device is looked for on a timer", folder, e)
+                return None
+        return None
 
     def drain(self) -> bool:
         """Take the events that came (True if any) and, if some came, arm

@@ -215,7 +215,8 @@ class PicoLink:
             except FileNotFoundError:
                 return False
 
-        options.setdefault("watch", DeviceWatch.open(device_patterns(device)))
+        if "watch" not in options:
+            options["watch"] = DeviceWatch.open(device_patterns(device))
         link = cls(open_port, matrix_map, present=present, **options)
         link.device = device
         return link

@@ -269,3 +269,32 @@ def test_diag_waiting_for_an_unplugged_pico_ends_when_woken_to_stop(tmp_path):
         link.close()
         waker.close()
     assert time.monotonic() - started < 2.0
+
+
+def test_a_watched_folder_that_goes_away_is_followed_up_the_tree(tmp_path, sim):
+    """Waiting in /dev/serial/by-id while another serial device is plugged
+    in; that one is unplugged and udev removes by-id: the watch moves up,
+    and comes down again when the Pico brings the folder back."""
+    by_id = tmp_path / "serial" / "by-id"
+    by_id.mkdir(parents=True)
+    name = "usb-MicroPython_Board_in_FS_mode_e6614c311b2b6f2a-if00"
+    link = PicoLink.from_config(str(by_id / "usb-MicroPython*"), 115200, MAP)
+    try:
+        link.read(0)
+        assert waits_on_the_watch(link, 0) and link.watch.folders == (str(by_id),)
+        readable = link.descriptors()[0]
+        by_id.rmdir()
+        assert woken(readable, 1.0)
+        link.read(10)
+        assert waits_on_the_watch(link, 10) and link.watch.folders == (str(tmp_path / "serial"),)
+        by_id.mkdir()
+        os.symlink(sim.path, by_id / name)
+        t = 20
+        while link._watching and t < 1000:       # by-id, then the link in it (one or two wakes)
+            assert woken(readable, 1.0)
+            link.read(t)
+            t += 10
+        t = drive(link, sim, t, t + 2000, until=lambda t: link.link_ok)
+        assert link.link_ok and link.stats["open_failures"] == 1
+    finally:
+        link.close()

@@ -20,13 +20,16 @@ Link rules (board.md):
 * reconnect attempts follow a backoff of 0.25 s doubling to a 2 s cap, reset
   once a valid line arrives; a device that exists but does not open
   (permissions, busy) is retried at that backoff;
-* a device that does not exist is waited for, not looked for: with a
-  ``watch`` (from_config gives one on Linux: hardware.device_watch, inotify
-  on the folder the device appears in) the link has no timer at all while
-  the device is missing, and a device that appears is opened at once, so a
-  replug recovers at once however long the Pico was away. Without inotify
-  (not Linux) a ``present()`` check (the device path exists) is made every
-  ``presence_poll_ms`` (100 ms) instead;
+* a device that does not exist is waited for, not looked for: once an
+  attempt has found no device, and with a ``watch`` (from_config gives one
+  on Linux: hardware.device_watch, inotify on the folder the device appears
+  in) and a ``present()`` check (the device path exists), the link has no
+  timer at all, and a device that appears is opened at once, however long
+  the Pico was away (after a loss the first attempt comes at the backoff:
+  an unplugged Pico's device goes a moment after its port fails). Without a
+  watch that can be armed (not Linux, no inotify_simple, a glob in a
+  folder's name, no more inotify watches) the ``present()`` check is made
+  every ``presence_poll_ms`` (100 ms) during the backoff instead;
 * after a (re)connect the link is up (``link_ok``) once the first ping has
   been answered and a state has been confirmed after it (frames queued
   before the reconnect are never taken); after a (re)connect or a firmware

@@ -3,7 +3,7 @@ of the real ``maxima-board run`` process, for both topologies.
 
     python bench/idle.py [--tree PATH] [--topology pico|direct|both] [--runs N]
                          [--seconds S] [--no-web] [--opponent SIDE] [--broadcast]
-                         [--settle-us N] [--threads]
+                         [--settle-us N] [--threads] [--unplugged]
 
 Each run starts ``python -m controller.cli run`` from ``--tree`` (default:
 this checkout; give a copy of another commit, e.g. ``git archive main``, to
@@ -34,6 +34,11 @@ simulated reed matrix (hardware.mock_matrix) inside the board process, LEDs
 on luma's no-op MAX7219, rows settling ``--settle-us`` (the product's 10 µs,
 a busy wait: 100 µs a scan). The machine's load average is printed with every
 run: other work on the machine shows in the figures.
+
+``--unplugged`` (pico only): the configured device does not exist (a path
+in the run's temporary folder), so the board waits for a Pico to be plugged
+in; no move is made (no move latency), the idle window starts 3 s after
+``READY=1`` (the link is reported lost after 1 s).
 """
 from __future__ import annotations
 
@@ -197,13 +202,13 @@ def write_config(folder: Path, topology: str, device: str | None, web: bool, opp
 
 
 def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str, engine: str,
-            broadcast: bool = False, settle_us: int = 10) -> dict:
+            broadcast: bool = False, settle_us: int = 10, unplugged: bool = False) -> dict:
     squares = start_squares()
     sim = None
     result: dict = {"load_before": open("/proc/loadavg").read().split()[:3]}
     with tempfile.TemporaryDirectory(prefix="maxima-idle-") as tmp:
         folder = Path(tmp)
-        if topology == "pico":
+        if topology == "pico" and not unplugged:
             from hardware.pico_sim import SimPico
 
             sim = SimPico()
@@ -212,7 +217,8 @@ def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str,
             sim.matrix.set(closed)
             sim.start()
         broker = start_broker(folder) if broadcast else None
-        config = write_config(folder, topology, sim.path if sim else None, web, opponent, engine,
+        device = sim.path if sim else str(folder / "no-pico-here" / "maxima-pico")
+        config = write_config(folder, topology, device, web, opponent, engine,
                               broker[1] if broker else None, settle_us)
         notify = NotifyListener(str(folder / "notify"))
         env = dict(os.environ, PYTHONPATH=str(tree), NOTIFY_SOCKET=str(folder / "notify"),
@@ -231,30 +237,11 @@ def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str,
             if ready is None:
                 raise RuntimeError(f"no READY=1 within 30 s: {(folder / 'stderr').read_text()[-500:]}")
             result["startup_s"] = ready - started
-            time.sleep(2.0)                   # the link comes up, the set-up is seen
-
-            def act(name: str, closed: bool) -> None:
-                if sim is not None:
-                    pos = MatrixMap().position_of[name]
-                    current = set(sim.matrix.closed)
-                    sim.matrix.set(current | {pos} if closed else current - {pos})
-                else:
-                    proc.stdin.write(f"{name} {int(closed)}\n")
-                    proc.stdin.flush()
-
-            # White's first move starts the game: d3 lifted, d5 placed 400 ms later
-            act("d3", False)
-            time.sleep(0.4)
-            placed = time.monotonic()
-            act("d5", True)
-            committed = notify.wait(status_is("Black to move"), 10, after=placed)
-            if committed is None:
-                raise RuntimeError(f"the move was not committed: {notify.messages[-4:]} "
-                                   + (folder / "stderr").read_text()[-500:])
-            result["move_ms"] = (committed - placed) * 1000
-            # the computer answers and shows its move; the last move's LEDs go out
-            # after 3 s: from then on the board waits for the player, with no event
-            time.sleep(5.0)
+            if unplugged:                     # no Pico: nothing to move; the link is reported lost after 1 s
+                result["move_ms"] = None
+                time.sleep(3.0)
+            else:
+                result["move_ms"] = make_first_move(proc, sim, notify, folder)
             t0, a = time.monotonic(), sample(proc.pid)
             time.sleep(seconds)
             t1, b = time.monotonic(), sample(proc.pid)
@@ -283,6 +270,36 @@ def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str,
                 broker[0].terminate()
                 broker[0].wait(10)
     return result
+
+
+def make_first_move(proc: subprocess.Popen, sim, notify: "NotifyListener", folder: Path) -> float:
+    """White's first move on the board; the ms from its placement to the
+    commit. Returns once the board waits for the player again."""
+    time.sleep(2.0)                   # the link comes up, the set-up is seen
+
+    def act(name: str, closed: bool) -> None:
+        if sim is not None:
+            pos = MatrixMap().position_of[name]
+            current = set(sim.matrix.closed)
+            sim.matrix.set(current | {pos} if closed else current - {pos})
+        else:
+            proc.stdin.write(f"{name} {int(closed)}\n")
+            proc.stdin.flush()
+
+    # White's first move starts the game: d3 lifted, d5 placed 400 ms later
+    act("d3", False)
+    time.sleep(0.4)
+    placed = time.monotonic()
+    act("d5", True)
+    committed = notify.wait(status_is("Black to move"), 10, after=placed)
+    if committed is None:
+        raise RuntimeError(f"the move was not committed: {notify.messages[-4:]} "
+                           + (folder / "stderr").read_text()[-500:])
+    move_ms = (committed - placed) * 1000
+    # the computer answers and shows its move; the last move's LEDs go out
+    # after 3 s: from then on the board waits for the player, with no event
+    time.sleep(5.0)
+    return move_ms
 
 
 def snapshot_figures(plies: tuple[int, ...] = (0, 40, 200), repeat: int = 200) -> list[tuple[int, float, float]]:
@@ -340,16 +357,22 @@ def main() -> int:
     parser.add_argument("--settle-us", type=int, default=10,
                         help="direct: the row settle wait, busy (default 10 µs, the product's)")
     parser.add_argument("--threads", action="store_true", help="list every thread of every run")
+    parser.add_argument("--unplugged", action="store_true",
+                        help="pico: the configured device does not exist (the board waits for it); no move")
     args = parser.parse_args()
     topologies = ("pico", "direct") if args.topology == "both" else (args.topology,)
+    if args.unplugged:
+        if args.topology == "direct":
+            parser.error("--unplugged is for the pico topology")
+        topologies = ("pico",)
     print(f"tree {args.tree}; web page {'off' if args.no_web else 'on'}; opponent {args.opponent}; "
-          f"broadcast {'on' if args.broadcast else 'off'}; "
+          f"broadcast {'on' if args.broadcast else 'off'}; {'Pico unplugged; ' if args.unplugged else ''}"
           f"{args.runs} runs x {args.seconds:.0f} s idle; {os.cpu_count()} cores")
     for topology in topologies:
         runs = []
         for n in range(args.runs):
             r = one_run(args.tree.resolve(), topology, args.seconds, not args.no_web, args.opponent, args.engine,
-                        args.broadcast, args.settle_us)
+                        args.broadcast, args.settle_us, args.unplugged)
             runs.append(r)
             move = "-" if r["move_ms"] is None else f"{r['move_ms']:.0f} ms"
             print(f"{topology:6} run {n + 1}: CPU {r['cpu_pct']:.2f} % of a core, {r['wakeups_s']:.1f} wake-ups/s, "

@@ -4,10 +4,11 @@ GNU ``readline``.
 
 A reader thread waits at the prompt; the main thread keeps the controller
 (and its SQLite store, which stays on the thread that opened it): it runs
-the typed lines and lets real time pass every 100 ms, so a move settles
-while nobody types. What it prints meanwhile (a move, the OLED changing)
-is written above the prompt, and the prompt with the half-typed line is
-drawn again below it.
+the typed lines and, between them, sleeps until the controller's next
+deadline or a wake (``Sim.wait``), so a move settles while nobody types and
+an idle session does not wake. What it prints meanwhile (a move, the OLED
+changing) is written above the prompt, and the prompt with the half-typed
+line is drawn again below it.
 """
 from __future__ import annotations
 
@@ -31,12 +32,12 @@ from engine import variants
 from hardware.interfaces import BUTTONS
 
 from .script import COMMANDS
+from .waker import Waker
 
 if TYPE_CHECKING:
     from .sim import Sim
 
 PROMPT = "> "
-TICK_S = 0.1
 HISTORY_LINES = 1000
 _SQUARES = sorted({name for v in variants.all_variants() for name in v.geometry.index})
 _WORDS = {"lift": _SQUARES, "place": _SQUARES, "board": _SQUARES + ["empty", "start"],
@@ -98,6 +99,7 @@ def run_console(sim: "Sim", out: TextIO, intro: str) -> None:
         readline.parse_and_bind("tab: complete")
     saved = _terminal_state()
     lines: queue.Queue[str | None] = queue.Queue()
+    typed = Waker()            # readable when the reader has put a line
     done = threading.Event()
 
     def reader() -> None:
@@ -110,6 +112,7 @@ def run_console(sim: "Sim", out: TextIO, intro: str) -> None:
             finally:
                 screen.reading = False
             lines.put(line)
+            typed.wake()
             if line is None:
                 return
             done.wait()        # the next prompt comes after this line's output
@@ -122,9 +125,10 @@ def run_console(sim: "Sim", out: TextIO, intro: str) -> None:
     try:
         while True:
             try:
-                line = lines.get(timeout=TICK_S)
+                line = lines.get_nowait()
             except queue.Empty:
-                sim.tick()
+                if sim.wait([typed.fileno()]):
+                    typed.drain()
                 continue
             if line is None:
                 out.write("\n")
@@ -137,6 +141,7 @@ def run_console(sim: "Sim", out: TextIO, intro: str) -> None:
         screen.reading = False
         out.write("\nquit: the game is stored and resumes next time\n")
     finally:
+        typed.close()
         sim.out = out
         out.flush()
         _restore_terminal(saved)

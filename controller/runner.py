@@ -3,7 +3,8 @@
 The loop is event-driven: it sleeps in ``poll()`` until the next of
 
 - a descriptor of the source becomes readable (the Pico's serial port: a
-  line has come) or writable (output was waiting for room);
+  line has come; while the Pico is unplugged, the watch on the folder its
+  device appears in) or writable (output was waiting for room);
 - the :class:`~controller.waker.Waker` is woken: the web page or the
   broadcast queued a command (``BoardFeed.submit``), the computer
   opponent's worker has an answer, a gpiozero callback saw an edge, or a

@@ -8,6 +8,12 @@ Output lines start with a word saying what they are: ``move 3 d3-d4 ...``
 clock's second) is not printed, so nothing is written over the prompt
 every second: ``show`` has the clocks, and each move line is followed by
 them.
+
+Between lines the session sleeps (:meth:`Sim.wait`) until the controller's
+next deadline (a move settling, a note expiring, a clock's display, the
+computer's move shown), a typed line, or a wake: the computer's answer or a
+web page command (``controller.waker.Waker``, as on the board); time
+reaches the controller only then.
 """
 from __future__ import annotations
 
@@ -16,8 +22,7 @@ import re
 import select
 import sys
 import time
-from typing import Callable, Iterator, TextIO
-
+from typing import Callable, Iterable, Iterator, TextIO
 
 from hardware.boards import BOARDS, PlacementError, games_for
 
@@ -28,8 +33,7 @@ from .guard import Guard, fault_dir_for
 from .script import COMMANDS, Runner, ScriptError, parse_line
 from .settings import Settings
 from .store import GameStore, board_store
-
-TICK_S = 0.1
+from .waker import Waker
 
 HELP = """\
 commands (one per line):
@@ -99,6 +103,10 @@ class Sim:
             return stacked(core, board)
 
         controller = Guard(controller, resumed, fault_dir=fault_dir_for(store), now_ms=0)
+        self.waker = Waker()     # the computer's answers and the web page's commands wake the session
+        controller.set_waker(self.waker.wake)
+        if feed is not None:
+            feed.set_waker(self.waker.wake)
         self.runner = Runner.attach(controller, None, 0)
         self._emit(self.runner.events)
         self._serve_feed(True)
@@ -115,6 +123,35 @@ class Sim:
         events = self.runner.advance_to(self.now())
         self._emit(events)
         self._serve_feed(bool(events))
+
+    def next_deadline(self) -> int | None:
+        """When (in :meth:`now`'s ms) the controller next needs time; now
+        when web page commands wait; None: not until something happens."""
+        if self.feed is not None and self.feed.pending():
+            return self.now()
+        return self.controller.next_deadline()
+
+    def wait(self, fds: Iterable[int] = (), timeout_s: float | None = None) -> list[int]:
+        """Sleep until one of ``fds`` is readable (typed input), the session
+        is woken (the computer's answer, a web page command), the
+        controller's next deadline, or ``timeout_s``; then let time reach
+        the controller if it is due or something woke it. The ready ``fds``."""
+        fds = list(fds)
+        waker = self.waker.fileno()
+        deadline = self.next_deadline()
+        if deadline is not None:
+            due_s = max(deadline - self.now(), 1) / 1000   # at least 1 ms: a stale deadline never spins
+            timeout_s = due_s if timeout_s is None else min(timeout_s, due_s)
+        ready = select.select(fds + [waker], [], [], timeout_s)[0]
+        woken = waker in ready and self.waker.drain()
+        deadline = self.next_deadline()
+        if woken or (deadline is not None and deadline <= self.now()):
+            self.tick()
+        return [fd for fd in ready if fd != waker]
+
+    def close(self) -> None:
+        """Release the waker (the controller and the store are the caller's)."""
+        self.waker.close()
 
     def _serve_feed(self, changed: bool) -> None:
         """Run the web page's commands; pass on what changed."""
@@ -230,8 +267,9 @@ def _clocks(left: dict[str, int]) -> str:
     return f"clock White {format_ms(left['white'])} Black {format_ms(left['black'])}"
 
 
-def _lines(source: TextIO, tick: Callable[[], None]) -> Iterator[str]:
-    """Lines of ``source``; while none arrives, ``tick`` runs every 100 ms."""
+def _lines(source: TextIO, sim: Sim) -> Iterator[str]:
+    """Lines of ``source``; while none arrives, the session sleeps until
+    the controller needs time or something wakes it (:meth:`Sim.wait`)."""
     try:
         fd = source.fileno()
     except (AttributeError, OSError, ValueError):
@@ -241,9 +279,7 @@ def _lines(source: TextIO, tick: Callable[[], None]) -> Iterator[str]:
         return
     buffer = b""
     while True:
-        ready, _, _ = select.select([fd], [], [], TICK_S)
-        tick()
-        if not ready:
+        if not sim.wait([fd]):
             continue
         data = os.read(fd, 4096)
         if not data:
@@ -289,20 +325,21 @@ def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | No
         if interactive:
             out.write(intro + "\n> ")
             out.flush()
-        for n, text in enumerate(_lines(source, sim.tick), 1):
+        for n, text in enumerate(_lines(source, sim), 1):
             if not sim.command(text, n):
                 break
             if interactive:
                 out.write("> ")
                 out.flush()
         else:
-            while feed is not None:
-                time.sleep(TICK_S)
-                sim.tick()
+            while feed is not None:   # the web page goes on: sleep until it or the controller needs us
+                sim.wait()
     finally:
         close = getattr(sim.controller, "close", None) if sim is not None else None
         if close is not None:   # the layer's engine process
             close()
+        if sim is not None:
+            sim.close()
         store.close()
     return 0
 

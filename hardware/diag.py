@@ -13,15 +13,31 @@ j10`` and ``closed  R10 C2  button menu``.
 The OLED shows the count of closed switches and the last change. With the
 Pico topology the link state is printed when it changes and the link's
 counters (lines, CRC drops, reconnects, …) every 5 s when they changed.
+
+Between passes: a source that says when it needs looking at
+(``descriptors()`` and ``next_deadline()``: the Pico link) is waited on, like
+the board's loop does: until a line comes, its next deadline (or, while the
+Pico is unplugged, until its device appears), the next counters line or a
+stop. The direct matrix has no such thing to wait on: reed switches in a
+matrix cannot raise an interrupt for every change (a column reads closed
+while any switch on it is), so it is scanned every ``period_ms``.
 """
 from __future__ import annotations
 
-from typing import Callable, TextIO
+import select
+from typing import Callable, Protocol, TextIO
 
 from .interfaces import Display, LedSink, SensorSource
 from .matrix_map import MatrixMap
 
 STATS_MS = 5000      # how often a Pico link's counters are printed (when they changed)
+
+
+class Wait(Protocol):
+    """Sleep until a descriptor of ``poller`` is ready or ``timeout_ms``
+    (None: no limit) have passed (``controller.runner.SystemClock.wait``)."""
+
+    def __call__(self, poller: "select.poll", timeout_ms: int | None) -> list[int]: ...
 
 
 def describe(pos: int, matrix_map: MatrixMap) -> str:
@@ -52,9 +68,16 @@ def _light(leds: LedSink, frame: int, matrix_map: MatrixMap, now_ms: int) -> Non
 def run_diag(source: SensorSource, leds: LedSink, display: Display, matrix_map: MatrixMap,
              out: TextIO, now_ms: Callable[[], int], sleep_ms: Callable[[int], None],
              seconds: float | None = None, period_ms: int = 10,
-             stop: Callable[[], bool] = lambda: False) -> int:
+             stop: Callable[[], bool] = lambda: False, wait: Wait | None = None,
+             wake_fd: int | None = None) -> int:
     """Run the sensor test until ``seconds`` have passed (forever if None)
-    or ``stop()``; return the number of changes seen."""
+    or ``stop()``; return the number of changes seen.
+
+    With ``wait``, a source that says when it needs looking at is waited on
+    (module docstring), and ``wake_fd`` (a ``controller.waker.Waker``'s,
+    woken only by whoever makes ``stop()`` true) ends a wait; other
+    sources, and every source without ``wait``, are looked at every
+    ``period_ms``."""
     start = now_ms()
     end = None if seconds is None else start + int(seconds * 1000)
     previous: int | None = None
@@ -95,9 +118,38 @@ def run_diag(source: SensorSource, leds: LedSink, display: Display, matrix_map: 
             _light(leds, frame, matrix_map, now)
             display.show(["Sensor test", f"{bin(frame).count('1')} switches closed",
                           last.split("  ", 1)[0], last.split("  ", 1)[-1]])
-        sleep_ms(period_ms)
+        until = next_stats if end is None else min(next_stats, end)
+        if wait is None or not _wait_on_source(source, wait, wake_fd, now, until):
+            sleep_ms(period_ms)
     _print_stats(source, stats_shown, out)
     return changes
+
+
+def _wait_on_source(source: SensorSource, wait: Wait, wake_fd: int | None,
+                    now_ms: int, until_ms: int) -> bool:
+    """Sleep on the source's descriptors until its next deadline or
+    ``until_ms``, whichever comes first; False (at once) when the source
+    cannot say when it needs looking at."""
+    descriptors = getattr(source, "descriptors", None)
+    deadline = getattr(source, "next_deadline", None)
+    fds = descriptors() if descriptors is not None and deadline is not None else None
+    if fds is None:
+        return False
+    readable, writable = fds
+    masks: dict[int, int] = {}
+    for fd in readable:
+        masks[fd] = masks.get(fd, 0) | select.POLLIN
+    for fd in writable:
+        masks[fd] = masks.get(fd, 0) | select.POLLOUT
+    if wake_fd is not None:
+        masks[wake_fd] = masks.get(wake_fd, 0) | select.POLLIN
+    poller = select.poll()
+    for fd, mask in masks.items():
+        poller.register(fd, mask)
+    due = deadline(now_ms)
+    wake_at = until_ms if due is None else min(due, until_ms)
+    wait(poller, max(wake_at - now_ms, 1))        # at least 1 ms: a stale deadline never spins
+    return True
 
 
 def _print_stats(source: SensorSource, shown: dict | None, out: TextIO) -> dict | None:

@@ -18,9 +18,18 @@ Link rules (board.md):
   firmware sends every change twice): one corrupted line that happens to
   pass the CRC can never act, neither as a button press nor as a square;
 * reconnect attempts follow a backoff of 0.25 s doubling to a 2 s cap, reset
-  once a valid line arrives; when a ``present()`` check is given (from_config
-  gives one: the device path exists), a device that appears is opened at
-  once (polled every 100 ms), so a replug recovers in well under 2 s;
+  once a valid line arrives; a device that exists but does not open
+  (permissions, busy) is retried at that backoff;
+* a device that does not exist is waited for, not looked for: once an
+  attempt has found no device, and with a ``watch`` (from_config gives one
+  on Linux: hardware.device_watch, inotify on the folder the device appears
+  in) and a ``present()`` check (the device path exists), the link has no
+  timer at all, and a device that appears is opened at once, however long
+  the Pico was away (after a loss the first attempt comes at the backoff:
+  an unplugged Pico's device goes a moment after its port fails). Without a
+  watch that can be armed (not Linux, no inotify_simple, a glob in a
+  folder's name, no more inotify watches) the ``present()`` check is made
+  every ``presence_poll_ms`` (100 ms) during the backoff instead;
 * after a (re)connect the link is up (``link_ok``) once the first ping has
   been answered and a state has been confirmed after it (frames queued
   before the reconnect are never taken); after a (re)connect or a firmware
@@ -33,11 +42,13 @@ Link rules (board.md):
   config says maxima (10×8)"), it is logged, and the link stays down.
 
 The board's loop sleeps between lines (``descriptors()``: the port to wait
-on; ``next_deadline()``: the loss time, the unanswered ping's limit, the next
-reconnect attempt or presence check). Keep-up pings and LED refreshes are not
-deadlines of their own: they go out with the next pass after they are due,
-which the Pico's heartbeat brings every 250 ms; only when no line comes do
-they get a deadline of their own, ``SOFT_MS`` after they were due.
+on, or the device watch while the device is missing; ``next_deadline()``:
+the loss time, the unanswered ping's limit, the next reconnect attempt or
+presence check; None while only the watch can bring the device). Keep-up
+pings and LED refreshes are not deadlines of their own: they go out with the
+next pass after they are due, which the Pico's heartbeat brings every
+250 ms; only when no line comes do they get a deadline of their own,
+``SOFT_MS`` after they were due.
 
 Counters for ``diag`` are in the ``stats`` dict.
 """
@@ -50,6 +61,7 @@ import select
 from typing import Callable, Mapping, Protocol
 
 from . import mbproto
+from .device_watch import DeviceWatch
 from .interfaces import BoardState
 from .matrix_map import MatrixMap
 from .protocol import (BAD_CRC, OK, Ack, Error, Frame, Hello, encode_leds, led_line,
@@ -78,12 +90,17 @@ class SerialPort(Protocol):
     def close(self) -> None: ...
 
 
+def device_patterns(device: str) -> tuple[str, ...]:
+    """Where a configured device may appear: ``auto``'s patterns, or the
+    glob or path itself."""
+    return AUTO_DEVICES if device in ("", "auto") else (device,)
+
+
 def resolve_device(device: str) -> str:
     """A configured device as a path: ``auto``, a glob or a plain path.
 
     Raises FileNotFoundError when nothing matches (the caller retries)."""
-    patterns = AUTO_DEVICES if device in ("", "auto") else (device,)
-    for pattern in patterns:
+    for pattern in device_patterns(device):
         if glob.has_magic(pattern):
             matches = sorted(glob.glob(pattern))
             if matches:
@@ -133,9 +150,11 @@ class PicoLink:
                  loss_timeout_ms: int = 1000, backoff_initial_ms: int = 250,
                  backoff_max_ms: int = 2000, led_refresh_ms: int = 1000,
                  present: Callable[[], bool] | None = None,
-                 presence_poll_ms: int = 100, ping_ms: int = 500, board: str = "maxima") -> None:
+                 presence_poll_ms: int = 100, ping_ms: int = 500, board: str = "maxima",
+                 watch: DeviceWatch | None = None) -> None:
         self.port_factory = port_factory
         self.present = present
+        self.watch = watch                       # wakes the loop when the device may have appeared
         self.presence_poll_ms = presence_poll_ms
         self.matrix_map = matrix_map or MatrixMap()
         self.board = board
@@ -173,6 +192,8 @@ class PicoLink:
         self._last_presence_poll: int | None = None
         self.device: str | None = None           # the configured device (from_config)
         self._missing = False                    # the last open found no device at all
+        self._watching = False                   # waiting on the watch, not on a timer
+        self._watch_works = watch is not None and present is not None   # False once arming failed
 
     @classmethod
     def from_config(cls, device: str, baud: int = 115200,
@@ -180,7 +201,9 @@ class PicoLink:
         """A link on a real serial device: ``auto``, a path such as
         ``/dev/maxima-pico``, or a glob such as ``/dev/serial/by-id/*MicroPython*``
         (resolved again at every reconnect). ``baud`` is ignored by USB CDC but
-        must not be 1200 (that resets the RP2040 into its bootloader)."""
+        must not be 1200 (that resets the RP2040 into its bootloader). While
+        the device is missing the link waits on an inotify watch of where it
+        will appear (on a timer where inotify is not available)."""
         import serial   # pyserial
 
         def open_port() -> SerialPort:
@@ -195,6 +218,8 @@ class PicoLink:
             except FileNotFoundError:
                 return False
 
+        if "watch" not in options:
+            options["watch"] = DeviceWatch.open(device_patterns(device))
         link = cls(open_port, matrix_map, present=present, **options)
         link.device = device
         return link
@@ -235,8 +260,11 @@ class PicoLink:
     # -- the loop's timing ---------------------------------------------------
     def descriptors(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """``(readable, writable)``: the port to wait on for input, and for
-        room when output is waiting; None when the port has no descriptor
-        (pyserial's ``loop://``): then the link must be polled."""
+        room when output is waiting; the device watch while the device is
+        missing; None when the port has no descriptor (pyserial's
+        ``loop://``): then the link must be polled."""
+        if self._watching and self.watch is not None and not self._closed:
+            return (self.watch.fileno(),), ()
         if self._port is None or self._closed:
             return (), ()
         try:
@@ -246,12 +274,13 @@ class PicoLink:
         return (fd,), ((fd,) if self._tx else ())
 
     def next_deadline(self, now_ms: int) -> int | None:
-        """When the link next needs a pass if no line comes before."""
-        if self._closed:
+        """When the link next needs a pass if no line comes before; None
+        when nothing but the device appearing (the watch) can bring one."""
+        if self._closed or self._watching:
             return None
         if self._port is None:
             times = [self._next_attempt_ms if self._next_attempt_ms is not None else now_ms]
-            if self.present is not None and self._last_presence_poll is not None:
+            if self._polls_presence() and self._last_presence_poll is not None:
                 times.append(self._last_presence_poll + self.presence_poll_ms)
             return min(times)
         times = [self._last_rx_ms + self.loss_timeout_ms]
@@ -273,7 +302,10 @@ class PicoLink:
 
     def close(self) -> None:
         self._closed = True
+        self._watching = False
         self._drop_port()
+        if self.watch is not None:
+            self.watch.close()
 
     # -- internals ------------------------------------------------------------
     def _service(self, now: int) -> None:
@@ -297,11 +329,15 @@ class PicoLink:
             self._transmit(now)
 
     def _attempt_due(self, now: int) -> bool:
-        """Time for an open attempt: the backoff has run out, or the device
-        has just appeared (a replug is picked up without waiting 2 s)."""
+        """Time for an open attempt: the device has appeared (the watch saw
+        its folder change and it is there), the backoff has run out, or,
+        without a watch, the presence check has just found the device (a
+        replug is picked up without waiting 2 s)."""
+        if self._watching:
+            return self._appeared(now)
         if self._next_attempt_ms is None or now >= self._next_attempt_ms:
             return True
-        if self.present is None:
+        if not self._polls_presence():
             return False
         if self._last_presence_poll is not None and now - self._last_presence_poll < self.presence_poll_ms:
             return False
@@ -311,6 +347,48 @@ class PicoLink:
             self._backoff_ms = self.backoff_initial_ms
             return True
         return False
+
+    def _appeared(self, now: int) -> bool:
+        """Whether the watch brings the device: its folders changed and it
+        is there now. A watch that can no longer be armed hands over to the
+        timer."""
+        assert self.watch is not None
+        if not self.watch.drain():
+            return False
+        if not self.watch.armed:
+            self._watching = self._watch_works = False
+            self._schedule_retry(now)
+            return False
+        if not self._is_present():
+            return False
+        self._watching = False
+        self._backoff_ms = self.backoff_initial_ms
+        return True
+
+    def _await_device(self, now: int) -> None:
+        """The device is missing: wait on the watch (with the presence check
+        to tell the device's arrival from other changes in its folder), or
+        else on the timer."""
+        if self.watch is not None and self.present is not None:
+            self._watch_works = self.watch.arm()
+            if self._watch_works:
+                if not self._is_present():
+                    self._watching = True  # armed before looking: an arrival after the look wakes us
+                    return
+                self.watch.disarm()        # there after all: the timer's attempt opens it
+        self._schedule_retry(now)
+
+    def _polls_presence(self) -> bool:
+        """Whether the device's appearance is looked for on a timer (no
+        watch, or one that could not be armed) during the backoff."""
+        return self.present is not None and not self._watch_works
+
+    def _stop_watching(self) -> None:
+        """The device is there (open, or failing to open): its folder's
+        changes are of no interest."""
+        self._watching = False
+        if self.watch is not None:
+            self.watch.disarm()
 
     def _is_present(self) -> bool:
         try:
@@ -325,9 +403,14 @@ class PicoLink:
             self._missing = isinstance(e, FileNotFoundError)
             self.stats["open_failures"] += 1
             log.debug("Pico open failed: %s", e)
-            self._schedule_retry(now)
+            if self._missing:
+                self._await_device(now)
+            else:
+                self._stop_watching()
+                self._schedule_retry(now)
             return
         self._missing = False
+        self._stop_watching()
         if self._ever_connected:
             self.stats["reconnects"] += 1
         self._ever_connected = True

@@ -248,13 +248,23 @@ def _diag(args: argparse.Namespace) -> int:
     except _Failed as exc:
         print(exc, file=sys.stderr)
         return 1
+    from controller.waker import Waker
+
     clock = runner_module.SystemClock()
     stopped = []
+    waker = Waker()     # SIGTERM ends a wait on the Pico link at once
+
+    def stop() -> None:
+        stopped.append(True)
+        waker.wake()
+
     try:
-        with _stop_on_sigterm(lambda: stopped.append(True)):
+        with _stop_on_sigterm(stop):
             run_diag(hardware.source, hardware.leds, hardware.display, config.matrix_map(),
                      sys.stdout, clock.now_ms, clock.sleep_ms, seconds=args.seconds,
-                     period_ms=config.loop_ms, stop=lambda: bool(stopped))
+                     period_ms=config.loop_ms, stop=lambda: bool(stopped),
+                     wait=getattr(clock, "wait", None), wake_fd=waker.fileno())
     finally:
         hardware.close()
+        waker.close()
     return 0

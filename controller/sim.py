@@ -33,15 +33,17 @@ from .guard import Guard, fault_dir_for
 from .script import COMMANDS, Runner, ScriptError, parse_line
 from .settings import Settings
 from .store import GameStore, board_store
+from .chooser import CLOSE_MS
 from .waker import Waker
 
-HELP = """\
+HELP = f"""\
 commands (one per line):
   lift SQ            take the piece off square SQ (e.g. lift d3)
   place SQ           put a piece on square SQ
   wait MS            let MS milliseconds pass, at most 86400000 (real time passes too)
   press BUTTON       ok | back | menu | new (menu: the game chooser, a row per button:
-                     press the button of a game, or MENU to go on to resign, draw...)
+                     press the button of a game, or MENU to go on to resign, draw...;
+                     it closes by itself after {CLOSE_MS // 1000} s, or when a piece is lifted or placed)
   fen FEN|start      new game from FEN, the board set up for it
   variant NAME [FEN|start]  new game of another game (maxima-board variants), board set up
   setup [FEN|start]  new game from FEN, to be set up piece by piece

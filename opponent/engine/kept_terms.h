@@ -9,7 +9,7 @@
  * figures: docs/opponent.md, "Evaluation terms". */
 static const struct { const char *family; int mask; } KEPT_TERMS[] = {
     {"maxima", 7},     /* 27 Nov 2026: 259/404 (+234 =50 -120), +101 Elo [+69 .. +135] */
-    {"ultima", 0},     /* not checked: 30 games only, 15.5/30 (+12 Elo [-100 .. +126]) */
+    {"ultima", 0},     /* 27 Nov 2026 (placement, its only group): 131.5/292 (+89 =85 -118), -35 Elo [-69 .. -1] */
     {"deckle", 0},     /* not checked */
     {0, 0},
 };

@@ -5,7 +5,8 @@ a Pi Zero as on a Pi 5 or a desktop; a game clock or the board's
 ``movetime_ms`` still caps the time), with a depth cap, evaluation noise
 (± centipawns) and a share of random moves where the weakest levels need
 them (``quiescence``: whether captures are searched to quiet positions; every
-level does since the retuning of 27 Nov 2026, docs/opponent.md). ``word`` is what a player reads in the board's
+level does since the retuning of 27 Nov 2026, docs/opponent.md, but Optima's
+level 1). ``word`` is what a player reads in the board's
 menu and the docs. The engine holds the same numbers
 (``opponent/engine/levels.c``; ``maxima-engine levels`` prints them, and
 ``tests/test_opponent_engine_levels.py`` keeps the two equal). Optima's
@@ -41,9 +42,9 @@ LEVELS: list[Level] = [
 ]
 DEFAULT = 5
 
-# Optima's levels: level 1 with more noise and random moves (24.5/50 against minimax2 with the common row,
-# 16/40 with this one on the same openings; docs/opponent.md, "The levels' ladder").
-OPTIMA_LEVELS: list[Level] = [LEVELS[0]._replace(noise=260, random_pct=26)] + LEVELS[1:]
+# Optima's levels: level 1 with more noise and random moves and no quiescence (the common row was about
+# even with minimax2 in Optima, this one scored 11/40; docs/opponent.md, "The levels' ladder").
+OPTIMA_LEVELS: list[Level] = [LEVELS[0]._replace(noise=260, random_pct=26, quiescence=False)] + LEVELS[1:]
 
 
 def level(n: int, game: str = "maxima") -> Level:

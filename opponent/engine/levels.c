@@ -19,11 +19,12 @@ const Level LEVELS[11] = {
     {2500000, 0, 0, 0, 1},
 };
 
-/* Optima's level 1 plays more noise and more random moves: with the common row it scored 24.5/50 against
- * the reference player (minimax2) in Optima, with this one 16/40 on the same openings; in the other games the
- * common row is below the reference already, and this one widened level 2's step over it to +359 in Maxima
+/* Optima's level 1 (both boards) has more noise and random moves and no quiescence: the common row was about
+ * even with the reference player (minimax2) in Optima (+9 Elo in 40 games), and even with more noise and
+ * random moves (+-260, 26 %; -9 at depth 1 with +-200, 20 %); without quiescence it scored 11/40 (-168) and
+ * 6.5/40 in Optima 9x9. In the other games the common row is below the reference already
  * (docs/opponent.md, "The levels' ladder"). */
-static const Level OPTIMA_LEVEL_1 = {500, 2, 260, 26, 1};
+static const Level OPTIMA_LEVEL_1 = {500, 2, 260, 26, 0};
 
 const Level *optima_level(int n) { return n == 1 ? &OPTIMA_LEVEL_1 : &LEVELS[n]; }
 

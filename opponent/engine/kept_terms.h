@@ -10,6 +10,6 @@
 static const struct { const char *family; int mask; } KEPT_TERMS[] = {
     {"maxima", 7},     /* 27 Nov 2026: 259/404 (+234 =50 -120), +101 Elo [+69 .. +135] */
     {"ultima", 0},     /* 27 Nov 2026 (placement, its only group): 131.5/292 (+89 =85 -118), -35 Elo [-69 .. -1] */
-    {"deckle", 0},     /* not checked */
+    {"deckle", 7},     /* 27 Nov 2026, 8 games, both boards: 251.5/416 (+191 =121 -104), +74 Elo [+46 .. +103] */
     {0, 0},
 };

@@ -3,6 +3,7 @@ with engine-from/engine-to and in words, made by the player and checked;
 hints; the MENU items; a whole game in the simulator; replays."""
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Iterator
 
 import pytest
 
@@ -234,21 +236,30 @@ def test_replay_opponent_line_errors_name_the_line():
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "line 2: opponent needs" in out.stderr
 
 
-def test_sim_with_an_opponent_shows_the_computers_move():
+@contextlib.contextmanager
+def sim_awaiting_the_computer() -> Iterator[tuple[Sim, io.StringIO]]:
+    """A simulated board (in-memory store) where the computer, a random player, has Black and White has just
+    played e3-e5: yields the Sim and its output; the engine, the Sim and the store are closed after."""
     store = GameStore(":memory:")
     out = io.StringIO()
     sim = Sim(Settings(), store, out, wrap=lambda c: OpponentLayer(c, "black", 2, "random"))
     try:
         for n, line in enumerate(["lift e3", "place e5", "wait 400"], 1):
             sim.command(line, n)
+        yield sim, out
+    finally:
+        sim.controller.close()
+        sim.close()
+        store.close()
+
+
+def test_sim_with_an_opponent_shows_the_computers_move():
+    with sim_awaiting_the_computer() as (sim, out):
         deadline = time.monotonic() + 20
         while "computer " not in out.getvalue() and time.monotonic() < deadline:
             time.sleep(0.05)
             sim.tick()
         assert "\ncomputer " in out.getvalue()
-    finally:
-        sim.controller.close()
-        store.close()
 
 
 def test_opponent_config_section():

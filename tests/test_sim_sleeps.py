@@ -76,23 +76,14 @@ def test_the_sim_wakes_at_the_controllers_deadlines_and_then_not_at_all(sim):
 
 
 def test_the_computers_answer_wakes_the_sim():
-    from opponent.board import OpponentLayer
+    from tests.test_opponent_board import sim_awaiting_the_computer
 
-    store = GameStore(":memory:")
-    out = io.StringIO()
-    sim = Sim(Settings(), store, out, wrap=lambda c: OpponentLayer(c, "black", 2, "random"))
-    try:
-        for n, line in enumerate(["lift e3", "place e5", "wait 400"], 1):
-            sim.command(line, n)
+    with sim_awaiting_the_computer() as (sim, out):
         end = time.monotonic() + 20
         while "\ncomputer " not in out.getvalue() and time.monotonic() < end:
             sim.wait(timeout_s=20)       # only the answer's wake can end this wait early
         assert "\ncomputer " in out.getvalue()
         assert time.monotonic() < end
-    finally:
-        sim.controller.close()
-        sim.close()
-        store.close()
 
 
 def test_an_idle_sim_at_a_terminal_does_not_wake(tmp_path):

@@ -47,11 +47,11 @@ DEFAULT = 5
 OPTIMA_LEVELS: list[Level] = [LEVELS[0]._replace(noise=260, random_pct=26, quiescence=False)] + LEVELS[1:]
 
 
-def level(n: int, game: str = "maxima") -> Level:
-    """Level ``n`` (1-10) as GAME (a variant's name) plays it; ValueError naming the range otherwise."""
+def level(n: int) -> Level:
+    """Level ``n`` (1-10); ValueError naming the range otherwise."""
     if not 1 <= n <= len(LEVELS):
         raise ValueError(f"level must be 1 to {len(LEVELS)}, got {n}")
-    return (OPTIMA_LEVELS if game.startswith("optima") else LEVELS)[n - 1]
+    return LEVELS[n - 1]
 
 
 def label(n: int) -> str:

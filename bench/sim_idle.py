@@ -25,21 +25,15 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+
+from bench.idle import sample  # noqa: E402
 
 
-def sample(pid: int) -> tuple[int, int]:
-    """(ns on CPU, context switches) of every thread of ``pid``."""
-    ns = switches = 0
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        base = f"/proc/{pid}/task/{tid}"
-        try:
-            ns += int(open(f"{base}/schedstat").read().split()[0])
-            for line in open(f"{base}/status"):
-                if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
-                    switches += int(line.split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-    return ns, switches
+def totals(pid: int) -> tuple[int, int]:
+    """(ns on CPU, context switches) summed over every thread of ``pid``."""
+    threads = sample(pid).values()
+    return sum(t[0] for t in threads), sum(t[1] for t in threads)
 
 
 def main() -> int:
@@ -71,9 +65,9 @@ def main() -> int:
             time.sleep(2.0)
             typed(b"lift d3\nplace d4\n")
             time.sleep(5.0)
-            t0, (ns0, sw0) = time.monotonic(), sample(proc.pid)
+            t0, (ns0, sw0) = time.monotonic(), totals(proc.pid)
             time.sleep(args.seconds)
-            t1, (ns1, sw1) = time.monotonic(), sample(proc.pid)
+            t1, (ns1, sw1) = time.monotonic(), totals(proc.pid)
             typed(b"quit\n")
             proc.wait(10)
         finally:

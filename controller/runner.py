@@ -53,7 +53,7 @@ import sys
 import time
 from typing import Callable, Iterable, Protocol, TextIO
 
-from hardware.interfaces import Display, LedSink, SensorSource
+from hardware.interfaces import Display, LedSink, SensorSource, poll_masks
 from hardware.notify import Notifier
 
 from .waker import Waker
@@ -334,14 +334,8 @@ class Runner:
 
     def _watch(self) -> None:
         """Register exactly the descriptors to wake on now."""
-        wanted = {self.waker.fileno(): select.POLLIN}
-        fds = self._source_descriptors()
-        if fds is not None:
-            readable, writable = fds
-            for fd in readable:
-                wanted[fd] = wanted.get(fd, 0) | select.POLLIN
-            for fd in writable:
-                wanted[fd] = wanted.get(fd, 0) | select.POLLOUT
+        readable, writable = self._source_descriptors() or ((), ())
+        wanted = poll_masks([self.waker.fileno(), *readable], writable)
         for fd in [fd for fd in self._polled if fd not in wanted]:
             self._poller.unregister(fd)
             del self._polled[fd]

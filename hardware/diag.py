@@ -27,7 +27,7 @@ from __future__ import annotations
 import select
 from typing import Callable, Protocol, TextIO
 
-from .interfaces import Display, LedSink, SensorSource
+from .interfaces import Display, LedSink, SensorSource, poll_masks
 from .matrix_map import MatrixMap
 
 STATS_MS = 5000      # how often a Pico link's counters are printed (when they changed)
@@ -136,15 +136,8 @@ def _wait_on_source(source: SensorSource, wait: Wait, wake_fd: int | None,
     if fds is None:
         return False
     readable, writable = fds
-    masks: dict[int, int] = {}
-    for fd in readable:
-        masks[fd] = masks.get(fd, 0) | select.POLLIN
-    for fd in writable:
-        masks[fd] = masks.get(fd, 0) | select.POLLOUT
-    if wake_fd is not None:
-        masks[wake_fd] = masks.get(wake_fd, 0) | select.POLLIN
     poller = select.poll()
-    for fd, mask in masks.items():
+    for fd, mask in poll_masks([*readable, *([] if wake_fd is None else [wake_fd])], writable).items():
         poller.register(fd, mask)
     due = deadline(now_ms)
     wake_at = until_ms if due is None else min(due, until_ms)

@@ -6,8 +6,9 @@ shows lines of text. The controller never imports a driver.
 """
 from __future__ import annotations
 
+import select
 from dataclasses import dataclass
-from typing import Mapping, Protocol, Sequence
+from typing import Iterable, Mapping, Protocol, Sequence
 
 BUTTONS = ("ok", "back", "menu", "new")
 
@@ -46,3 +47,15 @@ class Display(Protocol):
         """Show these lines (status bar first)."""
 
     def close(self) -> None: ...
+
+
+def poll_masks(readable: Iterable[int], writable: Iterable[int] = ()) -> dict[int, int]:
+    """The ``select.poll`` masks to wait on: POLLIN for each descriptor of
+    ``readable`` (a source's ``descriptors()``, a waker), POLLOUT for each of
+    ``writable``, both for one in both."""
+    masks: dict[int, int] = {}
+    for fd in readable:
+        masks[fd] = masks.get(fd, 0) | select.POLLIN
+    for fd in writable:
+        masks[fd] = masks.get(fd, 0) | select.POLLOUT
+    return masks

@@ -120,3 +120,24 @@ def test_with_a_seed_the_noisy_levels_repeat_themselves(engine_binary, n):
     first = _answers(engine_binary, n, 11, fens)
     assert _answers(engine_binary, n, 11, fens) == first
     assert len(set(_answers(engine_binary, n, s, fens[:1])[0] for s in range(12))) > 1   # the seed matters
+
+
+@pytest.mark.parametrize("variant, table", [("optima", OPTIMA_LEVELS), ("optima-9x9", OPTIMA_LEVELS),
+                                            ("maxima", LEVELS), ("withdrawer-chess", LEVELS)])
+def test_each_game_plays_its_own_level_1(engine_binary, variant, table):
+    """Optima's search takes its level from Optima's table (levels.c's optima_level, search_core.h's
+    SC_LEVEL), the other games from the common one: the share of random moves (answered at once, `info
+    depth 0`) over 1000 seeds is level 1's random_pct of that table, which differ (26 % and 20 %)."""
+    u = Uci(engine_binary)
+    try:
+        u.send(f"setoption name UCI_Variant value {variant}")
+        u.send("setoption name Level value 1")
+        fen, random_moves, tries = _position(variant), 0, 1000
+        for seed in range(tries):
+            u.send(f"setoption name Seed value {seed}")
+            _, info = u.bestmove(f"position fen {fen}", "go")
+            random_moves += any(line.startswith("info depth 0 ") for line in info)
+    finally:
+        u.close()
+    assert OPTIMA_LEVELS[0].random_pct != LEVELS[0].random_pct
+    assert abs(random_moves / tries - table[0].random_pct / 100) < 0.035, random_moves

@@ -9,7 +9,7 @@ against ``builtin:level=K-1``) and levels against the reference player (by
 default ``minimax2``, two plies of material: the strength of vchess.club's
 computer player) with opponent/match.py's ``run_match`` (random openings, both
 colours, the rules adjudicate). Every move is a bare ``go``: a level searches
-its node budget (opponent/levels.py), so the table is the same on any
+its node budget (opponent/levels.py, that game's family's rows), so the table is the same on any
 machine (up to the noise of the weakest levels). With ``--jobs J`` J matches
 are played at once, each in its own process; the results do not change.
 
@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from opponent.levels import level as level_info  # noqa: E402
+from opponent.levels import label as level_label, level as level_info  # noqa: E402
 from opponent.match import Z95, run_match  # noqa: E402
 from opponent.supervisor import Limits  # noqa: E402
 
@@ -56,9 +56,12 @@ def level_ranges(text: str) -> list[int]:
     out: list[int] = []
     for part in text.split(","):
         lo, _, hi = part.partition("-")
-        out.extend(range(int(lo), int(hi or lo) + 1))
+        try:
+            out.extend(range(int(lo), int(hi or lo) + 1))
+        except ValueError:
+            raise ValueError(f"bad levels {text!r} (e.g. 1-5, 1,3,5 or 2-4,7)") from None
     for n in out:
-        level_info(n)   # ValueError naming the range
+        level_label(n)   # ValueError naming the range
     return sorted(set(out))
 
 
@@ -142,8 +145,14 @@ def main() -> int:
     args = ap.parse_args()
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
-    levels = level_ranges(args.levels)
-    direct = level_ranges(args.direct) if args.direct else levels
+    variants = args.variant or VARIANTS
+    try:
+        levels = level_ranges(args.levels)
+        direct = level_ranges(args.direct) if args.direct else levels
+        for variant in variants:
+            level_info(1, variant)   # ValueError naming an unknown game
+    except ValueError as e:
+        ap.error(str(e))
     direct = sorted(set(direct) | {levels[0]})
     spec = args.engine
 
@@ -152,7 +161,6 @@ def main() -> int:
             return args.reference
         return f"{spec}{',' if ':' in spec.rsplit('/', 1)[-1] else ':'}level={x}"
 
-    variants = args.variant or VARIANTS
     matches = [(n, None) for n in direct] + [(b, a) for a, b in zip(levels, levels[1:])]
     work = [(variant, a, b) for variant in variants for a, b in matches]
     with ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else nullcontext() as pool:
@@ -167,15 +175,15 @@ def main() -> int:
     print()
     print(f"Elo relative to {args.reference} (0), 95 % interval; {args.games} games per match, "
           f"{PRIOR_DRAWS} virtual draw each")
-    print("| level | word | nodes | " + " | ".join(tables) + " |")
-    print("|---|---|---|" + "---|" * len(tables))
+    print("(each cell: Elo [interval], the level's node budget in that game)")
+    print("| level | word | " + " | ".join(tables) + " |")
+    print("|---|---|" + "---|" * len(tables))
     for n in levels:
-        lv = level_info(n)
         cells = []
         for variant in tables:
             e, se = tables[variant][n]
-            cells.append(f"{e:+.0f} [{e - Z95 * se:+.0f} .. {e + Z95 * se:+.0f}]")
-        print(f"| {n} | {lv.word} | {lv.nodes:,} | " + " | ".join(cells) + " |")
+            cells.append(f"{e:+.0f} [{e - Z95 * se:+.0f} .. {e + Z95 * se:+.0f}], {level_info(n, variant).nodes:,}")
+        print(f"| {n} | {level_info(n, 'maxima').word} | " + " | ".join(cells) + " |")
     return 0
 
 

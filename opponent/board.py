@@ -48,7 +48,7 @@ from controller.screens import piece_move
 from engine import WHITE, Move, Position
 
 from .games import UnsupportedGame
-from .levels import DEFAULT as DEFAULT_LEVEL, LEVELS, label as level_label
+from .levels import DEFAULT as DEFAULT_LEVEL, LEVEL_COUNT, label as level_label
 from .players import PLAYERS
 from .specs import SpecError
 from .supervisor import RESTARTING, Limits, Supervisor
@@ -502,7 +502,7 @@ class OpponentLayer:
         return self.engine.strip().split(":", 1)[0] == "builtin"
 
     def _next_level(self) -> int:
-        return (self.level or DEFAULT_LEVEL) % len(LEVELS) + 1
+        return (self.level or DEFAULT_LEVEL) % LEVEL_COUNT + 1
 
     def _level_label(self) -> str:
         return f"Computer: {level_label(self._next_level())}?"

@@ -414,7 +414,7 @@ def test_player_names_of_engines():
 def test_menu_steps_the_computers_level_with_its_word():
     """Issue 23: the board's MENU shows each level with a word a player
     understands; OK sets it, and the record names the new level."""
-    from opponent.levels import LEVELS
+    from opponent.levels import WORDS
 
     store = GameStore(":memory:")
     runner = Runner(Settings(), store=store)
@@ -422,7 +422,7 @@ def test_menu_steps_the_computers_level_with_its_word():
     runner.controller = layer
     try:
         for expected in [10] + list(range(1, 11)):   # after 10 comes 1
-            word = LEVELS[expected - 1].word
+            word = WORDS[expected - 1]
             _menu_to(runner, layer, f"Computer: Level {expected} ({word})?")
             assert {"type": "opponent", "level": expected} in runner.press("ok")
             assert layer.level == expected

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from engine import Position
-from opponent.levels import LEVELS, OPTIMA_LEVELS, label, level
+from opponent.levels import FAMILIES, LEVEL_COUNT, ROWS, WORDS, label, level
 
 from .opponent_engine import Uci, engine_binary  # noqa: F401 (fixture)
 
@@ -59,12 +59,15 @@ def test_the_weakest_levels_never_overshoot_go_nodes(uci, n):
         assert _final_nodes(info) <= 20
 
 
+@pytest.mark.parametrize("variant", ["maxima", "ultima", "withdrawer-chess", "optima"])   # one game a family
 @pytest.mark.parametrize("n", [6, 7])   # levels without a depth cap
-def test_a_bare_go_searches_the_levels_node_budget(uci, n):
+def test_a_bare_go_searches_the_levels_node_budget(uci, variant, n):
+    """Each game searches its own family's budget (levels.c's family_level, search_core.h's SC_LEVEL)."""
+    uci.send(f"setoption name UCI_Variant value {variant}")
     uci.send(f"setoption name Level value {n}")
-    _, info = uci.bestmove("position startpos", "go", timeout=60)
+    _, info = uci.bestmove(f"position fen {_position(variant)}", "go", timeout=60)
     nodes = _final_nodes(info)
-    assert level(n).nodes * 0.99 <= nodes <= level(n).nodes * 1.01
+    assert level(n, variant).nodes * 0.99 <= nodes <= level(n, variant).nodes * 1.01
 
 
 def test_a_clock_still_caps_the_top_level(uci):
@@ -72,14 +75,13 @@ def test_a_clock_still_caps_the_top_level(uci):
     start = time.monotonic()
     _, info = uci.bestmove("position startpos", "go movetime 200")
     assert time.monotonic() - start < 2.0
-    assert _final_nodes(info) < LEVELS[-1].nodes
+    assert _final_nodes(info) < level(10, "maxima").nodes
 
 
-@pytest.mark.parametrize("family, table", [(None, LEVELS), ("board", LEVELS), ("optima", OPTIMA_LEVELS)])
-def test_the_engines_levels_are_opponent_levels(engine_binary, family, table):
-    out = subprocess.run([str(engine_binary), "levels", *([family] if family else [])], capture_output=True,
-                         text=True, check=True).stdout
-    got = [line.split() for line in out.splitlines()]
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_engines_levels_are_opponent_levels(engine_binary, family):
+    out = subprocess.run([str(engine_binary), "levels", family], capture_output=True, text=True, check=True).stdout
+    got, table = [line.split() for line in out.splitlines()], ROWS[family]
     assert len(got) == len(table) == 10
     for words, lv in zip(got, table):
         fields = dict(zip(words[1::2], map(int, words[2::2])))
@@ -88,14 +90,33 @@ def test_the_engines_levels_are_opponent_levels(engine_binary, family, table):
                           "random": lv.random_pct, "quiescence": int(lv.quiescence)}
 
 
-def test_levels_grow_in_work_and_have_words():
-    assert [lv.n for lv in LEVELS] == list(range(1, 11))
-    assert all(a.nodes < b.nodes for a, b in zip(LEVELS, LEVELS[1:]))
-    assert all(a.random_pct >= b.random_pct and a.noise >= b.noise for a, b in zip(LEVELS, LEVELS[1:]))
-    assert len({lv.word for lv in LEVELS}) == 10
-    assert label(1) == "Level 1 (beginner)" and LEVELS[-1].word == "master"
+@pytest.mark.parametrize("args", [[], ["board"], ["Maxima"]])
+def test_the_engines_levels_need_a_family(engine_binary, args):
+    run = subprocess.run([str(engine_binary), "levels", *args], capture_output=True, text=True)
+    assert run.returncode == 2 and run.stdout == ""
+    if args:
+        assert run.stderr == f"maxima-engine levels: expected maxima, ultima, deckle or optima, got '{args[0]}'\n"
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_levels_grow_in_work_and_have_words(family):
+    rows = ROWS[family]
+    assert [lv.n for lv in rows] == list(range(1, 11)) and [lv.word for lv in rows] == list(WORDS)
+    assert all(a.nodes < b.nodes for a, b in zip(rows, rows[1:]))
+    assert all(a.random_pct >= b.random_pct and a.noise >= b.noise for a, b in zip(rows, rows[1:]))
+    assert len(set(WORDS)) == LEVEL_COUNT == 10
+    assert label(1) == "Level 1 (beginner)" and label(10) == "Level 10 (master)"
+
+
+def test_a_level_is_looked_up_by_game_or_family():
+    assert level(3, "withdrawer-chess-10x8") == level(3, "deckle") == ROWS["deckle"][2]
+    assert level(1, "optima-9x9") == ROWS["optima"][0] and level(1, "ultima-pure") == ROWS["ultima"][0]
     with pytest.raises(ValueError, match="1 to 10"):
-        level(11)
+        level(11, "maxima")
+    with pytest.raises(ValueError, match="1 to 10"):
+        label(0)
+    with pytest.raises(ValueError, match="unknown variant 'chess'"):
+        level(1, "chess")
 
 
 def _answers(engine_binary, n: int, seed: int | None, fens: list[str]) -> list[str]:
@@ -122,12 +143,11 @@ def test_with_a_seed_the_noisy_levels_repeat_themselves(engine_binary, n):
     assert len(set(_answers(engine_binary, n, s, fens[:1])[0] for s in range(12))) > 1   # the seed matters
 
 
-@pytest.mark.parametrize("variant, table", [("optima", OPTIMA_LEVELS), ("optima-9x9", OPTIMA_LEVELS),
-                                            ("maxima", LEVELS), ("withdrawer-chess", LEVELS)])
-def test_each_game_plays_its_own_level_1(engine_binary, variant, table):
-    """Optima's search takes its level from Optima's table (levels.c's optima_level, search_core.h's
-    SC_LEVEL), the other games from the common one: the share of random moves (answered at once, `info
-    depth 0`) over 1000 seeds is level 1's random_pct of that table, which differ (26 % and 20 %)."""
+@pytest.mark.parametrize("variant", ["optima", "optima-9x9", "maxima", "ultima", "withdrawer-chess"])
+def test_each_game_plays_its_own_level_1(engine_binary, variant):
+    """Each game's search takes its level from its family's rows (levels.c's family_level, search_core.h's
+    SC_LEVEL): the share of random moves (answered at once, `info depth 0`) over 1000 seeds is level 1's
+    random_pct of that family, and the families' shares differ."""
     u = Uci(engine_binary)
     try:
         u.send(f"setoption name UCI_Variant value {variant}")
@@ -139,5 +159,5 @@ def test_each_game_plays_its_own_level_1(engine_binary, variant, table):
             random_moves += any(line.startswith("info depth 0 ") for line in info)
     finally:
         u.close()
-    assert OPTIMA_LEVELS[0].random_pct != LEVELS[0].random_pct
-    assert abs(random_moves / tries - table[0].random_pct / 100) < 0.035, random_moves
+    assert len({rows[0].random_pct for rows in ROWS.values()}) > 1
+    assert abs(random_moves / tries - level(1, variant).random_pct / 100) < 0.035, random_moves

@@ -19,7 +19,8 @@ static void usage(void) {
                     "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n"
                     "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES [-]]  (games for opponent/tune.py; -: Optima start FENs on stdin)\n"
                     "       maxima-engine values optima|optima-9x9    (Optima's material values, TOKEN:VALUE)\n"
-                    "       maxima-engine levels [board|optima]       (levels 1-10: node budget, depth cap, noise, random moves)\n"
+                    "       maxima-engine levels FAMILY           (maxima|ultima|deckle|optima: levels 1-10: node budget, depth cap,\n"
+                    "                                              noise, random moves, quiescence)\n"
                     "       maxima-engine check optima|optima-9x9     (FENs on stdin: Optima's kept state and move counts\n"
                     "                                                  against their definitions, 'ok N' or 'bad WHAT')\n");
 }
@@ -131,7 +132,7 @@ int main(int argc, char **argv) {
         return batch(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "bench")) return bench(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "search")) return search_bench(argc, argv);
-    if ((argc == 2 || argc == 3) && !strcmp(argv[1], "levels")) return levels_main(argc == 3 ? argv[2] : 0);
+    if (argc == 3 && !strcmp(argv[1], "levels")) return levels_main(argv[2]);
     if (argc >= 3 && !strcmp(argv[1], "selfplay") && op_is_variant(argv[2])) return op_selfplay_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "selfplay")) return selfplay_main(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "uci")) { usage(); return 2; }

@@ -25,7 +25,7 @@ typedef struct { int unused; } OLegalCtx;    /* every generated move is legal */
 #define SC_QDEPTH 6
 #define SC_MOVESTR 128
 #define SC_COPY(q, p) op_pos_copy(q, p)
-#define SC_LEVEL(n) optima_level(n)
+#define SC_LEVEL(n) family_level(LEVEL_OPTIMA, n)
 #include "search_core.h"
 
 long long op_search_nodes(void) { return nodes; }

@@ -27,7 +27,10 @@ typedef struct { int hz, tested; uint8_t z[MAXSQ]; } LegalCtx;
 #define SC_LEGALCTX LegalCtx
 #define SC_QDEPTH 0                /* unlimited: the captures run out */
 #define SC_MOVESTR 64
+#define SC_LEVEL(n) family_level(V.family, n)   /* FAM_X == LEVEL_X (search_api.h) */
 #include "search_core.h"
+_Static_assert((int)FAM_MAXIMA == LEVEL_MAXIMA && (int)FAM_ULTIMA == LEVEL_ULTIMA && (int)FAM_DECKLE == LEVEL_DECKLE,
+               "a family's levels are ROWS[V.family] (levels.c)");
 
 long long search_nodes(void) { return nodes; }
 

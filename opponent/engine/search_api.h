@@ -19,8 +19,11 @@ typedef struct {
  * share of random moves for the weakest. opponent/levels.py holds the same
  * table with each level's word; `maxima-engine levels` prints this one. */
 typedef struct { int nodes, depth, noise, random_pct, quiescence; } Level;
-extern const Level LEVELS[11];   /* [1..10]: Maxima, Ultima and Deckle's games */
-const Level *optima_level(int n);   /* Optima's: LEVELS but a weaker level 1 (levels.c) */
+/* each family has its own rows (the ladder of docs/opponent.md measured them per family); the first three
+ * are engine.h's FAM_MAXIMA, FAM_ULTIMA, FAM_DECKLE */
+enum { LEVEL_MAXIMA, LEVEL_ULTIMA, LEVEL_DECKLE, LEVEL_OPTIMA, LEVEL_FAMILIES };
+extern const char *const LEVEL_FAMILY_NAMES[LEVEL_FAMILIES];   /* "maxima", "ultima", "deckle", "optima" */
+const Level *family_level(int family, int n);                  /* level n (1-10) of a family (levels.c) */
 
 /* a game for the UCI loop */
 typedef struct {

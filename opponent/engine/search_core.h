@@ -17,7 +17,7 @@
  *   SC_QDEPTH                      the quiescence depth given to the first quiescence call (0: unlimited)
  *   SC_MOVESTR                     the longest move string
  *   SC_COPY(q, p)                  (optional) *q = *p for the search's purposes
- *   SC_LEVEL(n)                    (optional) the game's level n (default &LEVELS[n])
+ *   SC_LEVEL(n)                    the game's level n (search_api.h's family_level)
  * and defines after including (static) the hooks declared below. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +26,6 @@
 #include <unistd.h>
 
 #include "search_api.h"
-#ifndef SC_LEVEL
-#define SC_LEVEL(n) (&LEVELS[n])
-#endif
 #ifndef SC_COPY
 #define SC_COPY(q, p) (*(q) = *(p))
 #endif

@@ -7,8 +7,7 @@ chosen, abandoned or taken back by either, and a press just after the
 page closed itself (meant for the page) does nothing."""
 from __future__ import annotations
 
-from controller.chooser import CLOSE_MS
-from controller.modes.choice import QUIET_MS
+from controller.closing import CLOSE_MS, QUIET_MS
 from controller.script import Runner
 from controller.settings import Settings
 from controller.store import GameStore

@@ -8,8 +8,9 @@ countdown's steps (``next_change``). A touch on the board (a lift or a
 placement) closes it at once, and the board's change is then handled as
 any other. A button pressed within ``QUIET_MS`` after a page closed by
 itself was meant for the page: it does nothing (a BACK meant for the page
-must not take a move back), and the OLED says so for a while, so that a
-press that seems lost is not pressed again blindly.
+must not take a move back), and the OLED says so until the next press or
+touch, for ``NOTE_MS`` at most, so that a press that seems lost is not
+pressed again blindly.
 """
 from __future__ import annotations
 
@@ -52,8 +53,11 @@ class Countdown:
 
 
 def close_on_touch(c: "Controller") -> None:
-    """A piece lifted or placed: the page shown closes."""
+    """A piece lifted or placed: the page shown closes, and so does the
+    note of a press ignored (the board's guidance is wanted now)."""
     c._menu = None
+    if c._refused is not None and c._refused[0] == IGNORED:
+        c._refused = None
 
 
 def close_if_expired(c: "Controller", now: int) -> None:

@@ -120,6 +120,19 @@ def test_the_ignored_press_is_said_for_a_while_then_the_game_shows_again():
     assert c.display == before
 
 
+def test_a_touch_takes_the_ignored_press_note_away_for_the_boards_guidance():
+    runner = game()
+    c = runner.controller
+    open_page(runner, "chooser")
+    runner.wait(CLOSE_MS + 200)
+    runner.press("back")
+    assert IGNORED in words(c.display)
+    runner.lift("c8")
+    assert IGNORED not in words(c.display)
+    runner.wait(400)
+    assert "In hand" in words(c.display), c.display
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_a_late_press_with_no_tick_between_still_finds_the_page_closed_and_does_nothing(page):
     runner = game()

@@ -42,10 +42,10 @@ commands (one per line):
   place SQ           put a piece on square SQ
   wait MS            let MS milliseconds pass, at most 86400000 (real time passes too)
   press BUTTON       ok | back | menu | new (menu: the game chooser, a row per button:
-                     press the button of a game, or MENU to go on to the menu's questions,
-                     Resign White?, Agree draw?...: MENU next, OK yes, BACK cancel; the chooser,
-                     the menu and their questions close by themselves {CLOSE_MS // 1000} s after
-                     the last press, or when a piece is lifted or placed)
+                     press the button of a game, or MENU to go on to the menu's questions
+                     (Resign White?, Agree draw?...: MENU next, OK yes, BACK cancel); the
+                     chooser and the questions close by themselves {CLOSE_MS // 1000} s after the
+                     last press, or when a piece is lifted or placed)
   fen FEN|start      new game from FEN, the board set up for it
   variant NAME [FEN|start]  new game of another game (maxima-board variants), board set up
   setup [FEN|start]  new game from FEN, to be set up piece by piece

@@ -20,7 +20,7 @@ family in the order of ``maxima-board variants``.
 A group's page of four games has no button to spare for going back, so
 every page closes by itself ``CLOSE_MS`` after the last press, counting
 the seconds down in its title bar ("Choose a game  20s"); a touch on the
-board closes it too (``controller.modes.choice``).
+board closes it too (``controller.closing``).
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from hardware.boards import games_for
 from hardware.interfaces import BUTTONS
 
 from . import guidance as g
+from .closing import Countdown
 from .games import main_form, short_title
 
 ON = "menu"                   # the first page's button that goes on
@@ -41,7 +42,6 @@ LEAVES = 4                    # games on a group's page: one per button
 LABEL = g.WIDTH - 5           # "BACK " then the label
 TITLE = "Choose a game"
 CURRENT = "*"                 # marks the game being played or set up
-CLOSE_MS = 20_000             # a page closes by itself this long after the chooser opened or a button moved it
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,7 @@ def rows(page: Page, current: str | None = None) -> list[str]:
     return out
 
 
-class Chooser:
+class Chooser(Countdown):
     """The chooser on the OLED, over the mode, as a menu is: ``press``
     answers (whether it stays shown, events), ``lines`` are its rows.
     ``choose(game, now)`` and ``go_on(now)`` return events. Opened at
@@ -167,7 +167,7 @@ class Chooser:
         self.current = main_form(current)
         self._choose = choose
         self._go_on = go_on
-        self.closes_at = now + CLOSE_MS
+        self.restart(now)
 
     @property
     def title(self) -> str:
@@ -177,38 +177,24 @@ class Chooser:
     def lines(self) -> list[str]:
         return rows(self.page, self.current)
 
-    def seconds_left(self, now: int) -> int:
-        """Whole seconds until the chooser closes by itself, rounded up."""
-        return max(0, -(-(self.closes_at - now) // 1000))
-
     def heading(self, now: int) -> str:
         """The title bar: the title, and the seconds left flush right."""
-        return g.status_line(TITLE, f"{self.seconds_left(now)}s")
+        return g.status_line(TITLE, self.counter(now))
 
     def screen(self, now: int) -> list[str]:
         """The OLED lines at ``now``: the title bar, then one row per button."""
         return [self.heading(now)] + self.lines
-
-    def next_change(self, now: int) -> int:
-        """When the countdown next changes (or the chooser closes), after ``now``."""
-        if now >= self.closes_at:
-            return self.closes_at
-        return now + (self.closes_at - now - 1) % 1000 + 1
-
-    def expired(self, now: int) -> bool:
-        """Whether the countdown has run out at ``now``."""
-        return now >= self.closes_at
 
     def press(self, button: str, now: int, blind: bool = False) -> tuple[bool, list[dict]]:
         """A button on the shown page. ``blind`` (the board is not known):
         nothing is chosen; a button that would choose closes the chooser."""
         row = self.page.rows.get(button)
         if row is None:
-            self.closes_at = now + CLOSE_MS
+            self.restart(now)
             return True, []
         if row.page is not None or row.up:
             self.page = row.page if row.page is not None else self.root
-            self.closes_at = now + CLOSE_MS
+            self.restart(now)
             return True, []
         if row.on:
             return False, list(self._go_on(now))

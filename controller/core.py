@@ -46,10 +46,11 @@ from hardware.interfaces import BUTTONS
 from . import screens
 from .clock import Clock, flag_result, parse_time_control
 from .chooser import Chooser
+from .closing import close_if_expired, close_on_touch, ignored
 from .games import first_game, other_form, start_fen
 from .guidance import side_name
 from .modes import EndedMode, Menu, MenuItem, Mode, PlayMode, Setup, SetupMode, Sync, SyncMode
-from .modes.choice import close_if_expired, close_on_touch, open_chooser, quiet
+from .modes.choice import open_chooser
 from .modes.placement import play_mode
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
@@ -106,8 +107,8 @@ class Controller:
         self._game_id: int | None = None
         self._last: LastMove | None = None
         self._note: tuple[str, int] | None = None
-        self._menu: Menu | None = None
-        self._quiet_until: int | None = None   # presses wait: the chooser just closed by itself (modes/choice.py)
+        self._menu: Menu | Chooser | None = None
+        self._quiet_until: int | None = None   # presses wait: a page just closed by itself (closing.py)
         self._extra_items: list[MenuItem] = [MenuItem(label, action) for label, action in (menu_items or ())]
         self._pick: tuple[tuple[int, int], int] | None = None
         self._cancelled: tuple[int | None, int] | None = None   # (board, lifts) whose promotion BACK cancelled
@@ -238,7 +239,7 @@ class Controller:
             return events
         outside = frozenset(outside)
         if self._raw is not None and not self._fresh and (occ != self._raw or outside != self._outside):
-            close_on_touch(self)   # a piece lifted or placed: back to the game from the chooser
+            close_on_touch(self)   # a piece lifted or placed: back to the game from the chooser or menu
         if outside != self._outside:
             self._outside = outside
             self._raw_since = self._now   # the board settles again once they are cleared
@@ -313,7 +314,7 @@ class Controller:
             times.append(self._note[1])
         if self._refused is not None:
             times.append(self._refused[1])
-        if isinstance(self._menu, Chooser):   # its countdown, then it closes
+        if self._menu is not None:   # its countdown, then it closes
             times.append(self._menu.next_change(now))
         if self._clock is not None:
             times += [t for t in (self._clock.next_change(now), self._clock.flag_time()) if t is not None]
@@ -720,7 +721,7 @@ class Controller:
             self._refused = (REFUSED_LOST if not self._link_ok else REFUSED_RETURNING, now + NOTE_MS)
             return []
         self._refused = None
-        if quiet(self, now):   # meant for the chooser that has just closed itself
+        if ignored(self, now):   # meant for the page that has just closed itself
             return []
         if self._menu is not None:
             return self._menu_press(button, now)
@@ -735,7 +736,7 @@ class Controller:
         the game's menu; NEW: only "New game?"."""
         new = MenuItem("New game?", self._next_game, key="new")
         if only_new:
-            self._menu = Menu([new])
+            self._menu = Menu.question(new, self._now)
             return
         side = self._position.turn
 
@@ -750,7 +751,7 @@ class Controller:
             items.append(MenuItem("Show web PIN?", self.show_web_pin))
 
         def game_menu(now: int) -> list[dict]:
-            self._menu = Menu(items + self._extra_items)
+            self._menu = Menu(items + self._extra_items, now)
             return []
 
         open_chooser(self, "Resign, draw >", game_menu)
@@ -813,7 +814,7 @@ class Controller:
             last=self._last, game_id=self._game_id, result=self._result, reason=self._reason,
             note=self._note[0] if self._note is not None else None,
             refused=self._refused[0] if self._refused is not None else None,
-            menu=self._menu.current.text if isinstance(self._menu, Menu) else None,
+            menu=self._menu.shown(now) if isinstance(self._menu, Menu) else None,
             chooser=self._menu.screen(now) if isinstance(self._menu, Chooser) else None,
             failure=self._failure, sync=self._sync, setup=self._setup, outside=self._outside,
             clocks=self._clock.readings(now) if self._clock is not None else None,

@@ -55,7 +55,7 @@ class View:
     result: str
     reason: str | None
     note: str | None                 # a passing note ("Taken back.")
-    menu: str | None                 # the menu question offered ("Agree draw?")
+    menu: tuple[str, str] | None     # the menu's heading ("Menu 3/6  20s") and question ("Agree draw?")
     failure: str | None              # the store failed: what could not be done
     sync: Sync | None
     setup: Setup | None
@@ -282,8 +282,9 @@ def _texts(v: View, lit: _Lit) -> tuple[str, str, str]:
     status = _status(v)
     if v.raw is None:
         return status, _second(v), "Waiting for the board."
-    if v.menu is not None:
-        return status, _second(v), f"{v.menu} OK = yes, MENU = next, BACK = cancel."
+    if v.menu is not None:   # the heading, with its countdown, where the last move was
+        heading, question = v.menu
+        return status, heading, f"{question} OK = yes, MENU = next, BACK = cancel."
     if v.failure is not None:
         return status, _second(v), v.failure
     if v.mode == "sync":

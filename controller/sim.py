@@ -28,12 +28,12 @@ from hardware.boards import BOARDS, PlacementError, games_for
 
 from .board_view import BoardView
 from .clock import format_ms
+from .closing import CLOSE_MS
 from .core import Controller
 from .guard import Guard, fault_dir_for
 from .script import COMMANDS, Runner, ScriptError, parse_line
 from .settings import Settings
 from .store import GameStore, board_store
-from .chooser import CLOSE_MS
 from .waker import Waker
 
 HELP = f"""\
@@ -42,8 +42,10 @@ commands (one per line):
   place SQ           put a piece on square SQ
   wait MS            let MS milliseconds pass, at most 86400000 (real time passes too)
   press BUTTON       ok | back | menu | new (menu: the game chooser, a row per button:
-                     press the button of a game, or MENU to go on to resign, draw...;
-                     it closes by itself after {CLOSE_MS // 1000} s, or when a piece is lifted or placed)
+                     press the button of a game, or MENU to go on to the menu's questions
+                     (Resign White?, Agree draw?...: MENU next, OK yes, BACK cancel); the
+                     chooser and the questions close by themselves {CLOSE_MS // 1000} s after the
+                     last press, or when a piece is lifted or placed)
   fen FEN|start      new game from FEN, the board set up for it
   variant NAME [FEN|start]  new game of another game (maxima-board variants), board set up
   setup [FEN|start]  new game from FEN, to be set up piece by piece

@@ -379,7 +379,8 @@ def test_every_chooser_page_fits_the_oled_uncut_in_its_font():
     """Every page of both boards' choosers, with each MENU row wording,
     is drawn as it is: one row per button, nothing wrapped or cut, Latin-1;
     the title bar too, with the countdown at its longest."""
-    from controller.chooser import CLOSE_MS, Chooser, first_page, rows
+    from controller.chooser import Chooser, first_page, rows
+    from controller.closing import CLOSE_MS
     from hardware.boards import games_for
     from hardware.oled import layout, printable
 

@@ -5,13 +5,22 @@ OLED ("Agree draw?"), ``action(now_ms)`` returns the controller's events.
 The controller builds the standard items (resign, draw, new game); other
 layers (the computer opponent) add theirs with
 ``Controller.add_menu_item``.
+
+Like the game chooser, a menu closes by itself ``CLOSE_MS`` after it
+opened or MENU stepped it, its seconds counted down on the line above
+the question, and at once on a touch on the board (``controller.closing``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass
 from typing import Callable
 
+from .. import guidance as g
+from ..closing import Countdown
+
 Action = Callable[[int], list]
+TITLE = "Menu"        # a menu's title, with where its question stands among them ("Menu 2/6")
+CONFIRM = "Confirm"   # the title of a single question asked on its own ("New game?", "Abandon game N?")
 
 
 @dataclass(frozen=True)
@@ -26,13 +35,36 @@ class MenuItem:
 
 
 @dataclass
-class Menu:
+class Menu(Countdown):
+    """The questions ``items``, opened at ``now``."""
+
     items: list[MenuItem]
+    now: InitVar[int]
+    title: str = TITLE
     index: int = 0
+
+    def __post_init__(self, now: int) -> None:
+        self.restart(now)
+
+    @classmethod
+    def question(cls, item: MenuItem, now: int) -> "Menu":
+        """A single question asked on its own ("New game?", "Abandon game N?")."""
+        return cls([item], now, title=CONFIRM)
 
     @property
     def current(self) -> MenuItem:
         return self.items[self.index]
+
+    def heading(self, now: int) -> str:
+        """The line above the question: the title (and which question of
+        how many), the seconds left flush right."""
+        count = len(self.items)
+        return g.status_line(f"{self.title} {self.index + 1}/{count}" if count > 1 else self.title,
+                             self.counter(now))
+
+    def shown(self, now: int) -> tuple[str, str]:
+        """What the OLED shows of the menu at ``now``: its heading and its question."""
+        return self.heading(now), self.current.text
 
     def press(self, button: str, now: int) -> tuple[bool, list[dict]]:
         """A button while the menu is shown: (whether the menu stays, events)."""
@@ -41,6 +73,7 @@ class Menu:
         if button == "menu" or (button == "new" and self.current.key != "new"):
             if self.index + 1 < len(self.items):
                 self.index += 1
+                self.restart(now)
                 return True, []
             return False, []
         return False, list(self.current.action(now))   # ok, or NEW on "New game?"

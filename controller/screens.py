@@ -55,7 +55,8 @@ class View:
     result: str
     reason: str | None
     note: str | None                 # a passing note ("Taken back.")
-    menu: tuple[str, str] | None     # the menu's heading ("Menu 3/6  20s") and question ("Agree draw?")
+    menu: tuple[str, str, tuple[str, str]] | None   # the menu's heading ("Menu 3/6  20s"), question ("Agree
+    #                                                  draw?") and its buttons' words, full and short
     failure: str | None              # the store failed: what could not be done
     sync: Sync | None
     setup: Setup | None
@@ -283,8 +284,9 @@ def _texts(v: View, lit: _Lit) -> tuple[str, str, str]:
     if v.raw is None:
         return status, _second(v), "Waiting for the board."
     if v.menu is not None:   # the heading, with its countdown, where the last move was
-        heading, question = v.menu
-        return status, heading, f"{question} OK = yes, MENU = next, BACK = cancel."
+        heading, question, (keys, short) = v.menu
+        text = f"{question} {keys}"
+        return status, heading, text if len(g.wrap(text, g.TEXT_LINES + 1)) <= g.TEXT_LINES else f"{question} {short}"
     if v.failure is not None:
         return status, _second(v), v.failure
     if v.mode == "sync":

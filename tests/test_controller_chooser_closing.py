@@ -71,6 +71,16 @@ def test_the_chooser_group_page_has_no_row_going_back():
     assert "<" not in words(display)          # four games: no row goes back
 
 
+@pytest.mark.parametrize("page, keys", [("menu", "OK = yes, MENU = next, BACK = cancel."),
+                                        ("new game", "OK = yes, BACK = cancel."),
+                                        ("abandon", "OK = yes, BACK = cancel.")])
+def test_a_question_names_the_buttons_it_takes(page, keys):
+    """A question asked on its own has no next one: MENU is not offered (it would only close it)."""
+    runner = game()
+    open_page(runner, page)
+    assert words(runner.controller.display).endswith(keys), runner.controller.display
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_a_page_counts_down_and_closes_by_itself_doing_nothing(page):
     runner = game()

@@ -424,6 +424,9 @@ def test_menu_steps_the_computers_level_with_its_word():
         for expected in [10] + list(range(1, 11)):   # after 10 comes 1
             word = WORDS[expected - 1]
             _menu_to(runner, layer, f"Computer: Level {expected} ({word})?")
+            # the whole question is readable; where it leaves one line, the buttons' words are the short ones
+            assert not any("…" in line for line in layer.display), layer.display
+            assert " ".join(layer.display[2:]).endswith(("OK = yes, MENU = next", "BACK = cancel.")), layer.display
             assert {"type": "opponent", "level": expected} in runner.press("ok")
             assert layer.level == expected
     finally:

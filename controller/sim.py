@@ -1,6 +1,7 @@
 """``maxima-board sim``: the controller on a simulated board, for a person at
 a terminal (or a pipe). The script commands of ``controller.script`` are
-typed live; real time passes as well, and ``wait`` adds more.
+typed live; real time passes as well, and ``wait`` adds more (at once; the
+computer, a real process, gets up to that much real time to answer).
 
 Output lines start with a word saying what they are: ``move 3 d3-d4 ...``
 (a committed, stored move), ``takeback``, ``game``, ``oled``, ``leds``,
@@ -40,7 +41,8 @@ HELP = f"""\
 commands (one per line):
   lift SQ            take the piece off square SQ (e.g. lift d3)
   place SQ           put a piece on square SQ
-  wait MS            let MS milliseconds pass, at most 86400000 (real time passes too)
+  wait MS            let MS milliseconds pass, at most 86400000 (at once; a computer
+                     thinking gets up to MS of real time to answer)
   press BUTTON       ok | back | menu | new (menu: the game chooser, a row per button:
                      press the button of a game, or MENU to go on to the menu's questions
                      (Resign White?, Agree draw?...: MENU next, OK yes, BACK cancel); the
@@ -153,6 +155,14 @@ class Sim:
             self.tick()
         return [fd for fd in ready if fd != waker]
 
+    def _let_the_computer_answer(self, ms: int) -> None:
+        """``wait MS`` moves the controller's time on at once; a computer that is thinking (a real
+        process) gets up to ``MS`` of real time as well to answer, so that a piped script's ``wait``
+        sees the answer as a person typing would."""
+        end = time.monotonic() + ms / 1000
+        while getattr(self.controller, "thinking", False) and time.monotonic() < end:
+            self.wait(timeout_s=end - time.monotonic())
+
     def close(self) -> None:
         """Release the waker (the controller and the store are the caller's)."""
         self.waker.close()
@@ -184,6 +194,7 @@ class Sim:
             if step.op == "wait":
                 self._waited += int(step.arg)   # type: ignore[arg-type]
                 self._emit(self.runner.advance_to(self.now()))
+                self._let_the_computer_answer(int(step.arg))   # type: ignore[arg-type]
             else:
                 self._emit(self.runner.do(step))
             self._serve_feed(True)

@@ -224,6 +224,11 @@ class OpponentLayer:
         return out
 
     # ================================================================ settings
+    @property
+    def thinking(self) -> bool:
+        """Whether a question (the computer's move, a hint) is with the engine."""
+        return self._asked is not None
+
     def set_side(self, side: str, now_ms: int | None = None) -> list[dict]:
         """Who the computer plays: "white", "black" or "none"."""
         self.side = SIDES[side]

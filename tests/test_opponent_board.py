@@ -262,6 +262,21 @@ def test_sim_with_an_opponent_shows_the_computers_move():
         assert "\ncomputer " in out.getvalue()
 
 
+@pytest.mark.parametrize("engine", ["random", "builtin"])
+def test_a_piped_wait_gives_the_computer_real_time_to_answer(tmp_path, engine):
+    """Lines piped into ``sim`` arrive at once; ``wait MS`` moves the controller's time on at once and
+    lets a thinking computer (a real process) answer within MS of real time, before ``quit``."""
+    from controller.sim import run_sim
+
+    out = io.StringIO()
+    script = "lift e3\nplace e5\nwait 400\nwait 20000\nshow\nquit\n"
+    started = time.monotonic()
+    assert run_sim(Settings(db_path=str(tmp_path / "games.db")), input=io.StringIO(script), output=out,
+                   wrap=lambda c: OpponentLayer(c, "black", 2, engine)) == 0
+    assert "\ncomputer " in out.getvalue(), out.getvalue()
+    assert time.monotonic() - started < 15   # the wait ends with the answer, not after 20 s
+
+
 def test_opponent_config_section():
     config = parse_config('hardware = "sim"\n[opponent]\nside = "black"\nlevel = 3\nengine = "minimax2"\n',
                           environ={})

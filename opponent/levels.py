@@ -49,15 +49,15 @@ _TOP = ((250_000, None, 0, 0, True), (800_000, None, 0, 0, True), (2_500_000, No
 ROWS: dict[str, list[Level]] = {
     "maxima": _table(
         (500, 2, 200, 20, True),
-        (1_000, 2, 140, 12, True),
-        (2_000, 2, 70, 4, True),
-        (5_000, 3, 40, 1, True),
-        (10_000, None, 30, 0, True),
+        (1_000, 2, 130, 10, True),
+        (2_000, 2, 80, 5, True),
+        (3_500, 3, 40, 1, True),
+        (9_000, None, 35, 0, True),
         (25_000, None, 0, 0, True),
         (80_000, None, 0, 0, True),
         *_TOP),
     "ultima": _table(
-        (500, 2, 200, 20, True),
+        (500, 2, 180, 18, True),
         (1_000, 2, 140, 12, True),
         (2_000, 2, 70, 4, True),
         (5_000, 3, 40, 1, True),
@@ -66,12 +66,12 @@ ROWS: dict[str, list[Level]] = {
         (80_000, None, 0, 0, True),
         *_TOP),
     "deckle": _table(
-        (500, 2, 200, 20, True),
-        (1_000, 2, 140, 12, True),
-        (2_000, 2, 70, 4, True),
-        (5_000, 3, 40, 1, True),
+        (500, 2, 260, 26, True),
+        (1_000, 2, 100, 7, True),
+        (3_000, 2, 40, 2, True),
+        (5_500, 3, 30, 1, True),
         (10_000, None, 30, 0, True),
-        (25_000, None, 0, 0, True),
+        (30_000, None, 0, 0, True),
         (80_000, None, 0, 0, True),
         *_TOP),
     # Optima's level 1 (both boards) has no quiescence: with it, even with ±260 and 26 % random moves, it

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -161,3 +162,24 @@ def test_each_game_plays_its_own_level_1(engine_binary, variant):
         u.close()
     assert len({rows[0].random_pct for rows in ROWS.values()}) > 1
     assert abs(random_moves / tries - level(1, variant).random_pct / 100) < 0.035, random_moves
+
+
+def _cell(lv) -> str:
+    """A level's row as docs/opponent-engine.md's table gives it."""
+    parts = [f"{lv.nodes:,}"]
+    parts += [f"depth {lv.depth}"] if lv.depth else []
+    parts += [f"±{lv.noise}"] if lv.noise else []
+    parts += [f"{lv.random_pct} % random"] if lv.random_pct else []
+    parts += [] if lv.quiescence else ["no quiescence"]
+    return ", ".join(parts)
+
+
+def test_the_docs_give_each_familys_levels():
+    """docs/opponent-engine.md (*Levels*) has each family's rows as opponent/levels.py (and levels.c) do."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "opponent-engine.md").read_text()
+    header = "| level | word | " + " | ".join(FAMILIES) + " |"
+    assert header in text
+    lines = text.split(header, 1)[1].splitlines()[2:2 + LEVEL_COUNT]
+    for n, line in enumerate(lines, 1):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        assert cells == [str(n), WORDS[n - 1]] + [_cell(level(n, f)) for f in FAMILIES], line

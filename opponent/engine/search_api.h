@@ -17,7 +17,7 @@ typedef struct {
 /* Levels 1-10, defined by work: a node budget per move (the same play on any
  * machine; a clock's time still caps it), a depth cap, evaluation noise and a
  * share of random moves for the weakest. opponent/levels.py holds the same
- * table with each level's word; `maxima-engine levels` prints this one. */
+ * tables with each level's word; `maxima-engine levels FAMILY` prints one. */
 typedef struct { int nodes, depth, noise, random_pct, quiescence; } Level;
 /* each family has its own rows (the ladder of docs/opponent.md measured them per family); the first three
  * are engine.h's FAM_MAXIMA, FAM_ULTIMA, FAM_DECKLE */

@@ -79,11 +79,11 @@ ROWS: dict[str, list[Level]] = {
     "optima": _table(
         (500, 2, 260, 26, False),
         (1_000, 2, 140, 12, True),
-        (2_000, 2, 70, 4, True),
+        (2_000, 2, 50, 3, True),
         (5_000, 3, 40, 1, True),
         (10_000, None, 30, 0, True),
-        (25_000, None, 0, 0, True),
-        (80_000, None, 0, 0, True),
+        (30_000, None, 0, 0, True),
+        (100_000, None, 0, 0, True),
         *_TOP),
 }
 

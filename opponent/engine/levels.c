@@ -9,6 +9,9 @@
 
 const char *const LEVEL_FAMILY_NAMES[LEVEL_FAMILIES] = {"maxima", "ultima", "deckle", "optima"};
 
+/* levels 8-10, the same in every family */
+#define TOP_ROWS {250000, 0, 0, 0, 1}, {800000, 0, 0, 0, 1}, {2500000, 0, 0, 0, 1}
+
 static const Level ROWS[LEVEL_FAMILIES][11] = {
     [LEVEL_MAXIMA] = {
         {0, 0, 0, 0, 1},
@@ -19,9 +22,7 @@ static const Level ROWS[LEVEL_FAMILIES][11] = {
         {9000, 0, 35, 0, 1},
         {25000, 0, 0, 0, 1},
         {80000, 0, 0, 0, 1},
-        {250000, 0, 0, 0, 1},
-        {800000, 0, 0, 0, 1},
-        {2500000, 0, 0, 0, 1},
+        TOP_ROWS,
     },
     [LEVEL_ULTIMA] = {
         {0, 0, 0, 0, 1},
@@ -32,9 +33,7 @@ static const Level ROWS[LEVEL_FAMILIES][11] = {
         {10000, 0, 30, 0, 1},
         {25000, 0, 0, 0, 1},
         {80000, 0, 0, 0, 1},
-        {250000, 0, 0, 0, 1},
-        {800000, 0, 0, 0, 1},
-        {2500000, 0, 0, 0, 1},
+        TOP_ROWS,
     },
     [LEVEL_DECKLE] = {
         {0, 0, 0, 0, 1},
@@ -45,9 +44,7 @@ static const Level ROWS[LEVEL_FAMILIES][11] = {
         {10000, 0, 30, 0, 1},
         {30000, 0, 0, 0, 1},
         {80000, 0, 0, 0, 1},
-        {250000, 0, 0, 0, 1},
-        {800000, 0, 0, 0, 1},
-        {2500000, 0, 0, 0, 1},
+        TOP_ROWS,
     },
     /* Optima's level 1 (both boards) has no quiescence: with it, even with +-260 and 26 % random moves, it
      * was about even with the reference player (minimax2); without, 11/40 (-168). */
@@ -60,9 +57,7 @@ static const Level ROWS[LEVEL_FAMILIES][11] = {
         {10000, 0, 30, 0, 1},
         {30000, 0, 0, 0, 1},
         {100000, 0, 0, 0, 1},
-        {250000, 0, 0, 0, 1},
-        {800000, 0, 0, 0, 1},
-        {2500000, 0, 0, 0, 1},
+        TOP_ROWS,
     },
 };
 

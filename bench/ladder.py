@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from opponent.levels import label as level_label, level as level_info  # noqa: E402
+from opponent.levels import WORDS, checked, level as level_info  # noqa: E402
 from opponent.match import Z95, run_match  # noqa: E402
 from opponent.supervisor import Limits  # noqa: E402
 
@@ -61,7 +61,7 @@ def level_ranges(text: str) -> list[int]:
         except ValueError:
             raise ValueError(f"bad levels {text!r} (e.g. 1-5, 1,3,5 or 2-4,7)") from None
     for n in out:
-        level_label(n)   # ValueError naming the range
+        checked(n)   # ValueError naming the range
     return sorted(set(out))
 
 
@@ -183,7 +183,7 @@ def main() -> int:
         for variant in tables:
             e, se = tables[variant][n]
             cells.append(f"{e:+.0f} [{e - Z95 * se:+.0f} .. {e + Z95 * se:+.0f}], {level_info(n, variant).nodes:,}")
-        print(f"| {n} | {level_info(n, 'maxima').word} | " + " | ".join(cells) + " |")
+        print(f"| {n} | {WORDS[n - 1]} | " + " | ".join(cells) + " |")
     return 0
 
 

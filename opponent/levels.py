@@ -93,15 +93,18 @@ def family(game: str) -> str:
     return game if game in FAMILIES else variants.get(game).family
 
 
-def level(n: int, game: str) -> Level:
-    """Level ``n`` (1-10) of ``game`` (a family or a variant id); ValueError naming the range otherwise."""
+def checked(n: int) -> int:
+    """``n`` when it is a level (1-10); ValueError naming the range otherwise."""
     if not 1 <= n <= LEVEL_COUNT:
         raise ValueError(f"level must be 1 to {LEVEL_COUNT}, got {n}")
-    return ROWS[family(game)][n - 1]
+    return n
+
+
+def level(n: int, game: str) -> Level:
+    """Level ``n`` (1-10) of ``game`` (a family or a variant id); ValueError naming the range otherwise."""
+    return ROWS[family(game)][checked(n) - 1]
 
 
 def label(n: int) -> str:
     """'Level 3 (learner)', for menus and messages."""
-    if not 1 <= n <= LEVEL_COUNT:
-        raise ValueError(f"level must be 1 to {LEVEL_COUNT}, got {n}")
-    return f"Level {n} ({WORDS[n - 1]})"
+    return f"Level {n} ({WORDS[checked(n) - 1]})"

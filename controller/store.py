@@ -326,12 +326,53 @@ class GameStore:
         return target
 
     def close(self) -> None:
+        """Close the database. A writer first checkpoints the write-ahead log
+        into the main file and empties it, so that ``games.db`` alone holds
+        every game after a clean stop (even while a reader, the web page,
+        keeps its own connection and SQLite would not checkpoint by itself)."""
         try:
             conn = getattr(self, "_conn", None)
             if conn is not None:
+                if not self.readonly and self.path != ":memory:":
+                    try:
+                        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+                    except sqlite3.Error:
+                        pass        # everything stays in the log; SQLite replays it on the next open
                 conn.close()
         finally:
             self._release()
+
+    def backup(self, dest: str) -> int:
+        """Copy the database to ``dest`` through SQLite's online backup (one
+        consistent snapshot, while the board goes on writing); the number of
+        games copied. The copy is written beside ``dest`` under another name,
+        checked, and then renamed into place, so ``dest`` is never half
+        written. ``dest`` must be a new file or a maxima-board database."""
+        tmp = f"{dest}.tmp-{os.getpid()}"
+        try:
+            target = sqlite3.connect(tmp, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"backup {dest}: {describe(exc, dest)}") from None
+        try:
+            self._conn.backup(target)
+            target.execute("PRAGMA journal_mode=DELETE")
+            check = target.execute("PRAGMA integrity_check").fetchone()[0]
+            if check != "ok":
+                raise StoreError(f"backup {dest}: the copy does not check ({check}); nothing was replaced")
+            count = target.execute("SELECT count(*) FROM games").fetchone()[0]
+            target.close()
+            with open(tmp, "rb+") as f:     # our own new file, no connection on it: safe to open
+                os.fsync(f.fileno())
+            os.replace(tmp, dest)
+        except (sqlite3.Error, OSError) as exc:
+            target.close()
+            _remove(tmp)
+            raise StoreError(f"backup {dest}: {describe(exc, dest)}; nothing was replaced") from None
+        except BaseException:
+            target.close()
+            _remove(tmp)
+            raise
+        return count
 
     def _release(self) -> None:
         if self._lock is not None:
@@ -527,3 +568,11 @@ def _missing_schema(conn: sqlite3.Connection) -> str | None:
         return None
     finally:
         want.close()
+
+
+def _remove(path: str) -> None:
+    for name in (path, path + "-journal", path + "-wal", path + "-shm"):
+        try:
+            os.unlink(name)
+        except OSError:
+            pass

@@ -8,6 +8,23 @@ their first byte on (it is set before anything else), and ``user_version``
 (schema 1) are recognised by holding exactly our two tables with our
 columns. Anything else is another program's file and is never opened for
 writing, moved or given a lock file.
+
+This module and ``controller.store`` own the database file and the
+``-wal`` and ``-shm`` files SQLite keeps beside it; nothing else in a
+board process may open them except through SQLite (``os.stat`` is fine).
+The reason is POSIX record locks: they belong to a process, not to a
+descriptor, and closing *any* descriptor of a file drops every lock the
+process holds on it. A plain ``open(db).close()`` in the web page's thread
+once dropped the board's own SQLite locks; the next outside connection to
+close then believed it was the last one, checkpointed and deleted the
+write-ahead log, and the board went on committing acknowledged moves into
+a deleted file. SQLite's own connections share one descriptor per file
+within a process and never close it while another connection holds a
+lock, so ``identify`` reads the header through SQLite (``immutable=1``:
+nothing written, nothing created). The board lock (:class:`BoardLock`) is
+a ``flock`` on its own ``.lock`` file, which closing another descriptor
+does not release; copies of a live database are made with
+``maxima-board backup`` (SQLite's online backup), never by copying files.
 """
 from __future__ import annotations
 
@@ -21,7 +38,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 APPLICATION_ID = 0x4D784264          # "MxBd"
-SQLITE_MAGIC = b"SQLite format 3\x00"
 
 # Schema 1 as written before the application id: exactly these tables, at
 # least these columns. Fixed forever; later schemas carry the application id.
@@ -86,21 +102,12 @@ def identify(path: str, label: str) -> Found:
             raise NotOurs(f"{label}: not a maxima-board database "
                           f"(an empty file beside a write-ahead log that is not ours)")
         return Found("empty")
-    try:
-        with open(path, "rb") as f:
-            header = f.read(100)
-    except OSError as exc:
-        raise StoreError(f"{label}: cannot read it: {_os_reason(exc)}") from None
-    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
-        raise NotOurs(f"{label}: not a maxima-board database (not an SQLite database)")
-    app_id = int.from_bytes(header[68:72], "big")
+    app_id, version, tables = _header(path, label)
     if app_id == APPLICATION_ID:
         return Found("ours")
     if app_id != 0:
         raise NotOurs(f"{label}: not a maxima-board database "
                       f"(another program's SQLite database, application id {app_id:#010x})")
-    version = int.from_bytes(header[60:64], "big")
-    tables = _tables(path, label)
     names = set(tables)
     if names != set(LEGACY_TABLES) or version not in (0, 1):
         other = sorted(names - set(LEGACY_TABLES))
@@ -120,30 +127,44 @@ def identify(path: str, label: str) -> Found:
     return Found("ours", legacy=True)
 
 
-def _tables(path: str, label: str) -> dict[str, list[str]]:
-    """Table name → columns, read without writing or creating a file: from
-    the main file alone (``immutable``), or, when that holds no table but a
+def _header(path: str, label: str) -> tuple[int, int, dict[str, list[str]]]:
+    """The file's application id, user_version and tables (name → columns),
+    read through SQLite without writing or creating a file: from the main
+    file alone (``immutable``), or, when that holds no table but a
     write-ahead log lies beside it, through a read-only connection."""
+    if not os.access(path, os.R_OK):
+        raise StoreError(f"{label}: cannot read it: permission denied")
     uri = Path(path).absolute().as_uri()
-    tables = _read_tables(uri + "?immutable=1", label)
-    if not tables and _size(path + "-wal"):
-        tables = _read_tables(uri + "?mode=ro", label)
-    return tables
+    found = _read_header(uri + "?immutable=1", label)
+    if not found[2] and _size(path + "-wal"):
+        found = _read_header(uri + "?mode=ro", label)
+    return found
 
 
-def _read_tables(uri: str, label: str) -> dict[str, list[str]]:
+def _read_header(uri: str, label: str) -> tuple[int, int, dict[str, list[str]]]:
     try:
         conn = sqlite3.connect(uri, uri=True, isolation_level=None)
     except sqlite3.Error as exc:
         raise StoreError(f"{label}: cannot open it: {exc}") from None
     try:
-        names = [n for (n,) in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-        return {n: [row[1] for row in conn.execute("SELECT * FROM pragma_table_info(?)", (n,))]
-                for n in names}
-    except sqlite3.Error as exc:
-        raise NotOurs(f"{label}: not a maxima-board database (an SQLite file that cannot be read: {exc})") \
-            from None
+        try:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.Error as exc:
+            if _primary(exc) == _NOTADB:
+                raise NotOurs(f"{label}: not a maxima-board database (not an SQLite database)") from None
+            raise StoreError(f"{label}: cannot read it: {exc}") from None
+        if app_id == APPLICATION_ID:
+            return app_id, version, {}
+        try:
+            names = [n for (n,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+            tables = {n: [row[1] for row in conn.execute("SELECT * FROM pragma_table_info(?)", (n,))]
+                      for n in names}
+        except sqlite3.Error as exc:
+            raise NotOurs(f"{label}: not a maxima-board database "
+                          f"(an SQLite file that cannot be read: {exc})") from None
+        return app_id, version, tables
     finally:
         conn.close()
 

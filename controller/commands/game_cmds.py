@@ -1,9 +1,11 @@
-"""Game commands: ``replay``, ``sim``, ``games``, ``export``."""
+"""Game commands: ``replay``, ``sim``, ``games``, ``export``, ``backup``."""
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 
 from engine import FenError, Position, variants
 
@@ -17,6 +19,7 @@ from ..script import ScriptError, parse_script, replay
 from ..settings import Settings
 from ..sim import run_sim
 from ..store import GameStore, default_db_path
+from ..storefile import NotOurs, StoreError, identify
 
 MAX_GAME = 2**63 - 1   # SQLite's largest INTEGER: game numbers are its row ids
 
@@ -56,6 +59,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="game number (default: the newest game)")
     p.add_argument("--db", metavar="PATH", help="games database")
     p.set_defaults(func=_export)
+
+    p = sub.add_parser("backup", help="copy the games database safely, also while the board runs")
+    p.add_argument("dest", metavar="DEST",
+                   help="the copy: a new file, an earlier backup (replaced), or a directory "
+                        "(the copy is named games-<date>-<time>.db there)")
+    p.add_argument("--db", metavar="PATH", help="games database")
+    p.set_defaults(func=_backup)
 
 
 def game_options(p: argparse.ArgumentParser, what: str = "the game") -> None:
@@ -177,3 +187,32 @@ def _export(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    """A consistent copy of a live database through SQLite's online backup:
+    copying ``games.db`` with cp while the board runs may miss the moves
+    still in its write-ahead log, or catch the file half written."""
+    dest = _backup_target(args.dest)
+    store = _store(args.db)
+    try:
+        if os.path.exists(dest) and os.path.samefile(dest, store.path):
+            raise StoreError(f"backup {args.dest}: that is the games database itself")
+        count = store.backup(dest)
+    finally:
+        store.close()
+    print(f"backup: {count} game{'s' if count != 1 else ''} from {store.path} copied to {dest}")
+    return 0
+
+
+def _backup_target(text: str) -> str:
+    """Where the copy goes; StoreError for a place that is not ours to write."""
+    if os.path.isdir(text):
+        return os.path.join(text, time.strftime("games-%Y%m%d-%H%M%S.db"))
+    parent = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(parent):
+        raise StoreError(f"backup {text}: directory {parent} does not exist")
+    found = identify(text, f"backup {text}")      # NotOurs: a file that is not a maxima-board database
+    if found.kind == "empty":
+        raise NotOurs(f"backup {text}: an empty file that is not a maxima-board database; nothing was replaced")
+    return text

@@ -1,12 +1,13 @@
 """Builds the computer opponent's compiled engine (opponent/engine, C) with the package.
 
 Everything else is in pyproject.toml. ``pip install`` (of a checkout or an sdist) runs make
-in opponent/engine and puts the binary into the package as ``opponent/bin/maxima-engine``,
-where opponent.specs looks first. An editable install (``pip install -e .``) builds it in
-the checkout instead (``opponent/engine/maxima-engine``, looked for second).
+in opponent/engine and puts the binary into the package as
+``maxima_board/opponent/bin/maxima-engine``, where maxima_board.opponent.specs looks. An
+editable install (``pip install -e .``) builds it into the checkout's
+``src/maxima_board/opponent/bin/`` (git ignores it).
 
 Without gcc or make, or when the build fails, the package still installs: it then holds
-``opponent/bin/NOT-BUILT`` with the reason in one line, which ``maxima-board engine
+``maxima_board/opponent/bin/NOT-BUILT`` with the reason in one line, which ``maxima-board engine
 --check``, ``maxima-board diag`` and the board's display report. MAXIMA_BOARD_ENGINE_PGO=0
 builds without the profile-guided second compilation (faster, about 8 % fewer nodes/s).
 """
@@ -25,6 +26,7 @@ from setuptools.dist import Distribution
 HERE = Path(__file__).resolve().parent
 ENGINE_SRC = HERE / "opponent" / "engine"
 BINARY = "maxima-engine"
+BIN_IN_PACKAGE = Path("maxima_board") / "opponent" / "bin"
 NOT_BUILT = "NOT-BUILT"
 
 
@@ -54,19 +56,17 @@ def build_engine(target: Path) -> str | None:
 
 
 class BuildPyWithEngine(build_py):
-    """build_py, then the engine: into the build's opponent/bin (a wheel), or, for an
-    editable install, into the checkout's opponent/engine."""
+    """build_py, then the engine: into the build's maxima_board/opponent/bin (a wheel), or,
+    for an editable install, into the checkout's src/maxima_board/opponent/bin."""
 
     def run(self) -> None:
         super().run()
         if not (ENGINE_SRC / "Makefile").is_file():
             return
         if self.editable_mode:
-            why = build_engine(ENGINE_SRC / BINARY)
-            if why:
-                _say(why)
-            return
-        bin_dir = Path(self.build_lib).resolve() / "opponent" / "bin"
+            bin_dir = HERE / "src" / BIN_IN_PACKAGE
+        else:
+            bin_dir = Path(self.build_lib).resolve() / BIN_IN_PACKAGE
         (bin_dir / NOT_BUILT).unlink(missing_ok=True)
         why = build_engine(bin_dir / BINARY)
         if why:
@@ -77,7 +77,7 @@ class BuildPyWithEngine(build_py):
     def get_outputs(self, include_bytecode: bool = True) -> list[str]:
         outputs = super().get_outputs(include_bytecode)
         if not self.editable_mode:
-            bin_dir = Path(self.build_lib).resolve() / "opponent" / "bin"
+            bin_dir = Path(self.build_lib).resolve() / BIN_IN_PACKAGE
             outputs += [str(bin_dir / name) for name in (BINARY, NOT_BUILT) if (bin_dir / name).exists()]
         return outputs
 

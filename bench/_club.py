@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine import Position
+from maxima_board.rules import Position
 from tests.club.games import quiet_game
 from tests.club.mosquitto import Broker, free_port, wait_port
 
@@ -44,7 +44,7 @@ def start_dashboard(broker: str, club: str, *options: str, source: Path | str = 
     """``maxima-board dashboard`` of the checkout ``source`` on a free
     loopback port, its own process; returns it and its URL (``http://127.0.0.1:PORT/``)."""
     env = dict(os.environ, PYTHONPATH=str(source))
-    dashboard = subprocess.Popen([sys.executable, "-m", "controller.cli", "dashboard", "--broker", broker,
+    dashboard = subprocess.Popen([sys.executable, "-m", "maxima_board.cli.main", "dashboard", "--broker", broker,
                                   "--club", club, "--port", "0", "--bind", "127.0.0.1", *options],
                                  cwd=source, env=env, stderr=subprocess.PIPE, text=True, **popen)
     found = re.search(r"(http://127\.0\.0\.1:\d+/)", dashboard.stderr.readline())

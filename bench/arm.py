@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import AFTER_PLACEMENT  # noqa: E402
 from bench.perft import middle_game  # noqa: E402
-from engine import Position  # noqa: E402
+from maxima_board.rules import Position  # noqa: E402
 from tests import engine_builds as eb  # noqa: E402
 from tests.opponent_engine import build  # noqa: E402
 

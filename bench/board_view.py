@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.board_view import BoardView  # noqa: E402
-from engine import Position  # noqa: E402
-from hardware.boards import place  # noqa: E402
+from maxima_board.service.board_view import BoardView  # noqa: E402
+from maxima_board.rules import Position  # noqa: E402
+from maxima_board.devices.boards import place  # noqa: E402
 
 
 class StartPlan:

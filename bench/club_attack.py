@@ -44,12 +44,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._club import quiet_moves  # noqa: E402
-from controller.settings import Settings  # noqa: E402
-from controller.store import GameStore  # noqa: E402
-from engine import Position  # noqa: E402
-from hardware.boards import MAXIMA_BOARD  # noqa: E402
-from hardware.matrix_map import MatrixMap  # noqa: E402
-from hardware.pico_sim import SimMatrix, SimPico  # noqa: E402
+from maxima_board.board.settings import Settings  # noqa: E402
+from maxima_board.storage.store import GameStore  # noqa: E402
+from maxima_board.rules import Position  # noqa: E402
+from maxima_board.devices.boards import MAXIMA_BOARD  # noqa: E402
+from maxima_board.devices.matrix_map import MatrixMap  # noqa: E402
+from maxima_board.devices.pico_sim import SimMatrix, SimPico  # noqa: E402
 
 PING_US = 40_000          # WATCHDOG_USEC: the loop pings every 20 ms
 LATE_MS = 100.0
@@ -203,7 +203,7 @@ def main() -> int:
     pings = Pings(str(work / "notify"))
     env = dict(os.environ, NOTIFY_SOCKET=str(work / "notify"), WATCHDOG_USEC=str(PING_US), PYTHONPATH=str(ROOT))
     env.pop("WATCHDOG_PID", None)
-    board = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+    board = subprocess.Popen([sys.executable, "-m", "maxima_board.cli.main", "run", "--config", str(config)],
                              cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True)
     port = None

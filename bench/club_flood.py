@@ -36,10 +36,10 @@ import paho.mqtt.client as mqtt  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 
 from bench._club import MOSQUITTO, Broker, quiet_game, start_dashboard  # noqa: E402
-from broadcast.topics import table_messages  # noqa: E402
-from controller.feed import BoardFeed  # noqa: E402
-from controller.script import Runner  # noqa: E402
-from controller.settings import Settings  # noqa: E402
+from maxima_board.club.topics import table_messages  # noqa: E402
+from maxima_board.service.feed import BoardFeed  # noqa: E402
+from maxima_board.service.script import Runner  # noqa: E402
+from maxima_board.board.settings import Settings  # noqa: E402
 
 
 def memory_kb(pid: int) -> tuple[int, int]:

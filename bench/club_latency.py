@@ -30,10 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._club import MOSQUITTO, Broker, quiet_moves, start_dashboard  # noqa: E402
-from broadcast.publisher import BoardPublisher  # noqa: E402
-from controller.feed import BoardFeed  # noqa: E402
-from controller.script import Runner  # noqa: E402
-from controller.settings import Settings  # noqa: E402
+from maxima_board.club.publisher import BoardPublisher  # noqa: E402
+from maxima_board.service.feed import BoardFeed  # noqa: E402
+from maxima_board.service.script import Runner  # noqa: E402
+from maxima_board.board.settings import Settings  # noqa: E402
 
 
 def main() -> int:

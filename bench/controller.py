@@ -13,7 +13,7 @@ on-disk SQLite database with synchronous FULL), and the peak RSS of a
 Targets (issue 3): p99 ≤ 5 ms per sensor frame; sim peak RSS ≤ 60 MB.
 
 With ``--variant NAME`` (or ``--all``: every game) the game is that game's,
-its moves made as ``controller.hands`` makes them (castling King or Rook
+its moves made as ``maxima_board.board.hands`` makes them (castling King or Rook
 first or with both hands, swaps, promotion chosen by MENU/OK, …), and the
 move-table build of a crowded position of the game is timed: a fresh
 position (its legal moves generated, as after a commit) and the table
@@ -35,12 +35,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from controller.hands import hand_lines  # noqa: E402
-from controller.reconstruct import MoveTable  # noqa: E402
-from controller.script import Runner  # noqa: E402
-from controller.settings import Settings  # noqa: E402
-from controller.store import GameStore  # noqa: E402
-from engine import Position, variants  # noqa: E402
+from maxima_board.board.hands import hand_lines  # noqa: E402
+from maxima_board.board.reconstruct import MoveTable  # noqa: E402
+from maxima_board.service.script import Runner  # noqa: E402
+from maxima_board.board.settings import Settings  # noqa: E402
+from maxima_board.storage.store import GameStore  # noqa: E402
+from maxima_board.rules import Position, variants  # noqa: E402
 
 
 def _between(position: Position, frm: int, to: int) -> list[int]:
@@ -86,7 +86,7 @@ def game_script(plies: int, seed: int) -> list[str]:
 
 def variant_script(variant: str, plies: int, seed: int) -> list[str]:
     """Script lines for ``plies`` random legal moves of ``variant``, each
-    made by hand (``controller.hands``); a new game whenever one ends."""
+    made by hand (``maxima_board.board.hands``); a new game whenever one ends."""
     rng = random.Random(seed)
     position = Position("start", variant)
     lines: list[str] = []
@@ -180,7 +180,7 @@ def _p99(samples: list[float]) -> float:
 
 
 def timed_replay(lines: list[str], db: str, variant: str = "maxima") -> TimedRunner:
-    from controller.script import parse_script
+    from maxima_board.service.script import parse_script
     runner = TimedRunner.__new__(TimedRunner)
     runner.frames, runner.ticks, runner.frames_cpu = [], [], []
     Runner.__init__(runner, Settings(), store=GameStore(db), variant=variant)
@@ -210,8 +210,8 @@ def bench_variant(variant: str, plies: int, seed: int, tmp: str) -> bool:
 SIM_RSS = """
 import io, sys
 sys.path.insert(0, {root!r})
-from controller.settings import Settings
-from controller.sim import run_sim
+from maxima_board.board.settings import Settings
+from maxima_board.cli.sim import run_sim
 script = open({script!r}).read()
 out = io.StringIO()
 run_sim(Settings(db_path={db!r}), io.StringIO(script), out)

@@ -5,7 +5,7 @@
 For each corruption kind (1, 2 or 3 hex digits of a valid F line changed,
 each to another hex digit, anywhere after the message letter: sequence
 number, frame or checksum) N random valid lines are corrupted and given to
-the Pi's parser (``hardware.protocol.parse_line``). A line that passes is
+the Pi's parser (``maxima_board.devices.protocol.parse_line``). A line that passes is
 then sent, between valid copies of the true frame, through a real
 ``PicoLink`` on pyserial's ``loop://`` port, and the board states the link
 hands out are checked: "changed" counts lines that made the link report a
@@ -31,11 +31,11 @@ sys.path.insert(0, str(_HERE.parent))
 
 import serial  # noqa: E402
 
-from hardware import mbproto  # noqa: E402
-from hardware.interfaces import BoardState  # noqa: E402
-from hardware.matrix_map import MatrixMap  # noqa: E402
-from hardware.protocol import OK, parse_line  # noqa: E402
-from hardware.serial_link import PicoLink  # noqa: E402
+from maxima_board.devices import mbproto  # noqa: E402
+from maxima_board.devices.interfaces import BoardState  # noqa: E402
+from maxima_board.devices.matrix_map import MatrixMap  # noqa: E402
+from maxima_board.devices.protocol import OK, parse_line  # noqa: E402
+from maxima_board.devices.serial_link import PicoLink  # noqa: E402
 
 HEX = b"0123456789ABCDEF"
 MAP = MatrixMap()

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import AFTER_PLACEMENT  # noqa: E402
 from bench.perft import middle_game  # noqa: E402
-from engine import variants  # noqa: E402
+from maxima_board.rules import variants  # noqa: E402
 from tests.opponent_engine import build  # noqa: E402
 
 

@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from opponent.match import _fmt, elo_interval, run_match  # noqa: E402
-from opponent.supervisor import Limits  # noqa: E402
+from maxima_board.opponent.match import _fmt, elo_interval, run_match  # noqa: E402
+from maxima_board.opponent.supervisor import Limits  # noqa: E402
 
 LOG_DIR = Path(__file__).resolve().parent / "eval-check"
 

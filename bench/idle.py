@@ -5,7 +5,7 @@ of the real ``maxima-board run`` process, for both topologies.
                          [--seconds S] [--no-web] [--opponent SIDE] [--broadcast]
                          [--settle-us N] [--threads] [--unplugged]
 
-Each run starts ``python -m controller.cli run`` from ``--tree`` (default:
+Each run starts ``python -m maxima_board.cli.main run`` from ``--tree`` (default:
 this checkout; give a copy of another commit, e.g. ``git archive main``, to
 compare) with a config in a temporary folder: the web page on 127.0.0.1
 (unless ``--no-web``), the computer opponent on ``--opponent`` (default
@@ -27,10 +27,10 @@ datagram socket this script reads (``WATCHDOG_USEC`` = 10 s, as the unit's
   context switches, ``/proc/<pid>/task/*/status``), each thread listed with
   the system call it sleeps in (and its timeout, when it polls).
 
-Topologies: ``pico`` — a simulated Pico (hardware.pico_sim: the firmware's
+Topologies: ``pico`` — a simulated Pico (maxima_board.devices.pico_sim: the firmware's
 own logic) on a pty, run in this script's process, not the measured one;
 ``direct`` — the gpiozero matrix scanner on MockFactory pins wired to a
-simulated reed matrix (hardware.mock_matrix) inside the board process, LEDs
+simulated reed matrix (maxima_board.devices.mock_matrix) inside the board process, LEDs
 on luma's no-op MAX7219, rows settling ``--settle-us`` (the product's 10 µs,
 a busy wait: 100 µs a scan). The machine's load average is printed with every
 run: other work on the machine shows in the figures.
@@ -58,8 +58,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 
-from engine import Position  # noqa: E402
-from hardware.matrix_map import MatrixMap  # noqa: E402
+from maxima_board.rules import Position  # noqa: E402
+from maxima_board.devices.matrix_map import MatrixMap  # noqa: E402
 
 SYSCALLS = {"0": "read", "7": "poll", "23": "select", "202": "futex", "232": "epoll_wait",
             "271": "ppoll", "281": "epoll_pwait", "35": "nanosleep", "230": "clock_nanosleep",
@@ -71,8 +71,8 @@ SYSCALLS = {"0": "read", "7": "poll", "23": "select", "202": "futex", "232": "ep
 DIRECT_DRIVER = r"""
 import sys, threading
 from gpiozero import Device
-from hardware.config import DEFAULT_COLUMNS, DEFAULT_ROWS
-from hardware.mock_matrix import ReedMatrix, matrix_factory
+from maxima_board.cli.config import DEFAULT_COLUMNS, DEFAULT_ROWS
+from maxima_board.devices.mock_matrix import ReedMatrix, matrix_factory
 matrix = ReedMatrix(DEFAULT_ROWS, DEFAULT_COLUMNS)
 matrix.set_squares(sys.argv[1].split(","))
 Device.pin_factory = matrix_factory(matrix)
@@ -81,7 +81,7 @@ def control():
         name, closed = line.split()
         matrix.set_name(name, closed == "1")
 threading.Thread(target=control, daemon=True).start()
-from controller.cli import main
+from maxima_board.cli.main import main
 sys.exit(main(sys.argv[2:]))
 """
 
@@ -209,7 +209,7 @@ def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str,
     with tempfile.TemporaryDirectory(prefix="maxima-idle-") as tmp:
         folder = Path(tmp)
         if topology == "pico" and not unplugged:
-            from hardware.pico_sim import SimPico
+            from maxima_board.devices.pico_sim import SimPico
 
             sim = SimPico()
             m = MatrixMap()
@@ -226,7 +226,7 @@ def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str,
                    PYTHONDONTWRITEBYTECODE="1")
         env.pop("WATCHDOG_PID", None)
         if topology == "pico":
-            args = [sys.executable, "-m", "controller.cli", "run", "--config", str(config)]
+            args = [sys.executable, "-m", "maxima_board.cli.main", "run", "--config", str(config)]
         else:
             args = [sys.executable, "-c", DIRECT_DRIVER, ",".join(squares), "run", "--config", str(config)]
         started = time.monotonic()
@@ -308,10 +308,10 @@ def snapshot_figures(plies: tuple[int, ...] = (0, 40, 200), repeat: int = 200) -
     web page and the broadcast."""
     import random
 
-    from controller.core import Controller
-    from controller.feed import BoardFeed
-    from controller.settings import Settings
-    from controller.store import GameStore
+    from maxima_board.board.core import Controller
+    from maxima_board.service.feed import BoardFeed
+    from maxima_board.board.settings import Settings
+    from maxima_board.storage.store import GameStore
 
     out = []
     for n in plies:

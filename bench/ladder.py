@@ -19,7 +19,7 @@ interval) and then, per game, each level's Elo relative to the reference
 of that game (the logistic Elo model of opponent/match.py's ``elo``; a draw
 counts half), with one virtual draw added to each match so that a 100 %
 score gives a finite estimate (a single 10-game match at 10/10 then reads
-+529, opponent.match.elo(10.5 / 11), instead of infinity); the interval comes from the fit's curvature.
++529, maxima_board.opponent.match.elo(10.5 / 11), instead of infinity); the interval comes from the fit's curvature.
 """
 from __future__ import annotations
 
@@ -34,9 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from opponent.levels import WORDS, checked, level as level_info  # noqa: E402
-from opponent.match import Z95, run_match  # noqa: E402
-from opponent.supervisor import Limits  # noqa: E402
+from maxima_board.opponent.levels import WORDS, checked, level as level_info  # noqa: E402
+from maxima_board.opponent.match import Z95, run_match  # noqa: E402
+from maxima_board.opponent.supervisor import Limits  # noqa: E402
 
 VARIANTS = ["maxima", "ultima", "withdrawer-chess", "optima"]
 SCALE = math.log(10) / 400        # Elo to the logistic's natural units

@@ -5,7 +5,7 @@
 
 For each variant (default: maxima, ultima, withdrawer-chess: one game of
 each family) it plays, from seeded random openings, each opening with both
-colours (``opponent.match``):
+colours (``maxima_board.opponent.match``):
 
 1. STRONG at MOVETIME ms/move vs ``minimax2`` (target: STRONG ≥ 95%);
 2. STRONG at MOVETIME vs STRONG at MOVETIME/10 (target: ≥ 75%);
@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from opponent.match import elo_interval, run_match  # noqa: E402
-from opponent.supervisor import Limits  # noqa: E402
+from maxima_board.opponent.match import elo_interval, run_match  # noqa: E402
+from maxima_board.opponent.supervisor import Limits  # noqa: E402
 
 FAMILIES = ("maxima", "ultima", "withdrawer-chess")
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Position  # noqa: E402
-from engine.optima.forces import start_fen  # noqa: E402
+from maxima_board.rules import Position  # noqa: E402
+from maxima_board.rules.optima.forces import start_fen  # noqa: E402
 
 AFTER_E10 = ("vr*requmakejufachcear/gdgdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpnpn/10/10/10/10/PNPNPNPNPNPNPNPNPNPN/"
              "GDGDGDGDGDGDGDGDGDGD/ARCECHFAJUKEMAQUREVR* w - - 20")

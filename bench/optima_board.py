@@ -4,9 +4,9 @@
 
 Each game starts from the start of its kind of forces (O4; u1, u2 and
 random drawn with the game's seed), and a simulated player
-(``controller.hands.pick_move``: royal captures first, captures often)
+(``maxima_board.board.hands.pick_move``: royal captures first, captures often)
 makes every move as sensor frames and button presses
-(``controller.hands.hand_lines``: placements, conversions exchanged on
+(``maxima_board.board.hands.hand_lines``: placements, conversions exchanged on
 their squares, rifle shots, captured pieces off before or after) until the
 game ends (O13) or 400 plies. Prints, per kind, the games, plies, how they
 ended, the moves of each sort the board saw, and the wall time per ply
@@ -24,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from controller.hands import hand_lines, pick_move  # noqa: E402
-from controller.script import Runner, parse_script  # noqa: E402
-from controller.settings import Settings  # noqa: E402
-from engine import Position  # noqa: E402
-from engine.optima.forces import start_fen  # noqa: E402
+from maxima_board.board.hands import hand_lines, pick_move  # noqa: E402
+from maxima_board.service.script import Runner, parse_script  # noqa: E402
+from maxima_board.board.settings import Settings  # noqa: E402
+from maxima_board.rules import Position  # noqa: E402
+from maxima_board.rules.optima.forces import start_fen  # noqa: E402
 
 MAX_PLIES = 400
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Position, variants  # noqa: E402
+from maxima_board.rules import Position, variants  # noqa: E402
 
 _D10 = (34, 1_156, 43_344)
 _D8 = (24, 576, 15_994)

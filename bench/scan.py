@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gpiozero import Device, InputDevice, OutputDevice  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from hardware.config import DEFAULT_COLUMNS, DEFAULT_ROWS  # noqa: E402
-from hardware.mock_matrix import ReedMatrix, matrix_factory  # noqa: E402
-from hardware.scanner import MatrixScanner  # noqa: E402
+from maxima_board.cli.config import DEFAULT_COLUMNS, DEFAULT_ROWS  # noqa: E402
+from maxima_board.devices.mock_matrix import ReedMatrix, matrix_factory  # noqa: E402
+from maxima_board.devices.scanner import MatrixScanner  # noqa: E402
 
 START_LIKE = [f"{f}{r}" for f in "abcdefgh" for r in (1, 2, 8, 9)] + ["d0", "e0", "d10", "e10"]
 
@@ -95,14 +95,14 @@ def loop_pass_cost(passes: int) -> float:
     from luma.core.interface.serial import noop
     from luma.led_matrix.device import max7219
 
-    from controller.core import Controller
-    from controller.runner import FakeClock, Runner
-    from controller.settings import Settings
-    from controller.store import GameStore
-    from engine import START_FEN
-    from hardware.max7219 import Max7219Leds
-    from hardware.notify import Notifier
-    from hardware.oled import OledDisplay
+    from maxima_board.board.core import Controller
+    from maxima_board.service.runner import FakeClock, Runner
+    from maxima_board.board.settings import Settings
+    from maxima_board.storage.store import GameStore
+    from maxima_board.rules import START_FEN
+    from maxima_board.devices.max7219 import Max7219Leds
+    from maxima_board.devices.notify import Notifier
+    from maxima_board.devices.oled import OledDisplay
 
     matrix = ReedMatrix(DEFAULT_ROWS, DEFAULT_COLUMNS)
     Device.pin_factory = matrix_factory(matrix)

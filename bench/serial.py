@@ -38,10 +38,10 @@ sys.path.insert(0, str(ROOT))
 
 import serial  # noqa: E402
 
-from hardware import mbproto  # noqa: E402
-from hardware.matrix_map import MatrixMap  # noqa: E402
-from hardware.pico_sim import SimMatrix, load_firmware  # noqa: E402
-from hardware.serial_link import PicoLink  # noqa: E402
+from maxima_board.devices import mbproto  # noqa: E402
+from maxima_board.devices.matrix_map import MatrixMap  # noqa: E402
+from maxima_board.devices.pico_sim import SimMatrix, load_firmware  # noqa: E402
+from maxima_board.devices.serial_link import PicoLink  # noqa: E402
 
 # --- per-operation costs assumed for MicroPython (bytecode) on RP2040 @ 125 MHz.
 # A bound-method call into C such as pin.value(x) costs a few microseconds on
@@ -109,7 +109,7 @@ def bench_crc(n: int = 100000) -> tuple[float, float]:
 WRITER = textwrap.dedent("""
     import os, sys, time, tty
     sys.path.insert(0, sys.argv[3])
-    from hardware import mbproto
+    from maxima_board.devices import mbproto
     rate, seconds = float(sys.argv[1]), float(sys.argv[2])
     master, slave = os.openpty()
     tty.setraw(slave)

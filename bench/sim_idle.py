@@ -3,7 +3,7 @@ types.
 
     python bench/sim_idle.py [--tree PATH] [--seconds S] [--terminal]
 
-Starts ``python -m controller.cli sim`` from ``--tree`` (default: this
+Starts ``python -m maxima_board.cli.main sim`` from ``--tree`` (default: this
 checkout; a ``git archive`` of another commit compares) on a fresh games
 database, makes one move (d3-d4), waits 5 s (the move settles, its LEDs go
 out after 3 s), then measures for ``S`` seconds with nothing typed: CPU (the
@@ -45,7 +45,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="maxima-sim-idle-") as tmp:
         env = dict(os.environ, PYTHONPATH=str(args.tree.resolve()), TERM="xterm", XDG_STATE_HOME=tmp,
                    PYTHONDONTWRITEBYTECODE="1")
-        command = [sys.executable, "-m", "controller.cli", "sim", "--db", f"{tmp}/games.db"]
+        command = [sys.executable, "-m", "maxima_board.cli.main", "sim", "--db", f"{tmp}/games.db"]
         if args.terminal:
             master, slave = pty.openpty()
             proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, cwd=tmp, env=env,

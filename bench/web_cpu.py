@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import Position  # noqa: E402
+from maxima_board.rules import Position  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -88,7 +88,7 @@ def main() -> int:
                         default="browser" if os.path.exists("/usr/bin/chromedriver") else "http")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="web-cpu-")
-    serve = subprocess.Popen([sys.executable, "-m", "controller.cli", "serve", "--port", "0", "--bind", "127.0.0.1",
+    serve = subprocess.Popen([sys.executable, "-m", "maxima_board.cli.main", "serve", "--port", "0", "--bind", "127.0.0.1",
                               "--db", os.path.join(work, "games.db")], cwd=ROOT, text=True,
                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = re.search(r"(http://\S+/)", serve.stderr.readline() + serve.stderr.readline()).group(1)

@@ -175,7 +175,7 @@ else
 fi
 if ! "$VENV/bin/python" -c '
 import sys
-from hardware.config import ConfigError, load_config
+from maxima_board.cli.config import ConfigError, load_config
 try:
     load_config(sys.argv[1])
 except ConfigError as exc:

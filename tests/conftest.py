@@ -7,7 +7,7 @@ case Black) and returns the Position; ``fen_of`` returns only the FEN.
 """
 from __future__ import annotations
 
-from engine import MAXIMA, Position
+from maxima_board.rules import MAXIMA, Position
 
 GEOMETRY = MAXIMA.geometry
 FILES = "abcdefgh"

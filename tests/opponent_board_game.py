@@ -1,16 +1,16 @@
 """A whole game on the simulated board against a computer opponent: a
 simulated player makes the computer's shown moves and its own choices
-(controller.hands.pick_move) through lifts and placements."""
+(maxima_board.board.hands.pick_move) through lifts and placements."""
 from __future__ import annotations
 
 import random
 from typing import Callable
 
-from controller.hands import hand_lines, pick_move
-from controller.script import Runner, parse_script
-from controller.settings import Settings
-from engine import Move, Position
-from opponent.board import OpponentLayer
+from maxima_board.board.hands import hand_lines, pick_move
+from maxima_board.service.script import Runner, parse_script
+from maxima_board.board.settings import Settings
+from maxima_board.rules import Move, Position
+from maxima_board.service.opponent_layer import OpponentLayer
 
 
 def play_against_the_computer(variant: str, board: str, computer: str, level: int, engine: str, seed: int,

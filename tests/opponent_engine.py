@@ -44,7 +44,7 @@ def run_batch(binary: Path, mode: str, variant: str, fens: list[str], depth: int
 def assert_children_match(binary: Path, variant: str, fens: list[str]) -> None:
     """After every legal move of each of ``fens``, the compiled engine's FEN
     (its ``children`` mode) is the Python engine's."""
-    from engine import Position
+    from maxima_board.rules import Position
 
     out = run_batch(binary, "children", variant, fens, blank_separated=True)
     assert len(out) == len(fens)

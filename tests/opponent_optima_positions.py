@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 
-from engine import Position
-from engine.optima.forces import start_fen
-from engine.variants.optima import UNITS
+from maxima_board.rules import Position
+from maxima_board.rules.optima.forces import start_fen
+from maxima_board.rules.variants.optima import UNITS
 
 PIECES = [u for u in UNITS if u.kind == "piece"]
 KINDS = {"optima": ("eq", "u1", "u2", "random"), "optima-9x9": ("eq", "u1", "random")}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from engine import Position
+from maxima_board.rules import Position
 
 
 def _pick(rng: random.Random, p: Position, moves: list) -> object:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.geometry import ALL_DIRECTIONS, ORTHOGONAL
-from engine.optima.movers import K_LEAPS, Leap, Slide
-from engine.optima.tables import PROMOTE, SWAP
-from engine.variants.base import Variant
-from engine.variants.optima import BOARD_9X9, BOARD_10X10, START_9, START_10, UNITS
+from maxima_board.rules.geometry import ALL_DIRECTIONS, ORTHOGONAL
+from maxima_board.rules.optima.movers import K_LEAPS, Leap, Slide
+from maxima_board.rules.optima.tables import PROMOTE, SWAP
+from maxima_board.rules.variants.base import Variant
+from maxima_board.rules.variants.optima import BOARD_9X9, BOARD_10X10, START_9, START_10, UNITS
 
 
 class Shot:

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
-from controller.commands.engine_cmds import MAX_PERFT_DEPTH
-from controller.script import MAX_WAIT_MS
-from controller.settings import Settings
-from controller.sim import run_sim
-from controller.store import GameStore
-from engine import START_FEN, FenError, Position
-from engine.notation import MAX_PLIES
-from hardware.config import ConfigError, find_config, load_config
+from maxima_board.cli.main import main
+from maxima_board.cli.commands.engine_cmds import MAX_PERFT_DEPTH
+from maxima_board.service.script import MAX_WAIT_MS
+from maxima_board.board.settings import Settings
+from maxima_board.cli.sim import run_sim
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import START_FEN, FenError, Position
+from maxima_board.rules.notation import MAX_PLIES
+from maxima_board.cli.config import ConfigError, find_config, load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 HUGE = "9" * 5000                  # beyond int()'s 4,300-digit limit
@@ -163,7 +163,7 @@ def test_fen_half_move_number_at_the_bound_is_read():
 @pytest.mark.parametrize("depth", ["99", str(MAX_PERFT_DEPTH + 1)])
 def test_perft_depth_above_the_maximum_is_refused(depth):
     # a process with a time limit: accepting the depth would count for ever
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "perft", "start", depth], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "perft", "start", depth], cwd=ROOT,
                           capture_output=True, text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == (f"maxima-board perft: DEPTH must be a whole number from 0 to {MAX_PERFT_DEPTH}, "
@@ -180,8 +180,8 @@ def test_perft_help_states_the_maximum_depth(capsys):
 # the SIGINT the test sends can only arrive while perft runs.
 _PERFT_WRAPPER = """
 import sys
-from controller.cli import main
-from engine import Position
+from maxima_board.cli.main import main
+from maxima_board.rules import Position
 counting = Position.perft
 def announced(self, depth):
     print("counting", flush=True)
@@ -313,7 +313,7 @@ def test_moves_with_a_chess_fen_hints_at_variant(capsys):
 
 
 def test_moves_with_an_ultima_fen_names_the_game_that_reads_it(capsys):
-    from engine import variants
+    from maxima_board.rules import variants
     assert main(["moves", variants.get("ultima").start_fen]) == 2
     err = one_line_error(capsys)
     assert "--variant ultima" in err

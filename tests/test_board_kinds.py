@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import variants
-from hardware.boards import (MAXIMA_BOARD, TEN_BY_TEN, PlacementError, board_kind, games_for,
-                             place)
-from hardware.config import ConfigError, parse_config
-from hardware.matrix_map import MatrixMap, default_layout
+from maxima_board.rules import variants
+from maxima_board.devices.boards import MAXIMA_BOARD, TEN_BY_TEN, PlacementError, board_kind, games_for, place
+from maxima_board.cli.config import ConfigError, parse_config
+from maxima_board.devices.matrix_map import MatrixMap, default_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKLE = [v.name for v in variants.all_variants() if v.family == "deckle"]
@@ -189,7 +188,7 @@ def test_direct_topology_refuses_the_ten_by_ten_board():
 
 
 def test_settings_refuse_an_unknown_board_kind():
-    from controller.settings import Settings
+    from maxima_board.board.settings import Settings
     with pytest.raises(ValueError, match="board_kind"):
         Settings(board_kind="8x8")
 
@@ -197,8 +196,8 @@ def test_settings_refuse_an_unknown_board_kind():
 def test_a_nine_by_nine_game_stands_on_a1_i9():
     """board.md: Optima 9×9 on a1…i9 (lower-left: it cannot be exactly
     centred). The engine has no Optima yet; a 9×9 game of data shows the rule."""
-    from engine.geometry import Geometry
-    from engine.variants.base import Variant
+    from maxima_board.rules.geometry import Geometry
+    from maxima_board.rules.variants.base import Variant
 
     nine = Variant(name="nine-test", title="A 9×9 game", summary="", start_fen="",
                    geometry=Geometry(9, range(1, 10), lambda f, r: True), types=(), family="ultima")

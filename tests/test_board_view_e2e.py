@@ -18,18 +18,18 @@ import pytest
 import serial
 from luma.core.device import dummy
 
-from controller import runner as runner_mod
-from controller.board_view import BoardView, call_on_frame
-from controller.core import Controller
-from controller.settings import Settings
-from engine import Position
-from hardware.boards import MAXIMA_BOARD, TEN_BY_TEN, place
-from hardware.diag import run_diag
-from hardware.matrix_map import MatrixMap
-from hardware.oled import OledDisplay
-from hardware.pico_sim import SimMatrix, SimPico
-from hardware.protocol import encode_leds, led_code
-from hardware.serial_link import PicoLink
+from maxima_board.service import runner as runner_mod
+from maxima_board.service.board_view import BoardView, call_on_frame
+from maxima_board.board.core import Controller
+from maxima_board.board.settings import Settings
+from maxima_board.rules import Position
+from maxima_board.devices.boards import MAXIMA_BOARD, TEN_BY_TEN, place
+from maxima_board.cli.diag import run_diag
+from maxima_board.devices.matrix_map import MatrixMap
+from maxima_board.devices.oled import OledDisplay
+from maxima_board.devices.pico_sim import SimMatrix, SimPico
+from maxima_board.devices.protocol import encode_leds, led_code
+from maxima_board.devices.serial_link import PicoLink
 
 
 def occupied(pos: Position) -> frozenset[str]:
@@ -245,14 +245,14 @@ def test_wrong_firmware_is_one_line_on_the_oled_and_in_the_log(caplog):
             state["t"] += 2
             sim.step(state["t"])
 
-    with caplog.at_level(logging.ERROR, logger="hardware.serial_link"):
+    with caplog.at_level(logging.ERROR, logger="maxima_board.devices.serial_link"):
         loop = runner_mod.Runner(controller, link, link, oled, clock=runner_mod.FakeClock(0, on_sleep),
                                  period_ms=10, notifier=runner_mod.Notifier(None, None), log=io.StringIO())
         loop.run(stop=lambda now: now >= 2500)
     problem = "Board has 11×10 switches, config says maxima (10×8)"
     assert link.link_problem == problem and not link.link_ok
     assert [r.getMessage() for r in caplog.records].count(problem) >= 1
-    from hardware.oled import layout
+    from maxima_board.devices.oled import layout
     rows = layout(controller.display)               # what the 128×64 panel shows, row by row
     assert rows[0] == "Wrong board"
     assert problem in " ".join(" ".join(rows[1:]).split())
@@ -311,7 +311,7 @@ def test_run_refuses_a_game_that_does_not_fit_the_board(tmp_path):
                    '[oled]\ndriver = "none"\n[game]\nvariant = "maxima"\n')
     env = dict(os.environ, PYTHONPATH=str(root), MAXIMA_BOARD_DB=str(tmp_path / "games.db"))
     env.pop("NOTIFY_SOCKET", None)
-    proc = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg), "--seconds", "1"],
+    proc = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "run", "--config", str(cfg), "--seconds", "1"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1] == (
@@ -321,7 +321,7 @@ def test_run_refuses_a_game_that_does_not_fit_the_board(tmp_path):
 def test_diag_command_with_a_ten_by_ten_config(tmp_path, monkeypatch, capsys):
     """``maxima-board diag`` with ``[board] kind = "10x10"``: the config's
     11×10 map reaches the Pico link (110-switch frames) and the printout."""
-    from controller.cli import main
+    from maxima_board.cli.main import main
 
     sim = SimPico(SimMatrix(11, 10))
     script = [(300, {99}), (500, {99, 100}), (700, set())]

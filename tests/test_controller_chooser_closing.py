@@ -1,6 +1,6 @@
-"""The way back of the pages over a game (``controller.closing``): the game
-chooser (``controller.chooser``), the MENU's questions
-(``controller.modes.menu``: "Resign Black?", "Agree draw?"…) and the
+"""The way back of the pages over a game (``maxima_board.board.closing``): the game
+chooser (``maxima_board.board.chooser``), the MENU's questions
+(``maxima_board.board.modes.menu``: "Resign Black?", "Agree draw?"…) and the
 questions asked on their own ("New game?", "Abandon game N?"). Each closes
 by itself after its countdown, shown on the OLED, and at once when a piece
 on the board is lifted or placed; the board's change then counts as it
@@ -13,12 +13,12 @@ import re
 
 import pytest
 
-from controller.closing import CLOSE_MS, IGNORED, QUIET_MS
-from controller.core import NOTE_MS
-from controller.script import Runner
-from controller.settings import Settings
-from controller.store import GameStore
-from hardware.oled import layout
+from maxima_board.board.closing import CLOSE_MS, IGNORED, QUIET_MS
+from maxima_board.board.core import NOTE_MS
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.devices.oled import layout
 
 # Each page: the presses that open it in a game of Ultima on the 10×10 board
 # (after a2-a4), and its heading with the countdown.
@@ -239,13 +239,13 @@ def test_placing_a_piece_in_set_up_closes_the_page_and_set_up_counts_it():
 
 @pytest.mark.parametrize("presses, row, title", [(("menu",), 0, "Choose a game"), (("menu", "menu"), 1, "Menu 1/4")])
 def test_the_service_loop_closes_the_page_at_its_deadline_waking_once_a_second(presses, row, title):
-    """The real loop (``controller.runner``) on a board that reports by
+    """The real loop (``maxima_board.service.runner``) on a board that reports by
     events: the countdown and the closing come from the controller's
     deadlines, one pass a second, with no polling."""
-    from controller.core import Controller
-    from controller.runner import FakeClock
-    from engine import START_FEN
-    from hardware.interfaces import BoardState
+    from maxima_board.board.core import Controller
+    from maxima_board.service.runner import FakeClock
+    from maxima_board.rules import START_FEN
+    from maxima_board.devices.interfaces import BoardState
     from tests.test_hw_runner import _quiet_runner
 
     clock = FakeClock(step_ms=None)

@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
-from controller.settings import Settings
-from controller.sim import run_sim
-from engine import Position
+from maxima_board.cli.main import main
+from maxima_board.board.settings import Settings
+from maxima_board.cli.sim import run_sim
+from maxima_board.rules import Position
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def cli(*args: str, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
     full_env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], input=stdin, text=True,
+    return subprocess.run([sys.executable, "-m", "maxima_board.cli.main", *args], input=stdin, text=True,
                           capture_output=True, cwd=ROOT, env=full_env, timeout=60)
 
 

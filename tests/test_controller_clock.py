@@ -11,16 +11,15 @@ import textwrap
 
 import pytest
 
-from controller import clock as clock_module
-from controller.clock import (PRESETS, Clock, Stage, TimeControl, TimeControlError, flag_result, format_ms,
-                              parse_time_control)
-from controller.core import Controller
-from controller.record import export_text
-from controller.script import Runner, ScriptError, parse_script, replay
-from controller.settings import Settings
-from controller.store import GameStore
-from engine import BLACK, START_FEN, WHITE, Position
-from hardware.config import parse_config
+from maxima_board.board import clock as clock_module
+from maxima_board.board.clock import (PRESETS, Clock, Stage, TimeControl, TimeControlError, flag_result, format_ms, parse_time_control)
+from maxima_board.board.core import Controller
+from maxima_board.service.record import export_text
+from maxima_board.service.script import Runner, ScriptError, parse_script, replay
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import BLACK, START_FEN, WHITE, Position
+from maxima_board.cli.config import parse_config
 from tests.conftest import fen_of
 
 MIN = 60_000
@@ -420,7 +419,7 @@ def test_script_clock_line_applies_to_the_first_or_the_next_game():
 
 
 def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], input=stdin, text=True,
+    return subprocess.run([sys.executable, "-m", "maxima_board.cli.main", *args], input=stdin, text=True,
                           capture_output=True, timeout=60)
 
 

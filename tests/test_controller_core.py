@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from controller.core import Controller
-from controller.script import Runner
-from controller.settings import Settings
-from engine import START_FEN, FenError, Position
+from maxima_board.board.core import Controller
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.rules import START_FEN, FenError, Position
 
 TWO_FROZEN = "xxx2xxx/4k3/8/8/p7/M7/7m/7P/8/4K3/xxx2xxx w 0"   # a6 (Black) and h3 (White) frozen
 CHECK = "xxxq1xxx/1gd1k1gb/3m1n1d/1pN1ppp1/2P1p3/pNP5/P2r4/D2P1PPD/B1Q3B1/1GM1K1G1/xxx1Rxxx w 56"
@@ -134,7 +134,7 @@ def test_new_game_without_setup_takes_the_board_as_set_up():
 
 @pytest.mark.parametrize("ever_connected", [True, False])
 def test_link_screens_fit_the_oled_without_cutting_words(ever_connected):
-    from controller.guidance import WIDTH
+    from maxima_board.board.guidance import WIDTH
     controller = Controller(Settings(), None, now_ms=0)
     if ever_connected:
         controller.on_frame(0, controller.expected_squares)

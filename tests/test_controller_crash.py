@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.store import GameStore
-from engine import Position
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import Position
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTED = re.compile(r"^game (\d+) (?:started from|resumed after \d+ moves:) (.+)$")
@@ -28,7 +28,7 @@ class Sim:
 
     def __init__(self, db: Path):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "sim", "--db", str(db)],
+            [sys.executable, "-m", "maxima_board.cli.main", "sim", "--db", str(db)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
             bufsize=1, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
         self.lines: queue.Queue[str | None] = queue.Queue()

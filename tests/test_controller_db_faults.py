@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.core import Controller
-from controller.script import Runner
-from controller.settings import Settings
-from controller.store import GameStore
-from controller.storefile import Conflict, InUse, StoreError
-from engine import START_FEN
+from maxima_board.board.core import Controller
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.storage.storefile import Conflict, InUse, StoreError
+from maxima_board.rules import START_FEN
 from tests.test_controller_crash import ACK, STARTED, Sim
 from tests.test_hw_board_cmds import matrix, recorder  # noqa: F401  (fixtures)
 
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def cli(*args: str, stdin: str = "", **kwargs) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([kwargs.pop("python", sys.executable), "-m", "controller.cli", *args], input=stdin,
+    return subprocess.run([kwargs.pop("python", sys.executable), "-m", "maxima_board.cli.main", *args], input=stdin,
                           text=True, capture_output=True, cwd=ROOT, env=env, timeout=60, **kwargs)
 
 
@@ -197,11 +197,11 @@ def test_a_file_size_limit_at_start_up_moves_nothing_and_the_game_resumes_later(
 
 MID_GAME = r"""
 import json, random, resource, sys
-from controller.core import Controller
-from controller.script import Runner
-from controller.settings import Settings
-from controller.store import GameStore
-from engine import Position
+from maxima_board.board.core import Controller
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import Position
 from tests.test_controller_crash import _hands
 
 db = sys.argv[1]
@@ -252,8 +252,8 @@ def test_a_file_size_limit_mid_game_is_reported_and_the_move_is_stored_when_it_i
 
 DISK_FULL = r"""
 import json, os, subprocess, sys
-from controller.store import GameStore
-from engine import START_FEN
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import START_FEN
 
 directory, python = sys.argv[1], sys.argv[2]
 db = os.path.join(directory, "games.db")
@@ -269,7 +269,7 @@ try:
 except OSError:
     os.close(fd)
 def sim(stdin):
-    return subprocess.run([python, "-m", "controller.cli", "sim", "--db", db], input=stdin, text=True,
+    return subprocess.run([python, "-m", "maxima_board.cli.main", "sim", "--db", db], input=stdin, text=True,
                           capture_output=True, timeout=60)
 full = sim("lift d7\nplace d6\nwait 400\n")
 names_full = sorted(os.listdir(directory))
@@ -297,8 +297,8 @@ def test_a_full_disk_at_start_up_moves_nothing_and_the_game_resumes_later(tmp_pa
 
 READ_ONLY_FS = r"""
 import json, os, subprocess, sys
-from controller.store import GameStore
-from engine import START_FEN
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import START_FEN
 
 directory, python = sys.argv[1], sys.argv[2]
 db = os.path.join(directory, "games.db")
@@ -307,7 +307,7 @@ store.append_move(store.new_game(START_FEN), 0, "d3-d4", "fen")
 store.close()
 subprocess.run(["mount", "-o", "remount,ro", directory], check=True)
 def cli(*args):
-    r = subprocess.run([python, "-m", "controller.cli", *args, "--db", db], input="quit\n", text=True,
+    r = subprocess.run([python, "-m", "maxima_board.cli.main", *args, "--db", db], input="quit\n", text=True,
                        capture_output=True, timeout=60)
     return [r.returncode, r.stdout, r.stderr]
 print(json.dumps({"sim": cli("sim"), "games": cli("games"), "names": sorted(os.listdir(directory))}))
@@ -424,7 +424,7 @@ def test_sqlite_read_only_faults_are_named(tmp_path):
 # ---------------------------------------------------------------- the board says so
 def test_run_on_the_board_shows_a_database_it_cannot_use_and_exits_2(tmp_path, monkeypatch, matrix, recorder,
                                                                     capsys):
-    from controller.cli import main
+    from maxima_board.cli.main import main
     from tests.test_hw_board_cmds import _config
 
     (tmp_path / "games.db").mkdir()              # the config's [database] path is a directory

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
-from controller.store import SCHEMA_VERSION, GameStore
-from controller.storefile import APPLICATION_ID, LEGACY_TABLES, NotOurs, StoreError
-from engine import START_FEN
+from maxima_board.cli.main import main
+from maxima_board.storage.store import SCHEMA_VERSION, GameStore
+from maxima_board.storage.storefile import APPLICATION_ID, LEGACY_TABLES, NotOurs, StoreError
+from maxima_board.rules import START_FEN
 
 
 def snapshot(directory: Path) -> dict[str, tuple[bytes, int]]:

@@ -1,15 +1,15 @@
 """A Deckle game chosen by MENU is set up in the size of its newest game
-stored on this board (``controller.sizes.usual_form``), also after a
+stored on this board (``maxima_board.board.sizes.usual_form``), also after a
 restart: a real SQLite store in a temporary directory, reopened."""
 from __future__ import annotations
 
-from controller.core import Controller
-from controller.script import Runner
-from controller.settings import Settings
-from controller.sizes import usual_form
-from controller.store import GameStore
-from engine import Position
-from hardware.boards import place
+from maxima_board.board.core import Controller
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.board.sizes import usual_form
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import Position
+from maxima_board.devices.boards import place
 
 
 def start_squares(game: str) -> list[str]:

@@ -2,10 +2,10 @@
 always the whole game in words, after moves, take-backs and a new game."""
 from __future__ import annotations
 
-from controller.feed import BoardFeed
-from controller.script import Runner
-from controller.settings import Settings
-from engine.words import move_texts
+from maxima_board.service.feed import BoardFeed
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.rules.words import move_texts
 
 
 def _check(feed: BoardFeed, runner: Runner) -> dict:

@@ -2,7 +2,7 @@
 messy hands. Hypothesis draws streams of actions; a simulated player turns
 each into board events:
 
-- ``move``: a legal move made by hand (``controller.hands``: captures taken
+- ``move``: a legal move made by hand (``maxima_board.board.hands``: captures taken
   off before or after, castling King first, Rook first or with both hands,
   swaps, promotions, Optima's placements, shots and conversions), with
   changes of mind before it (an own piece lifted and put back), a knocked
@@ -35,11 +35,11 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from controller.hands import hand_lines, pick_move
-from controller.script import Runner
-from controller.settings import Settings
-from engine import Position, variants
-from hardware.interfaces import LED_STATES
+from maxima_board.board.hands import hand_lines, pick_move
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.rules import Position, variants
+from maxima_board.devices.interfaces import LED_STATES
 from tests.test_controller_property import _follow, _random_position
 
 GAMES = [v.name for v in variants.all_variants()]

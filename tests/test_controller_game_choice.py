@@ -1,15 +1,15 @@
 """Choosing the game on the board (issue 21): MENU opens the game chooser,
-a page of labelled buttons (``controller.chooser``), in play, in set-up
+a page of labelled buttons (``maxima_board.board.chooser``), in play, in set-up
 and after a game; every game the board holds in three presses or fewer;
 Deckle's size follows the pieces; pieces outside the new game lit and
 named; nothing asks for a piece nobody lifted; the board's own first game."""
 from __future__ import annotations
 
-from controller.core import Controller
-from controller.script import Runner
-from controller.settings import Settings
-from controller.store import GameStore
-from hardware.config import load_config
+from maxima_board.board.core import Controller
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.cli.config import load_config
 
 
 def words(lines: list[str]) -> str:
@@ -105,7 +105,7 @@ def test_a_ten_by_ten_board_without_a_game_starts_its_first_game(tmp_path):
 def sim_text(tmp_path, script: str, **kwargs) -> str:
     import io
 
-    from controller.sim import run_sim
+    from maxima_board.cli.sim import run_sim
 
     out = io.StringIO()
     settings = kwargs.pop("settings", Settings(db_path=str(tmp_path / "g.db")))
@@ -123,7 +123,7 @@ def test_a_piece_outside_the_game_is_named_by_piece_when_one_stood_there_and_by_
     assert "Take off piece d0, Black Mage g9." in words(c.display), c.display   # d0 held nothing
     runner.lift("g9"), runner.wait(400)
     assert "Clear square d0: it is not part of the game." in words(c.display)
-    from controller.guidance import WIDTH
+    from maxima_board.board.guidance import WIDTH
     assert all(len(line) <= WIDTH for line in c.display)
 
 
@@ -154,12 +154,12 @@ def test_replay_board_option(tmp_path):
     import json
     import subprocess
     import sys
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "replay", "--board", "10x10", "-"],
+    done = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "replay", "--board", "10x10", "-"],
                           input="lift b3\nplace b6\nwait 400\n", text=True, capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr
     final = json.loads(done.stdout.splitlines()[-1])
     assert final["moves"] == ["a2-a5"] and final["leds"] == {"b3": "last-from", "b6": "last-to"}
-    bad = subprocess.run([sys.executable, "-m", "controller.cli", "replay", "--board", "maxima", "--variant",
+    bad = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "replay", "--board", "maxima", "--variant",
                           "optima", "-"], input="", text=True, capture_output=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
     assert "Optima needs the 10×10 board" in bad.stderr
@@ -172,7 +172,7 @@ def test_run_with_a_simulated_ten_by_ten_board_plays_its_first_game_on_its_squar
     cfg = tmp_path / "board.toml"
     cfg.write_text(f'hardware = "sim"\n[board]\nkind = "10x10"\n[database]\npath = "{tmp_path / "g.db"}"\n')
     env = dict(os.environ, MAXIMA_BOARD_CONFIG="")
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg)],
+    done = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "run", "--config", str(cfg)],
                           input="lift b3\nplace b6\nwait 400\nquit\n", text=True, capture_output=True,
                           timeout=60, env=env)
     assert done.returncode == 0, done.stderr
@@ -211,8 +211,8 @@ def fewest_presses(board: str, setup: bool, most: int = 3) -> dict[str, list[str
 
 
 def start_squares(game: str, board: str) -> list[str]:
-    from engine import Position
-    from hardware.boards import place
+    from maxima_board.rules import Position
+    from maxima_board.devices.boards import place
 
     start = Position("start", game)
     placement = place(game, board)
@@ -223,7 +223,7 @@ def test_every_game_of_either_board_is_chosen_in_three_presses_or_fewer():
     """From a fresh game in play and from set-up, on each simulated board,
     every game the board plays is reached in three presses or fewer; a
     Deckle game's 10x8 form by its game's presses and then its pieces."""
-    from hardware.boards import games_for
+    from maxima_board.devices.boards import games_for
 
     for board in ("maxima", "10x10"):
         for setup in (False, True):
@@ -297,7 +297,7 @@ def test_sim_resumes_a_game_of_the_other_board_on_that_board(tmp_path):
     db = str(tmp_path / "g.db")
 
     def sim(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--db", db, *args], input="quit\n",
+        return subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "sim", "--db", db, *args], input="quit\n",
                               text=True, capture_output=True, timeout=60)
 
     assert sim("--variant", "optima-9x9", "--board", "10x10").returncode == 0
@@ -329,7 +329,7 @@ def _captures(variant: str, seed: int, plies: int = 300):
     """(position, capturing move) pairs of a random game of ``variant``."""
     import random
 
-    from engine import Position
+    from maxima_board.rules import Position
     rng = random.Random(seed)
     position = Position("start", variant)
     for _ in range(plies):
@@ -345,10 +345,10 @@ def _captures(variant: str, seed: int, plies: int = 300):
 def test_the_oled_says_the_move_in_the_pages_words_where_they_fit_else_compact():
     import random
 
-    from controller.guidance import WIDTH
-    from controller.hands import hand_lines
-    from controller.script import parse_script
-    from engine.words import move_label, move_words as page_words
+    from maxima_board.board.guidance import WIDTH
+    from maxima_board.board.hands import hand_lines
+    from maxima_board.service.script import parse_script
+    from maxima_board.rules.words import move_label, move_words as page_words
 
     fitting = long = None
     for variant in ("ultima", "maxima", "withdrawer-chess"):
@@ -379,10 +379,10 @@ def test_every_chooser_page_fits_the_oled_uncut_in_its_font():
     """Every page of both boards' choosers, with each MENU row wording,
     is drawn as it is: one row per button, nothing wrapped or cut, Latin-1;
     the title bar too, with the countdown at its longest."""
-    from controller.chooser import Chooser, first_page, rows
-    from controller.closing import CLOSE_MS
-    from hardware.boards import games_for
-    from hardware.oled import layout, printable
+    from maxima_board.board.chooser import Chooser, first_page, rows
+    from maxima_board.board.closing import CLOSE_MS
+    from maxima_board.devices.boards import games_for
+    from maxima_board.devices.oled import layout, printable
 
     for board in ("maxima", "10x10"):
         for on in ("Resign, draw >", "Clock, pieces >", "Forces, clock >", "Cancel"):

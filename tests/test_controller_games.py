@@ -11,13 +11,13 @@ import textwrap
 
 import pytest
 
-from controller.core import Controller
-from controller.games import short_title
-from controller.record import export_text
-from controller.script import Runner, ScriptError, parse_script, replay
-from controller.settings import Settings
-from controller.store import GameStore
-from engine import Position
+from maxima_board.board.core import Controller
+from maxima_board.board.games import short_title
+from maxima_board.service.record import export_text
+from maxima_board.service.script import Runner, ScriptError, parse_script, replay
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import Position
 
 TENX8 = "coordinator-chess-10x8"
 TENX10 = "coordinator-chess"
@@ -275,8 +275,8 @@ def test_18_menu_in_setup_opens_the_chooser_of_the_boards_games_and_setup_follow
 
 
 def test_18_on_the_10x10_board_every_game_but_maxima():
-    from controller.games import main_form
-    from hardware.boards import games_for
+    from maxima_board.board.games import main_form
+    from maxima_board.devices.boards import games_for
 
     settings = Settings()
     settings.board_kind = "10x10"   # set by the hardware's config ([board] kind)
@@ -307,7 +307,7 @@ def test_18_the_store_keeps_the_game_and_resume_uses_it(tmp_path):
 
 
 def test_18_config_game_variant():
-    from hardware.config import ConfigError, parse_config
+    from maxima_board.cli.config import ConfigError, parse_config
 
     assert parse_config('hardware = "sim"\n[game]\nvariant = "ultima"\n').settings().variant == "ultima"
     with pytest.raises(ConfigError, match=r'\[game\] variant.*unknown game "ultimate"'):
@@ -316,7 +316,7 @@ def test_18_config_game_variant():
 
 
 def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], input=stdin, text=True,
+    return subprocess.run([sys.executable, "-m", "maxima_board.cli.main", *args], input=stdin, text=True,
                           capture_output=True, timeout=60)
 
 
@@ -344,7 +344,7 @@ def test_every_table_entry_agrees_with_the_engines_signature(variant):
     squares that must be lifted (every replaced square and the origin)."""
     import random
 
-    from controller.reconstruct import MoveTable
+    from maxima_board.board.reconstruct import MoveTable
 
     rng = random.Random(9)
     for game in range(3):

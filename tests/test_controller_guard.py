@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-import controller.runner as runner_module
-from controller.cli import main
-from controller.core import Controller
-from controller.guard import FAULT_LINES, FAULT_MS, Guard, fault_dir_for
-from controller.modes.play import PlayMode
-from controller.script import Runner, parse_script, replay
-from controller.settings import Settings
-from controller.sim import run_sim
-from controller.store import GameStore
-from engine import Position
+import maxima_board.service.runner as runner_module
+from maxima_board.cli.main import main
+from maxima_board.board.core import Controller
+from maxima_board.service.guard import FAULT_LINES, FAULT_MS, Guard, fault_dir_for
+from maxima_board.board.modes.play import PlayMode
+from maxima_board.service.script import Runner, parse_script, replay
+from maxima_board.board.settings import Settings
+from maxima_board.cli.sim import run_sim
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import Position
 from tests.test_hw_board_cmds import Scripted, _config, matrix, recorder  # noqa: F401 (fixtures)
 
 ORIGINAL_STEP = PlayMode.step

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from controller.script import ScriptError, parse_script, replay
-from controller.settings import Settings
-from engine import Position, variants
+from maxima_board.service.script import ScriptError, parse_script, replay
+from maxima_board.board.settings import Settings
+from maxima_board.rules import Position, variants
 
 DECKLE_10X10 = [v.name for v in variants.all_variants() if v.family == "deckle" and len(v.geometry.ranks) == 10]
 CASTLE_FEN = "5k4/10/10/10/10/10/10/10/10/R4K3R w KQ - 0 1"   # O-O: King f1-i1, Rook j1-h1 (D4)

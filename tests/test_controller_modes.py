@@ -1,11 +1,11 @@
 """The controller's modes are classes, and the MENU takes items from outside."""
 from __future__ import annotations
 
-from controller.core import Controller
-from controller.modes import EndedMode, PlayMode, SetupMode, SyncMode
-from controller.script import Runner
-from controller.settings import Settings
-from controller.store import GameStore
+from maxima_board.board.core import Controller
+from maxima_board.board.modes import EndedMode, PlayMode, SetupMode, SyncMode
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
 
 
 def test_each_mode_name_is_its_class():

@@ -3,7 +3,7 @@
 seeded random legal moves (captures, castling, en passant, promotion and
 swaps preferred when there are any, so that games end and every kind of
 move is made), each made by lifts and placements in one of the orders
-people use (``controller.hands``). Every move commits as exactly that
+people use (``maxima_board.board.hands``). Every move commits as exactly that
 move, the game ends as the engine says, and the store holds it all."""
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import random
 
 import pytest
 
-from controller.hands import hand_lines
-from controller.record import export_text
-from controller.script import Runner, parse_script
-from controller.settings import Settings
-from controller.store import GameStore
-from engine import Position, variants
+from maxima_board.board.hands import hand_lines
+from maxima_board.service.record import export_text
+from maxima_board.service.script import Runner, parse_script
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import Position, variants
 
 def _choose(position: Position, rng: random.Random):
     moves = position.legal_moves

@@ -10,11 +10,11 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from controller.hands import hand_lines
-from controller.script import Runner
-from controller.settings import Settings
-from engine import START_FEN, Position, variants
-from hardware.interfaces import LED_STATES
+from maxima_board.board.hands import hand_lines
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.rules import START_FEN, Position, variants
+from maxima_board.devices.interfaces import LED_STATES
 
 SQUARE_RE = re.compile(r"\b([a-j](?:10|[0-9]))\b")
 

@@ -1,20 +1,20 @@
 """The set-up's status bar says both "Set-up" and the game with its size
 on the OLED's 21 columns, for every game of either board and both sizes
 of Deckle's games: a long name is said briefly there ("Set-up Pushme
-10x10", ``controller.games.fitted_title``) and whole on the game's first
-screen. Drawn by ``hardware.oled`` on luma's dummy device."""
+10x10", ``maxima_board.board.games.fitted_title``) and whole on the game's first
+screen. Drawn by ``maxima_board.devices.oled`` on luma's dummy device."""
 from __future__ import annotations
 
 import pytest
 from luma.core.device import dummy
 
-from controller.games import brief_title, fitted_title, other_form, short_title, size_name
-from controller.guidance import WIDTH
-from controller.script import Runner
-from controller.settings import Settings
-from engine import Position
-from hardware.boards import games_for
-from hardware.oled import OledDisplay, layout
+from maxima_board.board.games import brief_title, fitted_title, other_form, short_title, size_name
+from maxima_board.board.guidance import WIDTH
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.rules import Position
+from maxima_board.devices.boards import games_for
+from maxima_board.devices.oled import OledDisplay, layout
 
 DECKLE = [game for game in games_for("10x10") if other_form(game) is not None]
 

@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from controller.script import parse_script, replay
-from controller.settings import Settings
-from engine import START_FEN, Position
+from maxima_board.service.script import parse_script, replay
+from maxima_board.board.settings import Settings
+from maxima_board.rules import START_FEN, Position
 
 PINCER = "xxx2xxx/4k3/p7/8/8/1Pp1pP2/8/8/3P4/4K3/xxx2xxx w 0"        # d2-d5xc5,e5
 BARE = "xxx2xxx/4k3/8/8/8/1Pp1pP2/8/8/3P4/4K3/xxx2xxx w 0"           # d2-d5xc5,e5 bares the King

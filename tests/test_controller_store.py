@@ -7,14 +7,14 @@ import sqlite3
 
 import pytest
 
-from controller.core import Controller
-from controller.record import export_text
-from controller.script import Runner
-from controller.settings import Settings
-from controller.store import GameStore, default_db_path
-from controller.storefile import NotOurs, StoreError
-from engine import START_FEN
-from engine.record import GameRecord
+from maxima_board.board.core import Controller
+from maxima_board.service.record import export_text
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore, default_db_path
+from maxima_board.storage.storefile import NotOurs, StoreError
+from maxima_board.rules import START_FEN
+from maxima_board.rules.record import GameRecord
 
 
 def play(runner: Runner, *moves: tuple[str, ...]) -> None:

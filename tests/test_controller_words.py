@@ -1,8 +1,8 @@
 """The OLED names pieces in words, never FEN letters (issue 21)."""
 from __future__ import annotations
 
-from controller.script import Runner
-from controller.settings import Settings
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
 
 
 def test_take_back_names_the_piece_in_words():

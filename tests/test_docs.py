@@ -179,14 +179,14 @@ NOT_POSITIONS = {
 
 
 def _family(name: str) -> list[str]:
-    from engine import variants
+    from maxima_board.rules import variants
     games = {"maxima.md": ["maxima"], "ultima.md": ["ultima", "ultima-pure"],
              "optima.md": ["optima", "optima-9x9"]}
     return games.get(name) or [v for v in variants.names() if v.endswith("chess") or "chess-" in v]
 
 
 def _reads_in_one_of(fen: str, games: list[str]) -> bool:
-    from engine import Position
+    from maxima_board.rules import Position
     for game in games:
         try:
             Position(fen, game)
@@ -343,7 +343,7 @@ def _drawing_tables():
 
 
 def test_drawn_direct_pins_are_the_code_defaults():
-    from hardware import config
+    from maxima_board.cli import config
     t = _drawing_tables()
     assert tuple(t["DIRECT"]["rows"]) == config.DEFAULT_ROWS
     assert tuple(t["DIRECT"]["columns"]) == config.DEFAULT_COLUMNS
@@ -424,8 +424,8 @@ def test_led_meanings_table_matches_the_code():
     hardware/protocol.py sends them to the Pico, and the single-colour
     pattern as systemd/config.example.toml sets it."""
     import tomllib
-    from hardware import mbproto, protocol
-    from hardware.interfaces import LED_STATES
+    from maxima_board.devices import mbproto, protocol
+    from maxima_board.devices.interfaces import LED_STATES
     patterns = {mbproto.STEADY: "steady", mbproto.SLOW_BLINK: "slow blink", mbproto.FAST_BLINK: "fast blink",
                 mbproto.PULSE: "pulse"}
     single = {"steady": "steady", "slow": "slow blink", "fast": "fast blink", "off": "off"}
@@ -464,7 +464,7 @@ def _row(rows: list[dict], words: str) -> dict:
 
 def _units(game: str) -> int:
     """Pieces of ``game``'s start on the board and in the hands (Optima's placement phase)."""
-    from engine import Position
+    from maxima_board.rules import Position
     p = Position("start", game)
     hand = getattr(p, "hand", None)
     return bin(p.occupancy()).count("1") + (len(hand(0)) + len(hand(1)) if callable(hand) else 0)
@@ -475,7 +475,7 @@ def _units(game: str) -> int:
 def test_bill_of_materials_counts_the_board_and_adds_up(board: str, kind: str, layout: str):
     """Switches, diodes and LEDs for every square and button of the drawn matrix, a magnet for
     every piece of the largest game the board plays, and a total that is the sum of its lines."""
-    from hardware.boards import games_for
+    from maxima_board.devices.boards import games_for
     rows = _bom(board)
     names = [name for line in _drawing_tables()[layout] for name in line if name != "spare"]
     buttons = sum(name in ("OK", "BACK", "MENU", "NEW") for name in names)
@@ -494,7 +494,7 @@ def test_bill_of_materials_counts_the_board_and_adds_up(board: str, kind: str, l
 
 def test_the_largest_game_of_each_board_is_counted_as_the_rules_say():
     """Maxima: 18 a side (M2); Optima: 10 pawns, 10 guards and 10 pieces a side (O4)."""
-    from hardware.boards import games_for
+    from maxima_board.devices.boards import games_for
     assert max(_units(game) for game in games_for("maxima")) == _units("maxima") == 36
     assert max(_units(game) for game in games_for("10x10")) == _units("optima") == 60
 
@@ -539,7 +539,7 @@ def _sim(tmp_path: Path, args: list[str], stdin: str) -> str:
     env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_STATE_HOME=str(tmp_path / "state"))
     env.pop("MAXIMA_BOARD_DB", None)
     tmp_path.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run([sys.executable, "-m", "controller.cli", *args, "--db", str(tmp_path / "games.db")],
+    done = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", *args, "--db", str(tmp_path / "games.db")],
                           input=stdin, text=True, capture_output=True, cwd=ROOT, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -600,6 +600,6 @@ def test_readme_walk_commands_start_the_simulator(tmp_path: Path):
         out = _sim(tmp_path / str(n), args, "quit\n")
         assert "| Game 1: " in out, (command, out)
         if "--variant" in args:
-            from engine import variants
+            from maxima_board.rules import variants
             title = variants.get(args[args.index("--variant") + 1]).title
             assert f"| Game 1: {title}" in out, (command, out)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
-from engine import Position
+from maxima_board.cli.main import main
+from maxima_board.rules import Position
 from tests.conftest import fen_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,7 +18,7 @@ CHECKED = fen_of({"d4": "B", "a1": "K", "e5": "k"}, "b")
 
 
 def run_cli(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "maxima_board.cli.main", *args], input=stdin,
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
 
 
@@ -132,7 +132,7 @@ SWAPPER_10X8_START = "rnsbqkbsnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNSBQKBSNR w 
 
 
 def test_variants_lists_every_game_one_line_each_in_order():
-    from engine import variants
+    from maxima_board.rules import variants
     done = run_cli("variants")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

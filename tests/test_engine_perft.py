@@ -3,7 +3,7 @@ maxima.md's is in test_rules_perft.py). Depth 3 cannot see automatic captures;
 depth 4 (slow) can."""
 import pytest
 
-from engine import Position, variants
+from maxima_board.rules import Position, variants
 
 DECKLE_10 = {"coordinator": (34, 1_156, 43_344), "immobilizer": (34, 1_156, 43_344),
              "withdrawer": (34, 1_156, 43_344), "long-leaper": (34, 1_156, 43_362),

@@ -1,13 +1,12 @@
-"""The piece model (engine.pieces) and the game registry (engine.variants):
+"""The piece model (maxima_board.rules.pieces) and the game registry (maxima_board.rules.variants):
 pieces are data composed from primitives, games are data, and a new game
 plays without touching the generator."""
 import pytest
 
-from engine import Position, variants
-from engine.geometry import Geometry
-from engine.pieces import (ALL, DIAG, KING_STEPS, KNIGHT, ORTH, TYPES, Approach, Leap, PieceType, Slide,
-                           Withdrawal)
-from engine.variants.base import Variant
+from maxima_board.rules import Position, variants
+from maxima_board.rules.geometry import Geometry
+from maxima_board.rules.pieces import (ALL, DIAG, KING_STEPS, KNIGHT, ORTH, TYPES, Approach, Leap, PieceType, Slide, Withdrawal)
+from maxima_board.rules.variants.base import Variant
 
 # A made-up game built only from existing primitives: an 8x8 board with a
 # King, an "Archbishop" (knight leap + bishop slide) and a "Pushme" that

@@ -1,21 +1,22 @@
 """One module decides which position class plays a game (issue 23):
-engine.position_classes. The plain position module does not import Optima's,
+maxima_board.rules.position_classes. The plain position module does not import Optima's,
 and nothing but that module picks OptimaPosition."""
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from engine import Position, position_class, variants
-from engine.optima.position import OptimaPosition
-from engine.position import Position as Plain
+from maxima_board.rules import Position, position_class, variants
+from maxima_board.rules.optima.position import OptimaPosition
+from maxima_board.rules.position import Position as Plain
 
-ROOT = Path(__file__).resolve().parent.parent
+SRC = Path(__file__).resolve().parent.parent / "src"
+RULES = SRC / "maxima_board" / "rules"
 
 
 def _imports(path: Path) -> set[str]:
-    """Every module a file imports, anywhere in it (relative imports resolved against engine/)."""
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    """Every module a file imports, anywhere in it (relative imports resolved against its package)."""
+    package = ".".join(path.relative_to(SRC).with_suffix("").parts[:-1])
     out = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -29,17 +30,16 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_the_plain_position_module_does_not_import_optimas():
-    assert not any("optima" in m for m in _imports(ROOT / "engine" / "position.py"))
-    assert "engine.position_classes" not in _imports(ROOT / "engine" / "optima" / "position.py")
+    assert not any("optima" in m for m in _imports(RULES / "position.py"))
+    assert "maxima_board.rules.position_classes" not in _imports(RULES / "optima" / "position.py")
 
 
 def test_only_position_classes_picks_the_optima_class():
     pickers = []
-    for folder in ("engine", "controller", "opponent"):
-        for path in (ROOT / folder).rglob("*.py"):
-            if path.name != "position.py" and "engine.optima.position.OptimaPosition" in _imports(path):
-                pickers.append(str(path.relative_to(ROOT)))
-    assert pickers == ["engine/position_classes.py"]
+    for path in (SRC / "maxima_board").rglob("*.py"):
+        if path.name != "position.py" and "maxima_board.rules.optima.position.OptimaPosition" in _imports(path):
+            pickers.append(str(path.relative_to(SRC)))
+    assert pickers == ["maxima_board/rules/position_classes.py"]
 
 
 def test_O15_every_game_gets_the_class_position_class_names():

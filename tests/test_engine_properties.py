@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from engine import FenError, Position, variants
+from maxima_board.rules import FenError, Position, variants
 
 # Optima (no check, placement phase, its own units) has test_optima_properties.py.
 GAMES = [v.name for v in variants.all_variants() if v.family != "optima"]

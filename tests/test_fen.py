@@ -1,7 +1,7 @@
 """M14 notation (FEN, canonical moves, sorting) and M15 valid positions."""
 import pytest
 
-from engine import FenError, Move, MoveError, Position, parse_move
+from maxima_board.rules import FenError, Move, MoveError, Position, parse_move
 from tests.conftest import GEOMETRY, fen_of, legal, pos, sq
 
 START = "xxx2xxx/1g1qk1g1/1bnmrnb1/dppppppd/8/8/8/DPPPPPPD/1BNMRNB1/1G1QK1G1/xxx2xxx w 0"
@@ -192,7 +192,7 @@ def test_M15_one_own_piece_in_the_own_palace_is_allowed():
 def test_M14_U13_D3_O15_a_unicode_space_between_fields_is_named_not_split_on(variant, space):
     """The compiled engine reads the same FEN bytes and splits on ASCII spaces
     only, so the Python parser names a Unicode space instead of accepting it."""
-    from engine import variants
+    from maxima_board.rules import variants
     v = variants.get(variant)
     fen = v.start_fen.replace(" ", space, 1)
     with pytest.raises(FenError) as err:

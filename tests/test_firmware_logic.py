@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware import mbproto
-from hardware.pico_sim import SimMatrix, load_firmware
+from maxima_board.devices import mbproto
+from maxima_board.devices.pico_sim import SimMatrix, load_firmware
 
 FW = load_firmware()
 Scanner = FW["mbscan"].Scanner

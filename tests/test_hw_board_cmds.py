@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from gpiozero import Device
 
-import controller.runner as runner_module
-import hardware.assemble as assemble
-from controller.cli import main
-from controller.store import GameStore
-from engine import Position
-from hardware.config import DEFAULT_COLUMNS, DEFAULT_ROWS
-from hardware.matrix_map import MatrixMap
-from hardware.mock_matrix import ReedMatrix, matrix_factory
+import maxima_board.service.runner as runner_module
+import maxima_board.cli.assemble as assemble
+from maxima_board.cli.main import main
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import Position
+from maxima_board.cli.config import DEFAULT_COLUMNS, DEFAULT_ROWS
+from maxima_board.devices.matrix_map import MatrixMap
+from maxima_board.devices.mock_matrix import ReedMatrix, matrix_factory
 
 CONFIG = """hardware = "direct"
 [matrix]
@@ -211,7 +211,7 @@ def test_unusable_hardware_is_one_line_and_exit_1(tmp_path, capsys):
 def test_diag_over_the_pico_link(tmp_path, monkeypatch, capsys):
     """``diag`` with ``hardware = "pico"``: the simulated Pico (the firmware's
     own logic on a pty) reports switches; the link state and counters print."""
-    from hardware.pico_sim import SimPico
+    from maxima_board.devices.pico_sim import SimPico
 
     sim = SimPico()
     m = MatrixMap()
@@ -241,7 +241,7 @@ def test_diag_over_the_pico_link(tmp_path, monkeypatch, capsys):
 @pytest.fixture
 def no_config(tmp_path, monkeypatch):
     """No --config, no $MAXIMA_BOARD_CONFIG, nothing on the search path."""
-    import hardware.config as config_module
+    import maxima_board.cli.config as config_module
 
     monkeypatch.delenv("MAXIMA_BOARD_CONFIG", raising=False)
     monkeypatch.setattr(config_module, "SEARCH_PATH", (tmp_path / "maxima-board.toml", tmp_path / "etc.toml"))
@@ -278,10 +278,10 @@ def test_sim_kind_takes_the_config_settings(no_config, monkeypatch, capsys):
 def test_pico_without_the_link_module_is_one_line(tmp_path, monkeypatch, capsys):
     import sys
 
-    import hardware
+    import maxima_board.devices
 
-    monkeypatch.setitem(sys.modules, "hardware.serial_link", None)     # import fails
-    monkeypatch.delattr(hardware, "serial_link", raising=False)
+    monkeypatch.setitem(sys.modules, "maxima_board.devices.serial_link", None)     # import fails
+    monkeypatch.delattr(maxima_board.devices, "serial_link", raising=False)
     path = tmp_path / "pico.toml"
     path.write_text('hardware = "pico"\n[oled]\ndriver = "none"\n')
     assert main(["run", "--config", str(path), "--seconds", "1"]) == 1

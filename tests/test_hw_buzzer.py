@@ -8,7 +8,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from hardware.buzzer import SOUNDS, Beeper
+from maxima_board.devices.buzzer import SOUNDS, Beeper
 
 # The real sounds' shapes with 1 ms beeps, so the test does not wait.
 QUICK = {name: (beeps, 0.001, 0.001 if off else 0.0, hz) for name, (beeps, on, off, hz) in SOUNDS.items()}
@@ -52,7 +52,7 @@ def test_passive_buzzer_plays_tones(factory):
 @pytest.mark.parametrize("factory", [MockFactory().pin_class], indirect=True)
 def test_busy_pin_is_one_line(factory):
     first = Beeper(18)
-    from hardware.errors import HardwareError
+    from maxima_board.devices.errors import HardwareError
 
     with pytest.raises(HardwareError, match=r"^buzzer \(active\) on BCM 18: .*already in use") as info:
         Beeper(18)

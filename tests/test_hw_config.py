@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hardware.config import (DEFAULT_COLUMNS, DEFAULT_PATTERNS, DEFAULT_ROWS, ConfigError, find_config,
-                             load_config, parse_config)
-from hardware.matrix_map import default_layout
+from maxima_board.cli.config import (DEFAULT_COLUMNS, DEFAULT_PATTERNS, DEFAULT_ROWS, ConfigError, find_config, load_config, parse_config)
+from maxima_board.devices.matrix_map import default_layout
 
 HERE = Path(__file__).parent
 BAD = sorted((HERE / "configs" / "bad").glob("*.toml"))
@@ -115,7 +114,7 @@ class TestFindConfig:
 
 @pytest.mark.parametrize("command", ["run", "diag"])
 def test_cli_reports_a_bad_config_in_one_line(command, capsys):
-    from controller.cli import main
+    from maxima_board.cli.main import main
 
     path = HERE / "configs" / "bad" / "rows_nine_pins.toml"
     assert main([command, "--config", str(path)]) == 2
@@ -124,7 +123,7 @@ def test_cli_reports_a_bad_config_in_one_line(command, capsys):
 
 
 def test_diag_refuses_the_simulated_board(tmp_path: Path, capsys):
-    from controller.cli import main
+    from maxima_board.cli.main import main
 
     path = tmp_path / "sim.toml"
     path.write_text('hardware = "sim"\n')

@@ -10,10 +10,10 @@ import pytest
 from luma.core.interface.serial import noop
 from luma.led_matrix.device import max7219
 
-from hardware.blink import BlinkPlan
-from hardware.config import DEFAULT_PATTERNS
-from hardware.matrix_map import MatrixMap
-from hardware.max7219 import Max7219Leds, led_pixel, open_max7219
+from maxima_board.devices.blink import BlinkPlan
+from maxima_board.cli.config import DEFAULT_PATTERNS
+from maxima_board.devices.matrix_map import MatrixMap
+from maxima_board.devices.max7219 import Max7219Leds, led_pixel, open_max7219
 
 DIGIT_0 = 1          # MAX7219 register of digit 0; digits 0..7 are registers 1..8
 

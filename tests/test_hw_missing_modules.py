@@ -1,5 +1,5 @@
 """``maxima-board diag`` names every module the configured topology needs and
-this install lacks (hardware.assemble.missing_modules), and says whether the
+this install lacks (maxima_board.cli.assemble.missing_modules), and says whether the
 computer opponent can play (issue 20)."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from gpiozero import Device
 
-from controller.cli import main
-from hardware.assemble import missing_modules
-from hardware.config import load_config
+from maxima_board.cli.main import main
+from maxima_board.cli.assemble import missing_modules
+from maxima_board.cli.config import load_config
 
 PI5 = "Raspberry Pi 5 Model B Rev 1.0"
 PI4 = "Raspberry Pi 4 Model B Rev 1.4"
@@ -57,7 +57,7 @@ def test_pico_topology_needs_pyserial_and_no_pin_library_without_a_buzzer(tmp_pa
 def test_diag_names_the_missing_modules_and_the_opponent(tmp_path, monkeypatch, capsys):
     """On this PC spidev and RPi.GPIO are really missing: diag names both, says
     whether the opponent can play, then fails on the matrix in one line."""
-    from opponent import specs
+    from maxima_board.opponent import specs
 
     monkeypatch.setattr(specs, "INSTALLED", tmp_path / "bin" / "maxima-engine")
     monkeypatch.setattr(specs, "BUILTIN", tmp_path / "engine" / "maxima-engine")

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from hardware.notify import Notifier
+from maxima_board.devices.notify import Notifier
 
 
 @pytest.fixture

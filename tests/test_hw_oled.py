@@ -13,7 +13,7 @@ from luma.core.interface.serial import noop
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageChops
 
-from hardware.oled import COLUMNS, HEIGHT, WIDTH, OledDisplay, layout, open_oled, printable, render
+from maxima_board.devices.oled import COLUMNS, HEIGHT, WIDTH, OledDisplay, layout, open_oled, printable, render
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -131,7 +131,7 @@ def test_open_oled_errors_are_one_line(monkeypatch):
         raise DeviceNotFoundError(f"I2C device not found: /dev/i2c-{port}")
 
     monkeypatch.setattr(serial_module, "i2c", missing)
-    from hardware.errors import HardwareError
+    from maxima_board.devices.errors import HardwareError
 
     with pytest.raises(HardwareError) as info:
         open_oled("sh1106", 1, 0x3C)

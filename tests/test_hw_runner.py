@@ -14,19 +14,19 @@ from luma.core.device import dummy
 from luma.core.interface.serial import noop
 from luma.led_matrix.device import max7219
 
-from controller.core import Controller
-from controller.runner import LINK_WAIT_MS, FakeClock, Runner, sound_for
-from controller.settings import Settings
-from controller.store import GameStore
-from engine import START_FEN
-from hardware.config import DEFAULT_COLUMNS, DEFAULT_ROWS
-from hardware.interfaces import BoardState
-from hardware.matrix_map import MatrixMap
-from hardware.max7219 import Max7219Leds
-from hardware.mock_matrix import ReedMatrix, matrix_factory
-from hardware.notify import Notifier
-from hardware.oled import OledDisplay
-from hardware.scanner import MatrixScanner
+from maxima_board.board.core import Controller
+from maxima_board.service.runner import LINK_WAIT_MS, FakeClock, Runner, sound_for
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import START_FEN
+from maxima_board.cli.config import DEFAULT_COLUMNS, DEFAULT_ROWS
+from maxima_board.devices.interfaces import BoardState
+from maxima_board.devices.matrix_map import MatrixMap
+from maxima_board.devices.max7219 import Max7219Leds
+from maxima_board.devices.mock_matrix import ReedMatrix, matrix_factory
+from maxima_board.devices.notify import Notifier
+from maxima_board.devices.oled import OledDisplay
+from maxima_board.devices.scanner import MatrixScanner
 
 
 class Board:
@@ -213,7 +213,7 @@ def test_beeper_hears_moves_and_errors(board):
 
 def test_link_state_of_a_pico_source_reaches_the_controller():
     """A PicoLink without a Pico: the link is down, the OLED says so."""
-    from hardware.serial_link import PicoLink
+    from maxima_board.devices.serial_link import PicoLink
 
     def no_pico():
         raise FileNotFoundError("no Pico found at '/dev/maxima-pico'")
@@ -324,7 +324,7 @@ def test_an_idle_hour_takes_passes_for_deadlines_only(tmp_path):
     """No event for an hour: the loop wakes for the watchdog (every 5 s of
     a 10 s WatchdogSec) and nothing else; a loop polling every 10 ms would
     make 360,000 passes."""
-    from controller.feed import BoardFeed
+    from maxima_board.service.feed import BoardFeed
 
     notifier = Notifier(str(tmp_path / "notify"), watchdog_usec=10_000_000)
     clock = FakeClock(step_ms=None)
@@ -363,8 +363,8 @@ def test_a_web_command_wakes_a_sleeping_loop():
     run at once, not at the next poll."""
     import threading
 
-    from controller.feed import BoardFeed
-    from controller.runner import SystemClock
+    from maxima_board.service.feed import BoardFeed
+    from maxima_board.service.runner import SystemClock
 
     feed = BoardFeed()
     clock = SystemClock()
@@ -392,8 +392,8 @@ def test_a_web_command_wakes_a_sleeping_loop():
 def test_the_computers_answer_wakes_a_sleeping_loop():
     """The opponent's worker thread finishing wakes the loop (set_waker):
     without it the answer would wait for the loop's next deadline."""
-    from controller.runner import SystemClock
-    from opponent.board import OpponentLayer
+    from maxima_board.service.runner import SystemClock
+    from maxima_board.service.opponent_layer import OpponentLayer
 
     core = Controller(Settings(), GameStore(":memory:"), fen=START_FEN)
     layer = OpponentLayer(core, "white", 1, "greedy", movetime_ms=100)

@@ -1,5 +1,5 @@
 """The gpiozero matrix scanner on gpiozero's MockFactory, wired to a
-simulated reed-switch matrix (hardware.mock_matrix: a MockPin subclass that
+simulated reed-switch matrix (maxima_board.devices.mock_matrix: a MockPin subclass that
 pulls a column low while its row is driven low and the switch is closed)."""
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from hardware.config import DEFAULT_COLUMNS, DEFAULT_ROWS
-from hardware.errors import HardwareError
-from hardware.interfaces import BoardState
-from hardware.matrix_map import COLUMNS, POSITIONS, MatrixMap, default_layout
-from hardware.mock_matrix import ReedMatrix, matrix_factory
-from hardware.pins import PinFactoryError, board_model, choose_pin_factory, factory_name, is_pi5
-from hardware.scanner import MatrixScanner
+from maxima_board.cli.config import DEFAULT_COLUMNS, DEFAULT_ROWS
+from maxima_board.devices.errors import HardwareError
+from maxima_board.devices.interfaces import BoardState
+from maxima_board.devices.matrix_map import COLUMNS, POSITIONS, MatrixMap, default_layout
+from maxima_board.devices.mock_matrix import ReedMatrix, matrix_factory
+from maxima_board.devices.pins import PinFactoryError, board_model, choose_pin_factory, factory_name, is_pi5
+from maxima_board.devices.scanner import MatrixScanner
 
 CHESS_LIKE_START = [f"{f}{r}" for f in "abcdefgh" for r in (1, 2, 8, 9)] + ["d0", "e0", "d10", "e10"]
 

@@ -115,7 +115,7 @@ STAND_INS = {
     for d; do :; done
     mkdir -p "$d/bin"
     printf '#!/bin/sh\\nif [ "$1" = "-m" ] && [ "$2" = "pip" ]; then echo "pip $*" >> "$FAKE/log"; case "$*" in *"[pi]"*) if [ -n "$FAIL_PI" ]; then echo "ERROR: Failed building wheel for spidev" >&2; exit 1; fi;; esac; exit 0; fi\\nPYTHONPATH="$SRC" exec "$REAL_PYTHON" "$@"\\n' > "$d/bin/python"
-    printf '#!/bin/sh\\nPYTHONPATH="$SRC" exec "$REAL_PYTHON" -m controller.cli "$@"\\n' > "$d/bin/maxima-board"
+    printf '#!/bin/sh\\nPYTHONPATH="$SRC" exec "$REAL_PYTHON" -m maxima_board.cli.main "$@"\\n' > "$d/bin/maxima-board"
     chmod +x "$d/bin/python" "$d/bin/maxima-board"
     exit 0
 fi

@@ -132,7 +132,7 @@ def test_installer_installs_twice_uninstalls_and_leaves_the_checkout_as_it_was(t
     first = run()
     assert first.returncode == 0, first.stdout + first.stderr
     venv = root / "opt" / "maxima-board" / "venv"
-    engines = list(venv.glob("lib/python3*/site-packages/opponent/bin/maxima-engine"))
+    engines = list(venv.glob("lib/python3*/site-packages/maxima_board/opponent/bin/maxima-engine"))
     assert len(engines) == 1 and os.access(engines[0], os.X_OK), first.stdout
     uci = subprocess.run([str(engines[0])], input="uci\nisready\nquit\n", capture_output=True, text=True, timeout=30)
     assert "uciok" in uci.stdout and "readyok" in uci.stdout          # built from source, not the stale file
@@ -203,13 +203,15 @@ def test_a_wheel_holds_the_engine_or_says_why_not(tmp_path: Path, compiler: str)
     assert not wheel.name.endswith("-none-any.whl")          # a machine's binary: tagged for this platform
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
+        tops = {n.split("/", 1)[0] for n in names if ".dist-info/" not in n}
+        assert tops == {"maxima_board"}, tops      # one top-level package, nothing else in site-packages
         if compiler == "gcc":
-            info = z.getinfo("opponent/bin/maxima-engine")
+            info = z.getinfo("maxima_board/opponent/bin/maxima-engine")
             assert info.external_attr >> 16 & 0o111 and info.file_size > 50_000
-            assert "opponent/bin/NOT-BUILT" not in names
+            assert "maxima_board/opponent/bin/NOT-BUILT" not in names
         else:
-            assert "opponent/bin/maxima-engine" not in names
-            why = z.read("opponent/bin/NOT-BUILT").decode()
+            assert "maxima_board/opponent/bin/maxima-engine" not in names
+            why = z.read("maxima_board/opponent/bin/NOT-BUILT").decode()
             assert why.count("\n") == 1 and "no no-such-cc" in why
 
 
@@ -232,11 +234,12 @@ def test_the_sdist_carries_the_engine_sources_and_builds_them(tmp_path: Path):
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "opponent" / "engine").glob("*.[ch]")}
     assert sources and sources | {"opponent/engine/Makefile", "setup.py", "MANIFEST.in"} <= names
-    assert "opponent/engine/maxima-engine" not in names and not any(n.startswith("opponent/bin") for n in names)
+    assert "opponent/engine/maxima-engine" not in names and not any("/bin/" in n for n in names)
     target = tmp_path / "installed"
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", str(target), str(sdist)],
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
-    engine = target / "opponent" / "bin" / "maxima-engine"
+    assert {p.name for p in target.iterdir() if not p.name.endswith(".dist-info")} == {"maxima_board", "bin"}
+    engine = target / "maxima_board" / "opponent" / "bin" / "maxima-engine"
     uci = subprocess.run([str(engine)], input="uci\nisready\nquit\n", capture_output=True, text=True, timeout=30)
     assert "uciok" in uci.stdout and "readyok" in uci.stdout

@@ -10,18 +10,18 @@ import random
 import pytest
 import serial
 
-from controller.core import Controller
-from controller.runner import Runner
-from controller.settings import Settings
-from controller.store import GameStore
-from engine import START_FEN
-from hardware import mbproto
-from hardware.assemble import NoDisplay
-from hardware.interfaces import BoardState
-from hardware.matrix_map import MatrixMap
-from hardware.notify import Notifier
-from hardware.protocol import OK, parse_line
-from hardware.serial_link import PicoLink
+from maxima_board.board.core import Controller
+from maxima_board.service.runner import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import START_FEN
+from maxima_board.devices import mbproto
+from maxima_board.cli.assemble import NoDisplay
+from maxima_board.devices.interfaces import BoardState
+from maxima_board.devices.matrix_map import MatrixMap
+from maxima_board.devices.notify import Notifier
+from maxima_board.devices.protocol import OK, parse_line
+from maxima_board.devices.serial_link import PicoLink
 
 MAP = MatrixMap()
 HEX = b"0123456789ABCDEF"

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def run(config: Path, *extra: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
     env.update(PYTHONPATH=str(ROOT), MAXIMA_BOARD_DB=str(config.parent / "games.db"))
-    return subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(config), *extra],
+    return subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "run", "--config", str(config), *extra],
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
 
 
@@ -49,16 +49,16 @@ def test_the_oled_names_the_missing_device_and_the_board_is_found_when_plugged_i
     import io
     import select
 
-    from controller.core import Controller
-    from controller.runner import Runner
-    from controller.settings import Settings
-    from controller.store import GameStore
-    from engine import START_FEN
-    from hardware.assemble import NoDisplay
-    from hardware.matrix_map import MatrixMap
-    from hardware.notify import Notifier
-    from hardware.pico_sim import SimPico
-    from hardware.serial_link import PicoLink
+    from maxima_board.board.core import Controller
+    from maxima_board.service.runner import Runner
+    from maxima_board.board.settings import Settings
+    from maxima_board.storage.store import GameStore
+    from maxima_board.rules import START_FEN
+    from maxima_board.cli.assemble import NoDisplay
+    from maxima_board.devices.matrix_map import MatrixMap
+    from maxima_board.devices.notify import Notifier
+    from maxima_board.devices.pico_sim import SimPico
+    from maxima_board.devices.serial_link import PicoLink
 
     path = tmp_path / "maxima-pico"
     matrix_map = MatrixMap()

@@ -10,14 +10,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from controller.core import Controller
-from controller.runner import FakeClock, Runner
-from controller.settings import Settings
-from controller.store import GameStore
-from engine import START_FEN
-from hardware.assemble import NoDisplay, NoLeds
-from hardware.interfaces import BoardState
-from hardware.notify import Notifier
+from maxima_board.board.core import Controller
+from maxima_board.service.runner import FakeClock, Runner
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import START_FEN
+from maxima_board.cli.assemble import NoDisplay, NoLeds
+from maxima_board.devices.interfaces import BoardState
+from maxima_board.devices.notify import Notifier
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,7 +38,7 @@ wait 2000
 
 
 def replay(text: str) -> list[dict]:
-    r = subprocess.run([sys.executable, "-m", "controller.cli", "replay", "-"], input=text, text=True,
+    r = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "replay", "-"], input=text, text=True,
                        capture_output=True, cwd=ROOT, timeout=60,
                        env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert r.returncode == 0, r.stderr

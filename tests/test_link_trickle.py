@@ -9,15 +9,15 @@ import select
 
 import pytest
 
-from controller.core import Controller
-from controller.runner import Runner
-from controller.settings import Settings
-from controller.store import GameStore
-from engine import START_FEN
-from hardware.assemble import NoDisplay
-from hardware.matrix_map import MatrixMap
-from hardware.pico_sim import OUT_LIMIT, SimPico
-from hardware.serial_link import PicoLink
+from maxima_board.board.core import Controller
+from maxima_board.service.runner import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import START_FEN
+from maxima_board.cli.assemble import NoDisplay
+from maxima_board.devices.matrix_map import MatrixMap
+from maxima_board.devices.pico_sim import OUT_LIMIT, SimPico
+from maxima_board.devices.serial_link import PicoLink
 
 MAP = MatrixMap()
 

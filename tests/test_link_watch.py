@@ -16,9 +16,9 @@ import time
 
 import pytest
 
-from hardware.device_watch import DeviceWatch, folder_to_watch
-from hardware.pico_sim import SimPico
-from hardware.serial_link import PicoLink
+from maxima_board.devices.device_watch import DeviceWatch, folder_to_watch
+from maxima_board.devices.pico_sim import SimPico
+from maxima_board.devices.serial_link import PicoLink
 from tests.test_serial_link import MAP, POS, drive
 
 # On Linux inotify is always there: a missing inotify_simple must fail here, not skip.
@@ -168,16 +168,16 @@ def test_auto_watches_the_udev_link_and_the_by_id_folder():
 
 
 def test_the_board_loop_sleeps_until_the_pico_is_plugged_in(tmp_path, sim):
-    """The real loop (controller.runner, real clock): while the device is
+    """The real loop (maxima_board.service.runner, real clock): while the device is
     missing it wakes only for the controller's own times, and a Pico
     plugged in wakes it at once."""
-    from controller.core import Controller
-    from controller.runner import Runner
-    from controller.settings import Settings
-    from controller.store import GameStore
-    from engine import START_FEN
-    from hardware.assemble import NoDisplay
-    from hardware.notify import Notifier
+    from maxima_board.board.core import Controller
+    from maxima_board.service.runner import Runner
+    from maxima_board.board.settings import Settings
+    from maxima_board.storage.store import GameStore
+    from maxima_board.rules import START_FEN
+    from maxima_board.cli.assemble import NoDisplay
+    from maxima_board.devices.notify import Notifier
 
     path = tmp_path / "maxima-pico"
     controller = Controller(Settings(), GameStore(":memory:"), fen=START_FEN)
@@ -216,8 +216,8 @@ class _Screen:
 
 
 def test_diag_sleeps_on_the_pico_link_until_it_is_plugged_in(tmp_path, sim):
-    from controller.runner import SystemClock
-    from hardware.diag import run_diag
+    from maxima_board.service.runner import SystemClock
+    from maxima_board.cli.diag import run_diag
 
     clock = SystemClock()
     passes, sleeps = [], []
@@ -248,9 +248,9 @@ def test_diag_sleeps_on_the_pico_link_until_it_is_plugged_in(tmp_path, sim):
 
 
 def test_diag_waiting_for_an_unplugged_pico_ends_when_woken_to_stop(tmp_path):
-    from controller.runner import SystemClock
-    from controller.waker import Waker
-    from hardware.diag import run_diag
+    from maxima_board.service.runner import SystemClock
+    from maxima_board.service.waker import Waker
+    from maxima_board.cli.diag import run_diag
 
     clock = SystemClock()
     link = PicoLink.from_config(str(tmp_path / "maxima-pico"), 115200, MAP)

@@ -17,13 +17,13 @@ from typing import Iterator
 
 import pytest
 
-from controller.script import Runner
-from controller.settings import Settings
-from controller.sim import Sim
-from controller.store import GameStore
-from engine import Move
-from hardware.config import ConfigError, parse_config
-from opponent.board import OpponentLayer
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.cli.sim import Sim
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import Move
+from maxima_board.cli.config import ConfigError, parse_config
+from maxima_board.service.opponent_layer import OpponentLayer
 
 
 def _board(engine: str = "greedy", side: str = "black", **kw) -> tuple[Runner, OpponentLayer]:
@@ -213,7 +213,7 @@ def test_the_board_plays_a_whole_game_against_a_baseline_engine():
 
 
 def _replay(script: str) -> list[dict]:
-    out = subprocess.run([sys.executable, "-m", "controller.cli", "replay", "-", "--engine", "greedy"],
+    out = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "replay", "-", "--engine", "greedy"],
                          input=script, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     return [json.loads(line) for line in out.stdout.splitlines()]
@@ -231,7 +231,7 @@ def test_replay_awaits_the_engine_and_repeats_itself():
 
 
 def test_replay_opponent_line_errors_name_the_line():
-    out = subprocess.run([sys.executable, "-m", "controller.cli", "replay", "-"], input="wait 1\nopponent red\n",
+    out = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "replay", "-"], input="wait 1\nopponent red\n",
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "line 2: opponent needs" in out.stderr
 
@@ -266,7 +266,7 @@ def test_sim_with_an_opponent_shows_the_computers_move():
 def test_a_piped_wait_gives_the_computer_real_time_to_answer(tmp_path, engine):
     """Lines piped into ``sim`` arrive at once; ``wait MS`` moves the controller's time on at once and
     lets a thinking computer (a real process) answer within MS of real time, before ``quit``."""
-    from controller.sim import run_sim
+    from maxima_board.cli.sim import run_sim
 
     out = io.StringIO()
     script = "lift e3\nplace e5\nwait 400\nwait 20000\nshow\nquit\n"
@@ -294,7 +294,7 @@ def test_run_with_an_opponent_in_the_config_plays_the_computers_side(tmp_path):
     config = tmp_path / "board.toml"
     config.write_text('hardware = "sim"\n[database]\npath = "games.db"\n'
                       '[opponent]\nside = "white"\nlevel = 2\nengine = "greedy"\n')
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+    proc = subprocess.Popen([sys.executable, "-m", "maxima_board.cli.main", "run", "--config", str(config)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         seen = []
@@ -420,7 +420,7 @@ def test_a_game_against_the_computer_records_the_engine_and_level_as_the_player(
 
 
 def test_player_names_of_engines():
-    from opponent.board import player_name
+    from maxima_board.service.opponent_layer import player_name
     assert player_name("builtin", 5) == "maxima-board engine (level 5)"
     assert player_name("builtin:level=3", None) == "maxima-board engine (level 3)"
     assert player_name("/usr/games/stockfish", None) == "stockfish"
@@ -429,7 +429,7 @@ def test_player_names_of_engines():
 def test_menu_steps_the_computers_level_with_its_word():
     """Issue 23: the board's MENU shows each level with a word a player
     understands; OK sets it, and the record names the new level."""
-    from opponent.levels import WORDS
+    from maxima_board.opponent.levels import WORDS
 
     store = GameStore(":memory:")
     runner = Runner(Settings(), store=store)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import variants
-from engine.notation import FenData, format_fen
-from engine.variants.base import BLACK, WHITE
+from maxima_board.rules import variants
+from maxima_board.rules.notation import FenData, format_fen
+from maxima_board.rules.variants.base import BLACK, WHITE
 from tests.opponent_engine import engine_binary, run_batch  # noqa: F401 (a fixture)
 
 ORTHOGONAL = [(0, 1), (0, -1), (1, 0), (-1, 0)]
@@ -31,7 +31,7 @@ def reach(files: int, ranks: int, at: tuple[int, int], dirs, occupied: set[tuple
 
 
 def fen_with(variant: str, pieces: dict[tuple[int, int], str]) -> str:
-    """The FEN (engine.notation.format_fen) of ``pieces`` by (file, rank index), White to move."""
+    """The FEN (maxima_board.rules.notation.format_fen) of ``pieces`` by (file, rank index), White to move."""
     v = variants.get(variant)
     g, codes = v.geometry, {t.letter: t.code for t in v.types}
     board = [0] * g.size

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from engine import variants
+from maxima_board.rules import variants
 from tests.opponent_engine import ENGINE_DIR, engine_binary, run_batch  # noqa: F401 (a fixture)
 from tests.opponent_positions import playout_positions
 from tests.test_opponent_engine_eval import ALL, ORTHOGONAL, fen_with, reach
@@ -32,7 +32,7 @@ def weights(binary, variant: str) -> dict[str, int]:
 
 
 def start_fen(variant: str) -> str:
-    from engine import Position
+    from maxima_board.rules import Position
     return Position("start", variant).fen()
 
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from engine import FenError, Position, variants
+from maxima_board.rules import FenError, Position, variants
 
 from . import test_fen, test_optima_fen, test_rules_deckle, test_rules_ultima
 from .conftest import fen_of

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import Position
-from opponent.levels import FAMILIES, LEVEL_COUNT, ROWS, WORDS, label, level
+from maxima_board.rules import Position
+from maxima_board.opponent.levels import FAMILIES, LEVEL_COUNT, ROWS, WORDS, label, level
 
 from .opponent_engine import Uci, engine_binary  # noqa: F401 (fixture)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Position, variants
+from maxima_board.rules import Position, variants
 
 from .opponent_positions import playout_positions
 from .opponent_engine import assert_children_match, engine_binary, move_list_mismatches, run_batch  # noqa: F401 (fixture)

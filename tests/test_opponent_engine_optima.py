@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Position, variants
+from maxima_board.rules import Position, variants
 
 from .opponent_engine import Uci, assert_children_match, engine_binary, move_list_mismatches, run_batch  # noqa: F401 (fixture)
 from .opponent_optima_positions import game_positions, zoo_positions

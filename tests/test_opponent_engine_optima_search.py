@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Position
+from maxima_board.rules import Position
 
 from .opponent_engine import Uci, engine_binary  # noqa: F401 (fixture)
 from .opponent_optima_positions import game_positions, zoo_positions
@@ -98,7 +98,7 @@ def test_position_moves_and_startpos_play_through_placement(uci):
 def _cli(*args: str):
     import subprocess
     import sys
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "maxima_board.cli.main", *args], capture_output=True, text=True,
                           timeout=300)
 
 

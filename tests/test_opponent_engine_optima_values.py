@@ -8,10 +8,10 @@ import subprocess
 
 import pytest
 
-from engine.optima.forces import start_fen
-from engine.variants.optima import E10, UNITS
-from opponent import tune
-from opponent.material import OPTIMA_9X9_TOKEN_VALUES, OPTIMA_9X9_VALUES, OPTIMA_TOKEN_VALUES, OPTIMA_VALUES
+from maxima_board.rules.optima.forces import start_fen
+from maxima_board.rules.variants.optima import E10, UNITS
+from maxima_board.opponent import tune
+from maxima_board.opponent.material import (OPTIMA_9X9_TOKEN_VALUES, OPTIMA_9X9_VALUES, OPTIMA_TOKEN_VALUES, OPTIMA_VALUES)
 
 from .opponent_engine import engine_binary  # noqa: F401 (fixture)
 
@@ -43,7 +43,7 @@ def test_O2_the_9x9_board_has_its_own_table(engine_binary):
     """O2: `values optima-9x9` is the 9x9 table of opponent/material.py, and material() of a 9x9 board
     counts with it (a board of one White unit of each type)."""
     assert _engine_values(engine_binary, "optima-9x9") == OPTIMA_9X9_TOKEN_VALUES
-    from opponent.material import material
+    from maxima_board.opponent.material import material
     for unit in UNITS:
         board = [0] * 81
         board[40] = unit.code

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Position, variants
+from maxima_board.rules import Position, variants
 
 from .opponent_engine import Uci, engine_binary  # noqa: F401 (fixture)
 from .opponent_positions import forced_win, playout_positions, wins_after, won

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from engine import Position, variants
-from opponent.games import engine_games
+from maxima_board.rules import Position, variants
+from maxima_board.opponent.games import engine_games
 
 from .opponent_engine import Uci, engine_binary  # noqa: F401 (fixture)
 

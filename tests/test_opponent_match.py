@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from engine import Position
-from engine.record import GameRecord
-from opponent.match import elo, elo_interval, openings, run_match
-from opponent.supervisor import Limits
+from maxima_board.rules import Position
+from maxima_board.rules.record import GameRecord
+from maxima_board.opponent.match import elo, elo_interval, openings, run_match
+from maxima_board.opponent.supervisor import Limits
 
 
 def expected(diff: float) -> float:
@@ -78,7 +78,7 @@ def test_greedy_beats_random_over_twenty_games(variant):
 
 
 def _cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "maxima_board.cli.main", *args], capture_output=True, text=True,
                           timeout=timeout)
 
 
@@ -155,8 +155,8 @@ def test_bad_input_is_one_line_and_exit_2(args, words):
 
 def test_engine_command_without_the_binary_says_how_to_build_it(tmp_path, monkeypatch, capsys):
     """Whether or not this checkout has built it: a missing binary is one line, exit 2."""
-    from controller.cli import main
-    from opponent import specs
+    from maxima_board.cli.main import main
+    from maxima_board.opponent import specs
 
     monkeypatch.setattr(specs, "INSTALLED", tmp_path / "bin" / "maxima-engine")
     monkeypatch.setattr(specs, "NOT_BUILT", tmp_path / "bin" / "NOT-BUILT")
@@ -170,8 +170,8 @@ def test_engine_command_without_the_binary_says_how_to_build_it(tmp_path, monkey
 def test_engine_command_prefers_the_installed_binary_and_says_why_there_is_none(tmp_path, monkeypatch, capsys):
     """The install's binary (opponent/bin, setup.py) comes before the checkout's; without
     either, the reason the install wrote (NOT-BUILT) is the one line."""
-    from controller.cli import main
-    from opponent import specs
+    from maxima_board.cli.main import main
+    from maxima_board.opponent import specs
 
     installed, checkout = tmp_path / "bin" / "maxima-engine", tmp_path / "engine" / "maxima-engine"
     for path in (installed, checkout):
@@ -192,7 +192,7 @@ def test_engine_command_prefers_the_installed_binary_and_says_why_there_is_none(
 
 
 def test_baseline_command_speaks_uci():
-    out = subprocess.run([sys.executable, "-m", "controller.cli", "baseline", "greedy"],
+    out = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "baseline", "greedy"],
                          input="uci\nisready\nposition startpos\ngo depth 1\nquit\n",
                          capture_output=True, text=True, timeout=60)
     lines = out.stdout.splitlines()

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import Position
-from opponent.specs import SpecError, parse_spec
-from opponent.supervisor import RESTARTING, Limits, Supervisor
-from opponent.uci import EngineError
+from maxima_board.rules import Position
+from maxima_board.opponent.specs import SpecError, parse_spec
+from maxima_board.opponent.supervisor import RESTARTING, Limits, Supervisor
+from maxima_board.opponent.uci import EngineError
 
 
 def _script(tmp_path: Path, name: str, body: str) -> str:
@@ -85,7 +85,7 @@ def test_an_illegal_move_is_refused_and_the_engine_restarted(tmp_path):
 
 
 def test_engine_specs():
-    from opponent.specs import BUILTIN, INSTALLED
+    from maxima_board.opponent.specs import BUILTIN, INSTALLED
     if BUILTIN.exists() or INSTALLED.exists():
         assert parse_spec("builtin:level=10").options == {"Level": "10"}
     else:

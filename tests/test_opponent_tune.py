@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from opponent import tune
+from maxima_board.opponent import tune
 
 from .opponent_engine import engine_binary  # noqa: F401 (fixture)
 
@@ -319,7 +319,7 @@ def test_pawn_run_fit_recovers_an_endgame_runner_bonus():
 def test_optima_starts_take_the_kinds_in_turn_reproducibly():
     """O4: --forces: game g of an Optima self-play starts from the g-th kind in turn, drawn from the
     seed (the same FENs for the same seed, others for another); 9x9 leaves out u2, which it does not have."""
-    from engine.optima.forces import start_fen
+    from maxima_board.rules.optima.forces import start_fen
     fens = tune.optima_starts("optima", ["u1", "u2", "random"], 6, seed=3)
     assert fens == tune.optima_starts("optima", ["u1", "u2", "random"], 6, seed=3)
     assert fens != tune.optima_starts("optima", ["u1", "u2", "random"], 6, seed=4)

@@ -10,15 +10,15 @@ import time
 
 import pytest
 
-from engine import Position, variants
-from opponent.baseline import BaselineEngine
-from opponent.material import material
-from opponent.players import PLAYERS, play_greedy, play_minimax2
-from opponent.uci import EngineTimeout, UciEngine, parse_info, parse_option, Result
+from maxima_board.rules import Position, variants
+from maxima_board.opponent.baseline import BaselineEngine
+from maxima_board.opponent.material import material
+from maxima_board.opponent.players import PLAYERS, play_greedy, play_minimax2
+from maxima_board.opponent.uci import EngineTimeout, UciEngine, parse_info, parse_option, Result
 
 
 def _engine(name: str) -> UciEngine:
-    engine = UciEngine([sys.executable, "-m", "opponent.baseline", name])
+    engine = UciEngine([sys.executable, "-m", "maxima_board.opponent.baseline", name])
     engine.start()
     return engine
 
@@ -199,7 +199,7 @@ def test_greedy_takes_the_most_material_and_minimax2_the_best_worst_case(name):
 
 def test_optima_is_played_by_the_opponent_layer():
     """Issue 11: the opponent layer accepts Optima (the compiled engine and the baselines play it)."""
-    from opponent.games import engine_games, refuse
+    from maxima_board.opponent.games import engine_games, refuse
     assert refuse("optima") == "optima" and refuse("optima-9x9") == "optima-9x9"
     assert {"optima", "optima-9x9"} <= set(engine_games())
     out = io.StringIO()

@@ -19,16 +19,16 @@ from pathlib import Path
 
 import pytest
 
-from controller.board_view import BoardView
-from controller.core import Controller
-from controller.hands import hand_lines, pick_move
-from controller.record import game_record
-from controller.script import Runner, ScriptError, parse_line, parse_script, replay
-from controller.settings import Settings
-from controller.store import GameStore
-from engine import Position
-from engine.variants.optima import BY_TOKEN
-from hardware.boards import games_for
+from maxima_board.service.board_view import BoardView
+from maxima_board.board.core import Controller
+from maxima_board.board.hands import hand_lines, pick_move
+from maxima_board.service.record import game_record
+from maxima_board.service.script import Runner, ScriptError, parse_line, parse_script, replay
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import Position
+from maxima_board.rules.variants.optima import BY_TOKEN
+from maxima_board.devices.boards import games_for
 
 ROOT = Path(__file__).resolve().parent.parent
 E10 = Position("start", "optima").fen()
@@ -208,7 +208,7 @@ def test_O1_both_optima_games_are_offered_on_the_10x10_board_only():
 
 
 def test_O4_forces_menu_in_setup_cycles_the_kinds():
-    pytest.importorskip("engine.optima.forces")
+    pytest.importorskip("maxima_board.rules.optima.forces")
     c = Controller(Settings(variant="optima", board_kind="10x10"), fen=None)
     c.on_frame(0, set())
     c.on_button(10, "menu")
@@ -233,7 +233,7 @@ def test_O4_forces_and_seed_script_lines_and_config_keys():
 
 
 def test_O4_forces_and_seed_config_keys(tmp_path):
-    from hardware.config import ConfigError, parse_config
+    from maxima_board.cli.config import ConfigError, parse_config
 
     config = parse_config('hardware = "sim"\n[board]\nkind = "10x10"\n'
                           '[game]\nvariant = "optima"\nforces = "u2"\nseed = 7\n', environ={})
@@ -250,7 +250,7 @@ def test_O4_forces_and_seed_config_keys(tmp_path):
 
 
 def test_O4_forces_lines_choose_the_start_of_the_first_game():
-    pytest.importorskip("engine.optima.forces")
+    pytest.importorskip("maxima_board.rules.optima.forces")
     one = final(run("forces u1\nseed 7\nvariant optima"))["fen"]
     again = final(run("forces u1\nseed 7\nvariant optima"))["fen"]
     other = final(run("forces u1\nseed 8\nvariant optima"))["fen"]
@@ -484,7 +484,7 @@ def play_through_controller(fen: str, variant: str, seed: int, max_plies: int, b
 
 def drawn(variant: str, forces: str, seed: int) -> str:
     """A start drawn by the engine's O4 generator (53 types to draw from)."""
-    from engine.optima.forces import start_fen
+    from maxima_board.rules.optima.forces import start_fen
 
     return start_fen(variant, forces, seed=seed)
 
@@ -682,9 +682,9 @@ def test_O5_an_offer_not_taken_is_forgotten_after_the_placement():
 def test_O4_forces_lines_in_the_sim_console():
     import io
 
-    from controller.sim import Sim
+    from maxima_board.cli.sim import Sim
 
-    from opponent.board import OpponentLayer
+    from maxima_board.service.opponent_layer import OpponentLayer
 
     out = io.StringIO()   # as `maxima-board sim` runs it: the opponent's layer around the controller
     sim = Sim(Settings(), GameStore(":memory:"), out, clock=lambda: 0.0,
@@ -760,7 +760,7 @@ def test_O5_O7_O9_O11_replay_scripts_through_the_replay_command(script):
     expect = next(line.split(":", 1)[1].split() for line in script.read_text().splitlines()
                   if line.startswith("# expect:"))
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(script)], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "replay", str(script)], capture_output=True,
                           text=True, cwd=ROOT, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     out = [json.loads(line) for line in done.stdout.splitlines()]

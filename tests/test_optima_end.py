@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Position
-from engine.variants.base import BLACK, WHITE
+from maxima_board.rules import Position
+from maxima_board.rules.variants.base import BLACK, WHITE
 from tests.optima_support import TOY, TOY_9X9
 
 

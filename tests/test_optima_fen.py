@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import FenError, Move, MoveError, Position, variants
-from engine.optima.fen import parse, parse_rules
-from engine.optima.forces import start_fen
-from engine.optima.placement import first_rank
-from engine.optima.tables import PROMOTE, SWAP, Options, Tables
-from engine.optima.text import move_text, parse_move_text
-from engine.optima.units import ROYAL
-from engine.variants.optima import BY_TOKEN, OPTIMA, OPTIMA_9X9, PIECE_TOKENS, START_9, START_10
+from maxima_board.rules import FenError, Move, MoveError, Position, variants
+from maxima_board.rules.optima.fen import parse, parse_rules
+from maxima_board.rules.optima.forces import start_fen
+from maxima_board.rules.optima.placement import first_rank
+from maxima_board.rules.optima.tables import PROMOTE, SWAP, Options, Tables
+from maxima_board.rules.optima.text import move_text, parse_move_text
+from maxima_board.rules.optima.units import ROYAL
+from maxima_board.rules.variants.optima import BY_TOKEN, OPTIMA, OPTIMA_9X9, PIECE_TOKENS, START_9, START_10
 
 ROOT = Path(__file__).resolve().parent.parent
 E10_START = ("10/gdgdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpnpn/10/10/10/10/PNPNPNPNPNPNPNPNPNPN/GDGDGDGDGDGDGDGDGDGD/10 w "
@@ -29,7 +29,7 @@ PAWNS_9 = "gdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpn/9/9/9/PNPNPNPNPNPNPNPNPN/GDGDGD
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "maxima_board.cli.main", *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=60)
 
 
@@ -340,7 +340,7 @@ def test_O9_8_O11_captures_and_conversions_happen_together_swap_goes_to_the_star
 
 def test_O15_game_record_tags_and_unit_tokens():
     """O15: Variant "Optima", Board, Forces, Rules; moves after a unit token; a wrong token is refused."""
-    from engine.record import GameRecord, RecordError
+    from maxima_board.rules.record import GameRecord, RecordError
     p = Position("start", "optima-9x9")
     for move in ("VR*@e1", "VR*@e9", "QU@d1", "QU@d9", "CH@a1", "CH@i9", "FA@b1", "FA@h9", "RE@i1", "RE@a9"):
         p.push(move)
@@ -358,8 +358,8 @@ def test_O15_game_record_tags_and_unit_tokens():
 
 def test_O15_position_dispatch_keeps_the_other_games_positions():
     """Position(fen, "optima") is an OptimaPosition; every other game keeps the plain Position."""
-    from engine.optima.position import OptimaPosition
-    from engine.position import Position as Plain
+    from maxima_board.rules.optima.position import OptimaPosition
+    from maxima_board.rules.position import Position as Plain
     assert type(Position("start", "optima")) is OptimaPosition and isinstance(Position("start", "optima"), Plain)
     for name in variants.names():
         if not name.startswith("optima"):
@@ -367,7 +367,7 @@ def test_O15_position_dispatch_keeps_the_other_games_positions():
 
 
 def test_O13_O15_analyze_reports_an_optima_position():
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "analyze", "--variant", "optima"],
+    done = subprocess.run([sys.executable, "-m", "maxima_board.cli.main", "analyze", "--variant", "optima"],
                           input=AFTER_E10 + "\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     import json

@@ -12,10 +12,10 @@ import random
 
 import pytest
 
-from engine import Position
-from engine.optima.tables import Options, Tables
-from engine.optima.text import move_text, parse_board
-from engine.variants.optima import BY_TOKEN, OPTIMA, OPTIMA_9X9, SECTION_A
+from maxima_board.rules import Position
+from maxima_board.rules.optima.tables import Options, Tables
+from maxima_board.rules.optima.text import move_text, parse_board
+from maxima_board.rules.variants.optima import BY_TOKEN, OPTIMA, OPTIMA_9X9, SECTION_A
 
 FILES = "abcdefghij"
 

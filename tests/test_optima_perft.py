@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Position
-from engine.variants.optima import FALCON, PAWN
+from maxima_board.rules import Position
+from maxima_board.rules.variants.optima import FALCON, PAWN
 from tests.optima_support import TOY
 
 AFTER_E10 = ("vr*requmakejufachcear/gdgdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpnpn/10/10/10/10/PNPNPNPNPNPNPNPNPNPN/"

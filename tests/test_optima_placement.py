@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from engine import MoveError, Position
-from engine.optima.forces import start_fen
-from engine.optima.placement import schedule, side_at
-from engine.variants.base import BLACK, WHITE
-from engine.variants.optima import BY_TOKEN, E9, E10, PIECE_TOKENS
+from maxima_board.rules import MoveError, Position
+from maxima_board.rules.optima.forces import start_fen
+from maxima_board.rules.optima.placement import schedule, side_at
+from maxima_board.rules.variants.base import BLACK, WHITE
+from maxima_board.rules.variants.optima import BY_TOKEN, E9, E10, PIECE_TOKENS
 
 PAWNS_10 = "gdgdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpnpn/10/10/10/10/PNPNPNPNPNPNPNPNPNPN/GDGDGDGDGDGDGDGDGDGD"
 PAWNS_9 = "gdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpn/9/9/9/PNPNPNPNPNPNPNPNPN/GDGDGDGDGDGDGDGDGD"

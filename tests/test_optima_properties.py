@@ -16,9 +16,9 @@ import random
 
 import pytest
 
-from engine import Position
-from engine.optima.forces import start_fen
-from engine.optima.units import ROYAL
+from maxima_board.rules import Position
+from maxima_board.rules.optima.forces import start_fen
+from maxima_board.rules.optima.units import ROYAL
 
 KINDS = [("optima", "eq"), ("optima", "u1"), ("optima", "u2"), ("optima", "random"),
          ("optima-9x9", "eq"), ("optima-9x9", "u1"), ("optima-9x9", "random")]

@@ -17,7 +17,7 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import BLACK, WHITE, FenError, Position
+from maxima_board.rules import BLACK, WHITE, FenError, Position
 from tests.conftest import GEOMETRY, fen_of
 
 GOALS = ["d0", "e0", "d10", "e10"]

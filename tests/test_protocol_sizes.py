@@ -8,11 +8,11 @@ import random
 import pytest
 import serial
 
-from hardware import mbproto
-from hardware.boards import MAXIMA_BOARD, TEN_BY_TEN
-from hardware.matrix_map import MatrixMap
-from hardware.protocol import Hello, encode_leds, led_code, led_line, parse_line
-from hardware.serial_link import PicoLink
+from maxima_board.devices import mbproto
+from maxima_board.devices.boards import MAXIMA_BOARD, TEN_BY_TEN
+from maxima_board.devices.matrix_map import MatrixMap
+from maxima_board.devices.protocol import Hello, encode_leds, led_code, led_line, parse_line
+from maxima_board.devices.serial_link import PicoLink
 
 
 def body(line: bytes) -> bytes:

@@ -3,8 +3,8 @@ import random
 
 import pytest
 
-from engine import Position, START_FEN
-from engine.record import GameRecord, RecordError
+from maxima_board.rules import Position, START_FEN
+from maxima_board.rules.record import GameRecord, RecordError
 
 
 def _random_game(seed: int, plies: int, fen: str = "start") -> Position:

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from engine import Position, variants
-from engine.record import GameRecord, RecordError
+from maxima_board.rules import Position, variants
+from maxima_board.rules.record import GameRecord, RecordError
 
 
 def played(variant: str, plies: int, seed: int = 3) -> Position:

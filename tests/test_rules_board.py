@@ -1,9 +1,8 @@
 """M1 board, M2 pieces and set-up, M3 King (shared/rules/maxima.md)."""
 import pytest
 
-from engine import BLACK, WHITE, FenError, Piece, Position, START_FEN
-from engine.variant import (CHAMELEON, COORDINATOR, GUARD, IMMOBILIZER, KING, LEAPER, MAGE, PAWN,
-                            WITHDRAWER)
+from maxima_board.rules import BLACK, WHITE, FenError, Piece, Position, START_FEN
+from maxima_board.rules.variant import (CHAMELEON, COORDINATOR, GUARD, IMMOBILIZER, KING, LEAPER, MAGE, PAWN, WITHDRAWER)
 from tests.conftest import GEOMETRY, moves_from, pos, targets
 
 # ---------------------------------------------------------------- M1 board

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import BLACK, WHITE, FenError, MoveError, Position, variants
+from maxima_board.rules import BLACK, WHITE, FenError, MoveError, Position, variants
 from tests.test_variants_support import (DECKLE_GAMES, DECKLE_LETTER, deck, deckle_id, legal,
                                          moves_of)
 

@@ -2,7 +2,7 @@
 (shared/rules/maxima.md)."""
 import pytest
 
-from engine import BLACK, WHITE, Check, Outcome
+from maxima_board.rules import BLACK, WHITE, Check, Outcome
 from tests.conftest import legal, moves_from, pos, pseudo_from, sq
 
 # ------------------------------------------------------------- M11 palaces

@@ -2,7 +2,7 @@
 position of M2 under rules M1-M13 (game end ignored)."""
 import pytest
 
-from engine import Position
+from maxima_board.rules import Position
 
 
 @pytest.mark.parametrize("depth, leaves", [(0, 1), (1, 41), (2, 1_643), (3, 78_930)])

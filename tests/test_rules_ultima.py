@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import BLACK, WHITE, FenError, Position, variants
+from maxima_board.rules import BLACK, WHITE, FenError, Position, variants
 from tests.test_variants_support import legal, moves_of, ult
 
 BOTH = pytest.mark.parametrize("rules", ["ultima", "ultima-pure"])
@@ -472,7 +472,7 @@ def test_U13_captures_listed_by_rank_then_file_and_moves_sorted_in_string_order(
 
 @BOTH
 def test_U13_a_move_with_wrong_captures_is_rejected(rules):
-    from engine import MoveError
+    from maxima_board.rules import MoveError
     p = at("7k/8/3K4/3p2i1/P3lW2/3c4/3P4/8 w 0", rules)
     with pytest.raises(MoveError):
         p.parse_move("a4-d4xd3")

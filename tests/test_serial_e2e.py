@@ -1,7 +1,7 @@
 """End to end: a simulated Pico (the firmware's own logic on a simulated
 matrix, speaking over a pty) plays a scripted game with the controller.
 
-1. In process, simulated clock: controller.runner.Runner + Controller +
+1. In process, simulated clock: maxima_board.service.runner.Runner + Controller +
    PicoLink, the Pico interleaved with the runner's sleeps; the USB cable is
    pulled during a move and the firmware resets mid-game — no move is lost.
 2. Out of process, real time: ``maxima-board run`` with ``hardware = "pico"``
@@ -20,16 +20,16 @@ from pathlib import Path
 import pytest
 import serial
 
-from engine import Position
-from hardware.matrix_map import MatrixMap
-from hardware.pico_sim import SimPico
-from hardware.protocol import encode_leds
-from hardware.serial_link import PicoLink
+from maxima_board.rules import Position
+from maxima_board.devices.matrix_map import MatrixMap
+from maxima_board.devices.pico_sim import SimPico
+from maxima_board.devices.protocol import encode_leds
+from maxima_board.devices.serial_link import PicoLink
 
-core = pytest.importorskip("controller.core", reason="controller.core not available")
-runner_mod = pytest.importorskip("controller.runner", reason="controller.runner not available")
-from controller.settings import Settings  # noqa: E402
-from controller.store import GameStore  # noqa: E402
+core = pytest.importorskip("maxima_board.board.core", reason="controller.core not available")
+runner_mod = pytest.importorskip("maxima_board.service.runner", reason="controller.runner not available")
+from maxima_board.board.settings import Settings  # noqa: E402
+from maxima_board.storage.store import GameStore  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = MatrixMap()
@@ -243,7 +243,7 @@ def test_maxima_board_run_plays_a_game_over_the_pico_link(tmp_path):
     schedule, _, end = schedule_for(moves, start_ms=0)
     env = dict(os.environ, PYTHONPATH=str(ROOT), MAXIMA_BOARD_DB=str(db))
     env.pop("NOTIFY_SOCKET", None)
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg),
+    proc = subprocess.Popen([sys.executable, "-m", "maxima_board.cli.main", "run", "--config", str(cfg),
                              "--seconds", "600"],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
@@ -303,7 +303,7 @@ def test_an_idle_board_sleeps_between_the_picos_lines(tmp_path):
     sim.start()
     env = dict(os.environ, PYTHONPATH=str(ROOT), MAXIMA_BOARD_DB=str(db))
     env.pop("NOTIFY_SOCKET", None)
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(cfg),
+    proc = subprocess.Popen([sys.executable, "-m", "maxima_board.cli.main", "run", "--config", str(cfg),
                              "--seconds", "20"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:

@@ -15,12 +15,12 @@ import tty
 import pytest
 import serial
 
-from hardware import mbproto
-from hardware.interfaces import BoardState
-from hardware.matrix_map import MatrixMap
-from hardware.pico_sim import SimPico
-from hardware.protocol import LED_STYLE, encode_leds, parse_line
-from hardware.serial_link import SOFT_MS, PicoLink, new_stats, resolve_device
+from maxima_board.devices import mbproto
+from maxima_board.devices.interfaces import BoardState
+from maxima_board.devices.matrix_map import MatrixMap
+from maxima_board.devices.pico_sim import SimPico
+from maxima_board.devices.protocol import LED_STYLE, encode_leds, parse_line
+from maxima_board.devices.serial_link import SOFT_MS, PicoLink, new_stats, resolve_device
 
 MAP = MatrixMap()
 POS = MAP.position_of
@@ -460,7 +460,7 @@ def test_resolve_device():
 
 
 def test_open_link_matches_the_config_entry_point():
-    from hardware.serial_link import open_link
+    from maxima_board.devices.serial_link import open_link
     link = open_link("/nonexistent/p", 115200, MAP)
     assert isinstance(link, PicoLink) and link.read(0) is None
     assert set(link.stats) == set(new_stats())

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import io
 
-from controller.script import parse_script, replay
-from controller.settings import Settings
-from controller.sim import run_sim
-from controller.store import GameStore
-from engine import START_FEN, Position
+from maxima_board.service.script import parse_script, replay
+from maxima_board.board.settings import Settings
+from maxima_board.cli.sim import run_sim
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import START_FEN, Position
 
 
 def events(script: str, store: GameStore | None = None) -> list[dict]:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.script import parse_script, replay
-from controller.settings import Settings
+from maxima_board.service.script import parse_script, replay
+from maxima_board.board.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTER = b"\r"
@@ -31,7 +31,7 @@ class Terminal:
         self.saved = termios.tcgetattr(self.slave)
         env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm", XDG_STATE_HOME=str(tmp_path / "state"))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "sim", "--db", str(tmp_path / "games.db")],
+            [sys.executable, "-m", "maxima_board.cli.main", "sim", "--db", str(tmp_path / "games.db")],
             stdin=self.slave, stdout=self.slave, stderr=self.slave, cwd=ROOT, env=env,
             start_new_session=True, preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
         self.seen = b""
@@ -132,8 +132,8 @@ def test_show_names_the_pieces_it_draws_by_their_letters():
     """Screens are for people: the letters drawn are named, for the game
     shown (Maxima's g is the Mage, Ultima's r the Coordinator...), only
     those on the board; Optima's tokens too."""
-    from engine import Position, variants
-    from engine.words import piece_names
+    from maxima_board.rules import Position, variants
+    from maxima_board.rules.words import piece_names
 
     for game in ("maxima", "ultima", "swapper-chess", "optima"):
         evs = list(replay(parse_script([f"variant {game}", "show"], game), Settings()))
@@ -147,7 +147,7 @@ def test_show_names_the_pieces_it_draws_by_their_letters():
 
 
 def test_replay_show_takes_no_argument():
-    from controller.script import ScriptError
+    from maxima_board.service.script import ScriptError
 
     with pytest.raises(ScriptError, match="line 1: show takes nothing"):
         parse_script(["show d3"])

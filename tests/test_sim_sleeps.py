@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.settings import Settings
-from controller.sim import Sim
-from controller.store import GameStore
+from maxima_board.board.settings import Settings
+from maxima_board.cli.sim import Sim
+from maxima_board.storage.store import GameStore
 from tests.test_sim_console import Terminal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,7 +104,7 @@ def test_an_idle_sim_at_a_terminal_does_not_wake(tmp_path):
 
 def test_an_idle_sim_reading_a_pipe_does_not_wake(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "sim", "--db", str(tmp_path / "games.db")],
+    proc = subprocess.Popen([sys.executable, "-m", "maxima_board.cli.main", "sim", "--db", str(tmp_path / "games.db")],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             cwd=ROOT, env=env)
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Position
+from maxima_board.rules import Position
 from tests.test_variants_support import (DECKLE_GAMES, deckle_id, mirror_fen, mirror_move,
                                          rank_span)
 

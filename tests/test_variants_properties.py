@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from engine import BLACK, WHITE, FenError, Position, variants
+from maxima_board.rules import BLACK, WHITE, FenError, Position, variants
 from tests.conftest import fen_of as maxima_fen_of
 from tests.test_variants_support import ALL_IDS, DECKLE_LETTER, board_map, rows
 

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from engine import Position
+from maxima_board.rules import Position
 from tests.test_variants_properties import placed_positions, played_positions
 
 FILES = "abcdefghij"

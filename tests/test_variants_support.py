@@ -9,7 +9,7 @@ not from the engine's printer, so a test fails if the engine reads FENs wrongly.
 """
 from __future__ import annotations
 
-from engine import Position, variants
+from maxima_board.rules import Position, variants
 
 ULTIMA_IDS = ("ultima", "ultima-pure")
 DECKLE_GAMES = ("coordinator", "immobilizer", "withdrawer", "long-leaper", "advancer",

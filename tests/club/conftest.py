@@ -20,7 +20,7 @@ from .mosquitto import Broker
 
 CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 CHROMEDRIVER = ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver")
-MAXIMA_BOARD = [sys.executable, "-m", "controller.cli"]
+MAXIMA_BOARD = [sys.executable, "-m", "maxima_board.cli.main"]
 
 
 def wait_for(predicate, timeout: float = 15.0, what: str = "condition"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine import Position
+from maxima_board.rules import Position
 
 
 def quiet_game(seed: int, plies: int) -> list[str]:

@@ -19,18 +19,18 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from broadcast.connection import BrokerAuth
-from broadcast.publisher import BoardPublisher
-from broadcast.schema import MAX_MESSAGE, BadMessage, check_record, check_state, decode, to_dict
-from broadcast.tables import ClubTables, record_text
-from broadcast.topics import table_messages
-from controller.club import start_club
-from controller.feed import BoardFeed
-from controller.script import Runner
-from controller.settings import Settings
-from engine import Position, variants
-from engine.record import GameRecord
-from webpage.svg import board_svg
+from maxima_board.club.connection import BrokerAuth
+from maxima_board.club.publisher import BoardPublisher
+from maxima_board.club.schema import MAX_MESSAGE, BadMessage, check_record, check_state, decode, to_dict
+from maxima_board.club.tables import ClubTables, record_text
+from maxima_board.club.topics import table_messages
+from maxima_board.cli.club import start_club
+from maxima_board.service.feed import BoardFeed
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.rules import Position, variants
+from maxima_board.rules.record import GameRecord
+from maxima_board.webbase.svg import board_svg
 
 from .conftest import MAXIMA_BOARD, mosquitto_binary, wait_for
 from .games import quiet_game

@@ -13,9 +13,9 @@ import urllib.request
 
 import pytest
 
-from controller.feed import BoardFeed, Command, NewGame
-from engine import START_FEN
-from hardware.config import ConfigError, parse_config
+from maxima_board.service.feed import BoardFeed, Command, NewGame
+from maxima_board.rules import START_FEN
+from maxima_board.cli.config import ConfigError, parse_config
 from tests.test_hw_board_cmds import matrix  # noqa: F401  (the MockFactory reed matrix fixture)
 from tests.test_hw_runner import Board
 
@@ -142,9 +142,9 @@ def test_club_commands_report_bad_input_in_one_line(tmp_path):
 def test_run_on_a_board_serves_and_broadcasts_its_game(tmp_path, monkeypatch, matrix, broker, capsys):
     """``run`` on the direct topology (gpiozero MockFactory, scripted switches,
     fake clock) with [web] on loopback and [broadcast]: the game reaches the broker."""
-    from controller import runner as runner_module
-    from controller.cli import main
-    from engine import Position
+    from maxima_board.service import runner as runner_module
+    from maxima_board.cli.main import main
+    from maxima_board.rules import Position
     from tests.test_hw_board_cmds import CONFIG, Scripted, _script_game
 
     from .test_club_broadcast import Listener
@@ -171,7 +171,7 @@ def test_run_on_a_board_serves_and_broadcasts_its_game(tmp_path, monkeypatch, ma
 def test_run_with_the_simulated_board_serves_no_page_unless_asked(tmp_path, monkeypatch, capsys):
     import io
 
-    from controller.cli import main
+    from maxima_board.cli.main import main
 
     cfg = tmp_path / "sim.toml"
     cfg.write_text('hardware = "sim"\n[database]\npath = "g.db"\n')
@@ -211,7 +211,7 @@ def test_broadcast_log_in_config():
 def test_a_full_inbox_refuses_at_once():
     import time
 
-    from controller.feed import BoardBusy
+    from maxima_board.service.feed import BoardBusy
 
     feed = BoardFeed(maxsize=2)
     for _ in range(2):

@@ -14,13 +14,13 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from broadcast.dashboard import record_text
-from broadcast.publisher import BoardPublisher
-from broadcast.topics import parse_broker, topic_word
-from controller.feed import BoardFeed
-from controller.script import Runner
-from controller.settings import Settings
-from engine.record import GameRecord
+from maxima_board.club.dashboard import record_text
+from maxima_board.club.publisher import BoardPublisher
+from maxima_board.club.topics import parse_broker, topic_word
+from maxima_board.service.feed import BoardFeed
+from maxima_board.service.script import Runner
+from maxima_board.board.settings import Settings
+from maxima_board.rules.record import GameRecord
 
 from .conftest import MAXIMA_BOARD, wait_for
 from .games import quiet_game, script_of
@@ -303,8 +303,8 @@ def test_serve_broadcasts_the_board_it_serves(broker, tmp_path):
 def test_run_broadcasts_logged_in_as_its_table(secure_broker, tmp_path):
     """``run`` with [broadcast] username and password_file at the club's
     broker: its moves reach the dashboard, its start count is kept."""
-    from broadcast.connection import BrokerAuth
-    from broadcast.tables import ClubTables
+    from maxima_board.club.connection import BrokerAuth
+    from maxima_board.club.tables import ClubTables
 
     b = secure_broker
     cfg = tmp_path / "board.toml"

@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.store import GameStore
-from controller.storefile import identify
-from engine import Position
+from maxima_board.storage.store import GameStore
+from maxima_board.storage.storefile import identify
+from maxima_board.rules import Position
 
 from ..test_controller_crash import _hands
 from .conftest import MAXIMA_BOARD, wait_for
@@ -163,7 +163,7 @@ def test_moves_survive_with_the_event_stream_and_the_dashboards_round_export_ope
     """The same with the page's event stream held open, the board
     broadcasting to the club's broker and the dashboard's round export
     read while outside connections come and go."""
-    from broadcast.dashboard import ClubTables, dashboard_server
+    from maxima_board.club.dashboard import ClubTables, dashboard_server
 
     db = tmp_path / "games.db"
     tables = ClubTables(broker.address, "durable")
@@ -200,7 +200,7 @@ def test_moves_survive_with_the_event_stream_and_the_dashboards_round_export_ope
 def test_reading_the_games_in_the_boards_process_keeps_its_locks(tmp_path):
     """The cause itself: a reader of the games in the board's own process
     (the web page's thread) leaves the board's SQLite locks in place."""
-    from webpage.games import GameReader
+    from maxima_board.web.games import GameReader
 
     db = tmp_path / "games.db"
     store = GameStore(db, lock=True)

@@ -23,17 +23,17 @@ from pathlib import Path
 
 import pytest
 
-from broadcast.dashboard import ClubTables, dashboard_server
-from broadcast.publisher import BoardPublisher
-from controller.feed import BoardFeed
-from controller.hands import hand_lines, pick_move
-from controller.settings import Settings
-from controller.sim import Sim
-from controller.store import GameStore
-from engine import Position, variants
-from webpage import pin as pins
-from webpage.server import board_server
-from webpage.svg import board_svg
+from maxima_board.club.dashboard import ClubTables, dashboard_server
+from maxima_board.club.publisher import BoardPublisher
+from maxima_board.service.feed import BoardFeed
+from maxima_board.board.hands import hand_lines, pick_move
+from maxima_board.board.settings import Settings
+from maxima_board.cli.sim import Sim
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import Position, variants
+from maxima_board.web import pin as pins
+from maxima_board.web.server import board_server
+from maxima_board.webbase.svg import board_svg
 
 from .conftest import CHROMEDRIVER, CHROMIUM, wait_for
 
@@ -180,8 +180,8 @@ def words_of_moves(text: str, variant: str) -> None:
 
 # ------------------------------------------------------------------ words
 def test_moves_in_words_for_every_kind_of_move():
-    """The move list's words (engine.words), one per kind of move."""
-    from engine.words import move_words, plural
+    """The move list's words (maxima_board.rules.words), one per kind of move."""
+    from maxima_board.rules.words import move_words, plural
     assert move_words("maxima", "Pf3-f4xe4") == "Pawn f3-f4 takes e4"
     assert move_words("maxima", "Qd2-d5xd6,d7") == "Withdrawer d2-d5 takes d6, d7"
     assert move_words("maxima", "Dd7-d6xd6") == "Guard d7 takes d6"          # by replacement
@@ -200,7 +200,7 @@ def test_moves_in_words_for_every_kind_of_move():
 
 def test_piece_names_per_game():
     """One name per letter (Optima: token) and game, for the OLED and the pages."""
-    from engine.words import piece_name
+    from maxima_board.rules.words import piece_name
 
     assert [piece_name("maxima", x) for x in "gQdm"] == ["Mage", "Withdrawer", "Guard", "Immobilizer"]
     assert piece_name("ultima", "W") == "Withdrawer" and piece_name("ultima", "l") == "Long Leaper"
@@ -517,8 +517,8 @@ def test_the_dashboard_is_drawn_before_any_script(club):
 
 
 def test_the_dashboard_writes_moves_as_the_engine_does(browser, club):
-    """dashboard.js's moveWords and engine.words.move_words agree."""
-    from engine.words import move_words
+    """dashboard.js's moveWords and maxima_board.rules.words.move_words agree."""
+    from maxima_board.rules.words import move_words
     url, _ = club
     browser.get(url)
     labels = [("maxima", "Pf3-f4xe4"), ("maxima", "Gb9-a8"), ("maxima", "Dd7-d6xd6"), ("maxima", "Pd3-S"), ("swapper-chess", "Sc1<>e5"),
@@ -655,7 +655,7 @@ def test_the_stand_ins_are_the_ones_the_building_guide_names():
     """The figures follow docs/building.md's tables "Which pieces stand for
     which type" (Maxima, Ultima): the chess piece, turned over, ringed or
     without its cross as the guide says."""
-    from webpage.figures import stand_in
+    from maxima_board.webbase.figures import stand_in
 
     text = (Path(__file__).resolve().parents[2] / "docs" / "building.md").read_text()
     for game, heading in (("maxima", "\n### Maxima\n"), ("ultima", "\n### Ultima\n")):
@@ -673,7 +673,7 @@ def test_the_stand_ins_are_the_ones_the_building_guide_names():
 
 def test_the_page_before_the_board_starts_and_for_every_game():
     """board_page without a snapshot, and with the start of every game."""
-    from webpage.page import board_page
+    from maxima_board.webbase.page import board_page
 
     html = board_page(None)
     assert "the board is starting…" in html and "<svg" not in html and 'id="new-game-form"' in html

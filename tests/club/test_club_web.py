@@ -15,16 +15,16 @@ import urllib.request
 
 import pytest
 
-from controller.core import Controller
-from controller.feed import BoardFeed, NewGame, board_snapshot, clocks_of
-from controller.settings import Settings
-from controller.sim import Sim
-from controller.store import GameStore
-from engine import START_FEN, Position
-from webpage import pin as pins
-from webpage.httpbase import local_client
-from webpage.server import board_server, parse_new_game
-from webpage.svg import board_svg
+from maxima_board.board.core import Controller
+from maxima_board.service.feed import BoardFeed, NewGame, board_snapshot, clocks_of
+from maxima_board.board.settings import Settings
+from maxima_board.cli.sim import Sim
+from maxima_board.storage.store import GameStore
+from maxima_board.rules import START_FEN, Position
+from maxima_board.web import pin as pins
+from maxima_board.webbase.httpbase import local_client
+from maxima_board.web.server import board_server, parse_new_game
+from maxima_board.webbase.svg import board_svg
 
 from .conftest import wait_for
 
@@ -281,8 +281,8 @@ def test_svg_draws_every_piece_by_type_and_colour():
 
 
 def test_feed_labels_moves_incrementally_and_after_a_takeback():
-    from controller.script import Runner
-    from controller.feed import move_labels
+    from maxima_board.service.script import Runner
+    from maxima_board.service.feed import move_labels
     runner = Runner(Settings())
     feed = BoardFeed()
     for line in ("d3 d4", "c7 c5", "e3 e5"):
@@ -319,7 +319,7 @@ def test_the_form_starts_every_game_the_board_plays_and_no_other():
 
 def test_the_form_sets_the_computer_opponent():
     """Issue 12: the new-game form sets the computer opponent (issue 11's layer)."""
-    from opponent.board import SIDES, OpponentLayer
+    from maxima_board.service.opponent_layer import SIDES, OpponentLayer
 
     assert parse_new_game({"opponent": "black"}).opponent == "black"
     with pytest.raises(ValueError, match="opponent"):

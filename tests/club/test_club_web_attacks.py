@@ -4,7 +4,7 @@ no flood of game-list reads can hold up, no request from another site or
 host name that can change it, no wrong or empty PIN that locks its owner
 out for good, no slow or malformed request that takes the page down or
 leaves a traceback. The board is ``maxima-board serve`` (its own process)
-or ``controller.club.start_club`` beside a simulated board; cross-site
+or ``maxima_board.cli.club.start_club`` beside a simulated board; cross-site
 forms are sent by headless Chromium from a page of another origin."""
 from __future__ import annotations
 
@@ -23,10 +23,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from controller.club import start_club
-from controller.settings import Settings
-from controller.sim import Sim
-from controller.store import GameStore
+from maxima_board.cli.club import start_club
+from maxima_board.board.settings import Settings
+from maxima_board.cli.sim import Sim
+from maxima_board.storage.store import GameStore
 
 from .conftest import MAXIMA_BOARD, wait_for
 
@@ -262,7 +262,7 @@ def test_empty_pins_never_lock_and_a_lock_is_per_client(served):
 def test_a_pin_lock_ends_by_itself():
     """The lock doubled with every further wrong PIN, without end (30 wrong
     PINs: 30·2^25 s); now it is capped and the right PIN works after it."""
-    from webpage import pin as pins
+    from maxima_board.web import pin as pins
 
     now = [0.0]
     guard = pins.PinGuard("1234", clock=lambda: now[0])
@@ -371,9 +371,9 @@ def test_slow_clients_cannot_take_the_page_down(tmp_path):
 def test_a_request_head_that_never_ends_is_closed(monkeypatch):
     """No idle timeout: half a request head held a connection (and, before,
     a thread) for ever. Now it is closed once ``IDLE_S`` has passed."""
-    from controller.feed import BoardFeed
-    from webpage import httpbase
-    from webpage.server import board_server
+    from maxima_board.service.feed import BoardFeed
+    from maxima_board.webbase import httpbase
+    from maxima_board.web.server import board_server
 
     monkeypatch.setattr(httpbase, "IDLE_S", 1.0, raising=False)
     server = board_server(BoardFeed(), "123456", "127.0.0.1", 0).start()
@@ -400,7 +400,7 @@ def test_a_request_head_that_never_ends_is_closed(monkeypatch):
 def test_live_streams_are_bounded(served):
     """Every open page holds an event stream; past the cap (per device, and
     in all) the server says so (503) instead of taking on more."""
-    from webpage import httpbase
+    from maxima_board.webbase import httpbase
 
     per_client = getattr(httpbase, "MAX_STREAMS_PER_CLIENT", 8)
     streams = []
@@ -477,7 +477,7 @@ def test_one_client_looping_on_reads_is_slowed_down_and_others_are_not(served):
 def test_dashboard_refuses_other_host_names_and_bad_requests(broker):
     """The club dashboard's HTTP side has the same guard: Host allow-list,
     HEAD like GET, a NUL in the path a 400."""
-    from broadcast.dashboard import ClubTables, dashboard_server
+    from maxima_board.club.dashboard import ClubTables, dashboard_server
 
     tables = ClubTables(broker.address, "attacks")
     server = dashboard_server(tables, "127.0.0.1", 0).start()
@@ -500,9 +500,9 @@ def test_menu_makes_a_new_pin_that_the_page_takes_at_once(tmp_path):
     """MENU → "New web PIN?": a PIN seen by the wrong eyes is replaced from
     the board; the old one stops working, the new one is on the OLED, in the
     PIN file and accepted by the page, with every lock-out forgotten."""
-    from controller.core import Controller
-    from engine import START_FEN
-    from webpage import pin as pins
+    from maxima_board.board.core import Controller
+    from maxima_board.rules import START_FEN
+    from maxima_board.web import pin as pins
 
     db = str(tmp_path / "games.db")
     services = start_club(db, web_bind="127.0.0.1", web_port=0, log=io.StringIO())
@@ -545,7 +545,7 @@ def test_menu_makes_a_new_pin_that_the_page_takes_at_once(tmp_path):
 
 
 def test_web_hosts_in_the_config():
-    from hardware.config import ConfigError, parse_config
+    from maxima_board.cli.config import ConfigError, parse_config
 
     config = parse_config('hardware = "sim"\n[web]\nenabled = true\nhosts = ["Board7.club.lan", "maxima"]\n',
                           environ={})
@@ -578,7 +578,8 @@ def test_a_body_in_pieces_is_read_whole_and_a_slow_or_huge_one_refused(served):
 def test_a_client_that_does_not_read_its_reply_loses_the_connection(tmp_path, monkeypatch):
     """Slow read: a big reply never read held its connection for ever. Now
     the reply must be taken within ``SEND_S``."""
-    from webpage import games, httpbase
+    from maxima_board.web import games
+    from maxima_board.webbase import httpbase
 
     monkeypatch.setattr(httpbase, "SEND_S", 1.0, raising=False)
     monkeypatch.setattr(games.GameReader, "games_json", lambda self: b"[" + b"0," * 20_000_000 + b"0]")

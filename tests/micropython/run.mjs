@@ -3,7 +3,7 @@
 //
 //   node run.mjs [test-script.py]      (default: fw_tests.py beside this file)
 //
-// Puts firmware/*.py, firmware/config.json, hardware/mbproto.py (the shared
+// Puts firmware/*.py, firmware/config.json, src/maxima_board/devices/mbproto.py (the shared
 // protocol module, deployed to the Pico as mbproto.py) and vectors.json into
 // /fw of the interpreter's in-memory file system, the fake machine/neopixel
 // modules into /fakes, then executes the test script with /fw as the current
@@ -41,7 +41,7 @@ const copyDir = (from, to, keep) => {
   }
 };
 copyDir(join(repo, "firmware"), "/fw", (n) => n.endsWith(".py") || n.endsWith(".json"));
-FS.writeFile("/fw/mbproto.py", readFileSync(join(repo, "hardware", "mbproto.py")));
+FS.writeFile("/fw/mbproto.py", readFileSync(join(repo, "src", "maxima_board", "devices", "mbproto.py")));
 FS.writeFile("/fw/vectors.json", readFileSync(join(here, "vectors.json")));
 copyDir(join(here, "fakes"), "/fakes", (n) => n.endsWith(".py"));
 

@@ -1,0 +1,162 @@
+"""What the players see: the LED frame and the OLED lines, in words.
+
+Pure functions: the controller decides which squares mean what; this module
+merges them into one LED state per square (by the priority of board.md) and
+writes the sentences, with piece names, that fit a 128×64 OLED.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from maxima_board.rules import WHITE
+from maxima_board.rules.position import Piece
+from maxima_board.devices.interfaces import LED_STATES
+
+WIDTH = 21   # characters per OLED line with the default font
+LINES = 5    # lines on the OLED
+TEXT_LINES = LINES - 2   # lines under the status bar and the last-move line
+
+_PRIORITY = {state: rank for rank, state in enumerate(LED_STATES)}
+
+
+def compose_leds(layers: Iterable[tuple[str, Iterable[str]]]) -> dict[str, str]:
+    """One state per square from ``(state, squares)`` layers: where layers
+    overlap, the state listed first in ``LED_STATES`` wins."""
+    out: dict[str, str] = {}
+    for state, squares in layers:
+        rank = _PRIORITY[state]
+        for sq in squares:
+            current = out.get(sq)
+            if current is None or _PRIORITY[current] > rank:
+                out[sq] = state
+    return dict(sorted(out.items()))
+
+
+def side_name(color: int) -> str:
+    return "White" if color == WHITE else "Black"
+
+
+def piece_name(piece: Piece, perspective: int) -> str:
+    """``"Leaper"`` for a piece of the ``perspective`` side, ``"Black Pawn"``
+    for one of the other side."""
+    return piece.name if piece.color == perspective else f"{side_name(piece.color)} {piece.name}"
+
+
+def listing(items: Sequence[tuple[str, str]]) -> str:
+    """Pieces ``(name, square)`` as a list; a name repeated in a row is
+    written once: ``"Black Pawn c5, e5, Guard d7"``."""
+    parts = []
+    previous = None
+    for name, sq in items:
+        parts.append(sq if name == previous else f"{name} {sq}")
+        previous = name
+    return ", ".join(parts)
+
+
+def put_back(items: Sequence[tuple[str, str]]) -> str:
+    """The sentence asking to put pieces ``(name, square)`` back."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        name, sq = items[0]
+        return f"Put the {name} back on {sq}."
+    return f"Put back: {listing(items)}."
+
+
+def take_off(squares: Sequence[str]) -> str:
+    """The sentence asking to clear squares whose pieces are not known."""
+    if not squares:
+        return ""
+    if len(squares) == 1:
+        return f"Take the piece off {squares[0]}."
+    return "Take off: " + ", ".join(squares) + "."
+
+
+def not_in_game(squares: Sequence[str], pieces: Sequence[Piece | None] = ()) -> str:
+    """The sentence asking to clear board squares that are not part of the
+    game; ``pieces``: the piece known to stand on each (None: not known),
+    named by colour once per run ("Take off Black Mage b9, King e9.")."""
+    known = list(pieces) + [None] * (len(squares) - len(pieces))
+    if not any(known):
+        if len(squares) == 1:
+            return f"Clear square {squares[0]}: it is not part of the game."
+        return f"Clear squares {', '.join(squares)}: they are not part of the game."
+    parts = []
+    colour = None
+    for square, piece in zip(squares, known):
+        if piece is None:
+            parts.append(f"piece {square}")
+            colour = None
+            continue
+        name = piece.name if piece.color == colour else f"{side_name(piece.color)} {piece.name}"
+        parts.append(f"{name} {square}")
+        colour = piece.color
+    text = f"Take off {', '.join(parts)}."
+    why = f"{text} {'It is' if len(squares) == 1 else 'They are'} not in this game."
+    return why if len(wrap(why)) <= TEXT_LINES and not wrap(why)[-1].endswith("…") else text
+
+
+def astray(name: str, home: str, where: str) -> str:
+    """One piece went astray: from ``home`` to ``where``."""
+    return f"Put the {name} back on {home} from {where}."
+
+
+def move_back(name: str, home: str, where: str) -> str:
+    """A move taken back: the piece on ``where`` returns to ``home``."""
+    return f"{name} {where} back to {home}."
+
+
+def remove(items: Sequence[tuple[str, str]]) -> str:
+    """The sentence asking to take captured pieces ``(name, square)`` off."""
+    if not items:
+        return ""
+    return f"Remove: {listing(items)}."
+
+
+def status_line(left: str, right: str = "") -> str:
+    """The status bar: ``left`` text, ``right`` text flush right."""
+    room = WIDTH - len(right)
+    if right and room > len(left):
+        return left + " " * (room - len(left)) + right
+    return fit(f"{left} {right}".strip())
+
+
+def fit(text: str) -> str:
+    """``text`` cut to one OLED line."""
+    return text if len(text) <= WIDTH else text[:WIDTH - 1] + "…"
+
+
+def wrap(text: str, lines: int = TEXT_LINES) -> list[str]:
+    """``text`` word-wrapped into at most ``lines`` OLED lines; what does
+    not fit is cut, the last line ending in '…'."""
+    out: list[str] = []
+    current = ""
+    for word in text.split():
+        while len(word) > WIDTH:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(word[:WIDTH])
+            word = word[WIDTH:]
+        if not current:
+            current = word
+        elif len(current) + 1 + len(word) <= WIDTH:
+            current += " " + word
+        else:
+            out.append(current)
+            current = word
+    if current:
+        out.append(current)
+    if len(out) > lines:
+        out = out[:lines]
+        out[-1] = fit(out[-1] + " …") if len(out[-1]) < WIDTH else out[-1][:WIDTH - 1] + "…"
+    return out
+
+
+def screen(status: str, second: str, text: str) -> list[str]:
+    """The OLED lines: status bar, the second line, then ``text`` wrapped.
+    Trailing empty lines are dropped."""
+    lines = [fit(status), fit(second)] + wrap(text)
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines

@@ -1,0 +1,92 @@
+"""A game on the physical board: Deckle's size follows the pieces (a
+set-up of one size sees when the board stands as the other size's start),
+and a piece on a board square is named from the game that stood there.
+
+The board is compared in its own squares: the set-up game's occupied
+squares through its placement on the board (``maxima_board.devices.boards.place``),
+plus the occupied board squares outside it, against the other size's start
+through that size's placement (the 10×8 games stand on a2…j9 of the
+10×10 board).
+
+A Deckle game chosen by MENU is set up in the size of its newest stored
+game on this board (``usual_form``), so a restart keeps the players' size."""
+from __future__ import annotations
+
+import sqlite3
+from functools import lru_cache
+from typing import Iterable, Protocol
+
+from maxima_board.rules import Position, variants
+from maxima_board.devices.boards import Placement, PlacementError, place
+
+from .games import board_for, main_form, other_form
+
+
+class StoredVariants(Protocol):
+    """What ``usual_form`` reads of the store (``maxima_board.storage.store.GameStore``)."""
+
+    def newest_variant(self, names: Iterable[str]) -> str | None: ...
+
+
+def usual_form(game: str, store: StoredVariants) -> str:
+    """The size of ``game`` to set up: the form of the newest stored game
+    of either size, else the 10×10 form (``main_form``); a game of one
+    size is itself. A store that cannot be read gives the 10×10 form."""
+    main = main_form(game)
+    other = other_form(main)
+    if other is None:
+        return main
+    try:
+        return store.newest_variant((main, other)) or main
+    except (sqlite3.Error, OSError):
+        return main
+
+
+@lru_cache(maxsize=64)
+def _placement(game: str, kind: str, offset: str) -> Placement | None:
+    try:
+        return place(game, kind, offset or None)
+    except PlacementError:
+        return None
+
+
+@lru_cache(maxsize=64)
+def _start_on_board(game: str, kind: str, offset: str) -> frozenset[str] | None:
+    """The board squares the start of ``game`` occupies."""
+    placement = _placement(game, kind, offset)
+    if placement is None:
+        return None
+    start = Position(variants.get(game).start_fen, game)
+    names = start.geometry.names
+    return frozenset(placement.board_of[names[sq]] for sq, _ in start.pieces())
+
+
+def on_board(game: str, occupied: Iterable[str], outside: Iterable[str], kind: str,
+             offset: str = "") -> frozenset[str] | None:
+    """The occupied board squares: ``occupied`` the game's occupied squares
+    (its names), ``outside`` the occupied board squares outside it (the
+    board's names); None when the game does not stand on board ``kind``."""
+    here = _placement(game, kind, offset)
+    if here is None:
+        return None
+    return frozenset(here.board_of[name] for name in occupied) | frozenset(outside)
+
+
+def other_size_standing(game: str, board: frozenset[str] | None, kind: str, offset: str = "") -> str | None:
+    """The other size of ``game`` when ``board`` (occupied board squares,
+    ``on_board``) shows exactly its start; None otherwise."""
+    other = other_form(game)
+    if other is None or board is None:
+        return None
+    start = _start_on_board(other, kind, offset)
+    return other if board == start else None
+
+
+def piece_on_board(position: Position, square: str, settings: object):
+    """The piece of ``position`` on board square ``square`` (the board of
+    ``settings``, ``board_kind`` and ``board_offset``); None when that
+    square is not the game's or holds nothing there."""
+    game = position.variant.name
+    placement = _placement(game, board_for(game, settings), getattr(settings, "board_offset", "") or "")
+    name = placement.game_of.get(square) if placement is not None else None
+    return position.piece_at(position.geometry.index[name]) if name is not None else None

@@ -1,0 +1,129 @@
+"""Club commands: ``serve`` (the board's web page beside the simulated
+board) and ``dashboard`` (every table of a club, live)."""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from contextlib import contextmanager
+
+from maxima_board.board.numbers import argument
+from maxima_board.board.settings import Settings
+from maxima_board.storage.store import default_db_path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="the board's web page, beside a simulated board typed in this terminal")
+    p.add_argument("--port", type=_port, default=8080, help="TCP port (default 8080; 0: any free port)")
+    p.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
+                   help="address to listen on (default 0.0.0.0; the page answers the local network only)")
+    p.add_argument("--db", metavar="PATH", help=f"games database (default: {default_db_path()})")
+    host_option(p)
+    broadcast_options(p)
+    p.set_defaults(func=_serve)
+
+    p = sub.add_parser("dashboard", help="every table of a club live, from an MQTT broker")
+    p.add_argument("--broker", required=True, metavar="HOST:PORT", help="the MQTT broker")
+    p.add_argument("--club", default="club", metavar="NAME", help="the club's name in the topics (default: club)")
+    p.add_argument("--port", type=_port, default=8081, help="TCP port (default 8081; 0: any free port)")
+    p.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--max-tables", type=argument("--max-tables", 1, 100_000), default=256, metavar="N",
+                   help="keep at most N tables (default 256); messages of further tables are dropped")
+    auth_options(p)
+    host_option(p)
+    p.set_defaults(func=_dashboard)
+
+
+def host_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", action="append", default=[], metavar="NAME", dest="hosts",
+                   help="another name the page is reached by (beside this computer's name, localhost and "
+                        "its addresses; other names are refused); repeatable")
+
+
+def broadcast_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--broadcast", metavar="HOST:PORT", help="publish the game to this MQTT broker")
+    p.add_argument("--table", metavar="N", default="1", help="the table's name in the topics (default 1)")
+    p.add_argument("--club", metavar="NAME", default="club", help="the club's name in the topics (default: club)")
+    auth_options(p)
+
+
+def auth_options(p: argparse.ArgumentParser) -> None:
+    """The broker log-in (maxima_board.club.connection.BrokerAuth)."""
+    p.add_argument("--username", metavar="NAME", help="log in to the broker as NAME")
+    p.add_argument("--password-file", metavar="PATH", help="the file whose first line is the password")
+    p.add_argument("--tls-ca", metavar="PATH", help="use TLS; the CA file that signed the broker's certificate")
+    p.add_argument("--tls-cert", metavar="PATH", help="with --tls-ca: a client certificate")
+    p.add_argument("--tls-key", metavar="PATH", help="with --tls-cert: its key (default: in the certificate file)")
+
+
+def auth_of(args: argparse.Namespace):
+    """The BrokerAuth of the options; ValueError says what does not fit."""
+    from maxima_board.club.connection import BrokerAuth
+
+    return BrokerAuth(args.username, args.password_file, args.tls_ca, args.tls_cert, args.tls_key).check()
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"PORT must be a number 0 to 65535, got {text!r}")
+    return int(text)
+
+
+@contextmanager
+def interrupt_on_sigterm():
+    def stop(*_):
+        raise KeyboardInterrupt
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:      # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from maxima_board.cli.club import start_club
+    from maxima_board.cli.sim import run_sim
+
+    settings = Settings(db_path=args.db)
+    db = settings.db_path or default_db_path()
+    services = start_club(db, web_bind=args.bind, web_port=args.port, web_hosts=tuple(args.hosts),
+                          broker=args.broadcast, club=args.club, table=args.table, auth=auth_of(args))
+    print(f"maxima-board serve: http://{args.bind}:{services.server.port}/  web PIN {services.pin}",
+          file=sys.stderr, flush=True)
+    try:
+        with interrupt_on_sigterm():
+            run_sim(settings, sys.stdin, sys.stdout, feed=services.feed,
+                    on_start=lambda sim: services.attach(sim.controller))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        services.close()
+    return 0
+
+
+def _dashboard(args: argparse.Namespace) -> int:
+    from maxima_board.club.dashboard import ClubTables, dashboard_server
+
+    tables = ClubTables(args.broker, args.club, auth=auth_of(args), max_tables=args.max_tables)
+    try:
+        server = dashboard_server(tables, args.bind, args.port, hosts=args.hosts).start()
+    except OSError:
+        tables.close()
+        raise
+    print(f"maxima-board dashboard: http://{args.bind}:{server.port}/ (club {tables.club}, broker {args.broker})",
+          file=sys.stderr, flush=True)
+    try:
+        with interrupt_on_sigterm():
+            while True:
+                time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+        tables.close()
+    return 0

@@ -1,0 +1,76 @@
+"""What a game is: geometry, pieces, set-up and rule switches, all data."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from maxima_board.rules.geometry import Geometry
+from maxima_board.rules.pieces import PieceType
+
+WHITE = 1
+BLACK = -1
+
+
+@dataclass(frozen=True, eq=False)
+class Variant:
+    """One game of the family.
+
+    ``name`` is the id (``"swapper-chess-10x8"``), ``title`` the name people
+    write (``"Swapper Chess 10x8"``), ``summary`` one line for listings.
+    ``types`` are the piece types; ``family`` selects the FEN format and the
+    end-of-game rules: ``"maxima"`` (M13, M14), ``"ultima"`` (U12, U13),
+    ``"deckle"`` (D3, D16) or ``"optima"`` (O13, O15). Rule switches:
+
+    - ``check``: ``"palace"`` (M12 winning replies: King capture or palace
+      invasion, with goal squares ``white_goals``/``black_goals``) or ``"king"``;
+    - ``suicide``: an immobilized non-King may remove itself;
+    - ``immobilization``: ``"standard"`` or ``"pure"`` (U9);
+    - ``chameleon_pure``: a Chameleon move that jumps takes only the jumped (U8);
+    - ``castling``, ``en_passant``, ``pawn_advance`` (longest initial advance),
+      ``promotion`` (letters, display order), ``swap_ban`` (FEN field 7);
+    - ``stalemate``: ``"draw"`` or ``"mover wins"``; ``bare_king`` (M13);
+      ``fifty_moves``, ``repetition``, ``insufficient_material`` (D16);
+      ``draw_result``: how a draw is written;
+    - ``units``: Optima's unit types (:mod:`maxima_board.rules.optima.units`), which
+      replace ``types`` in the ``"optima"`` family.
+    """
+
+    name: str
+    title: str
+    summary: str
+    geometry: Geometry
+    start_fen: str
+    types: tuple[PieceType, ...]
+    family: str
+    check: str = "king"
+    white_goals: tuple[int, ...] = ()
+    black_goals: tuple[int, ...] = ()
+    suicide: bool = False
+    immobilization: str = "standard"
+    chameleon_pure: bool = False
+    castling: bool = False
+    en_passant: bool = False
+    pawn_advance: int = 1
+    promotion: str = ""
+    swap_ban: bool = False
+    stalemate: str = "draw"
+    bare_king: bool = False
+    fifty_moves: bool = False
+    repetition: bool = False
+    insufficient_material: bool = False
+    draw_result: str = "1/2"
+    units: tuple = ()
+    letters: dict[str, PieceType] = field(init=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "letters", {t.letter: t for t in self.types})
+
+    def type_of(self, letter: str) -> PieceType:
+        """The piece type of a FEN letter (either case); KeyError if not in this game."""
+        return self.letters[letter.lower()]
+
+    def goals(self, color: int) -> tuple[int, ...]:
+        """The palace of ``color`` (Maxima's goal squares), empty elsewhere."""
+        return self.white_goals if color == WHITE else self.black_goals
+
+    def __repr__(self) -> str:
+        return f"Variant({self.name!r})"

@@ -1,0 +1,526 @@
+"""The computer opponent on the board: a layer around the controller.
+
+:class:`OpponentLayer` wraps a ``maxima_board.board.core.Controller`` and offers the
+same interface (``on_frame``, ``on_button``, ``on_tick``, ``set_link``,
+``new_game``, ``leds``, ``display``, ``next_deadline``; everything else is
+the controller's), so the runner, the simulator and the script runner use it
+in the controller's place. The core knows nothing of engines:
+
+- after every call the layer reads the controller's events (a move, a
+  take-back, a new or resumed game) and its position; when it is the
+  computer's turn (``side``) it asks the engine (``maxima_board.opponent.supervisor``) in a
+  background thread. The answer comes back through the runner's input path:
+  the next ``on_tick`` (or any other call) picks it up, stamped with that
+  call's time. With ``sync=True`` (replays, tests) the engine is asked and
+  awaited within the call, so scripts are reproducible;
+- it overlays ``engine-from``/``engine-to`` onto the controller's LED frame
+  and "Computer: Pawn d3-d5. Make it on the board." onto its OLED lines;
+- the player makes the computer's move on the board; a different move is
+  taken back at once (the controller's BACK) and the board guides the pieces
+  back: "Not the computer's move." (a move for the computer before it has
+  answered too: "Wait for the computer's move."; unless the engine cannot be
+  found, when the player plays both sides);
+- MENU offers "Computer: White?" (cycles none → White → Black) and "Hint?"
+  (the engine's move for the player, shown the same way), through the
+  controller's ``menu_items`` hook;
+- an engine that dies or hangs is restarted by the supervisor and reported:
+  an ``engine_restart`` event and "Computer not answering — restarting" on the
+  OLED; the game goes on, and the question is asked again.
+
+Events the layer adds: ``{"type": "engine_move", "for": "computer"|"hint",
+"move": ..., "score": ..., "at": ms}``, ``{"type": "engine_restart", ...}``
+(see ``maxima_board.opponent.supervisor``), ``{"type": "engine_error", "text": ...}``,
+``{"type": "not_engine_move", "move": played, "expected": ...}`` and
+``{"type": "opponent", "side": "white"|"black"|"none"}``, and
+``{"type": "opponent", "level": N}`` when MENU's "Computer: Level N (word)?"
+(built-in engine only) sets the next level.
+"""
+from __future__ import annotations
+
+import os
+import queue
+import sqlite3
+import threading
+from dataclasses import dataclass
+
+from maxima_board.board import guidance as g
+from maxima_board.board.screens import piece_move
+from maxima_board.rules import WHITE, Move, Position
+
+from maxima_board.opponent.games import UnsupportedGame
+from maxima_board.opponent.levels import DEFAULT as DEFAULT_LEVEL, LEVEL_COUNT, label as level_label
+from maxima_board.opponent.players import PLAYERS
+from maxima_board.opponent.specs import SpecError
+from maxima_board.opponent.supervisor import RESTARTING, Limits, Supervisor
+from maxima_board.opponent.uci import EngineError
+
+SIDES = {"none": None, "white": WHITE, "black": -WHITE}
+NOTE_MS = 4000
+RETRY_MS = 2000       # after a failed question, wait this long before asking again
+MOVETIME_MS = 10_000   # without a clock, the most a move may take (the level's node budget usually ends it)
+
+
+def side_word(side: int | None) -> str:
+    return "none" if side is None else "white" if side == WHITE else "black"
+
+
+def player_name(engine: str, level: int | None) -> str:
+    """The computer as a game record names it, as picochess writes
+    "Stockfish 16 (level 5)": ``"maxima-board engine (level 5)"`` for the
+    built-in engine, ``"maxima-board greedy player"`` for a baseline, the
+    file name of any other UCI engine."""
+    head = engine.strip()
+    if ":" in head:
+        before, _, after = head.rpartition(":")
+        if "=" in after and "/" not in after:
+            head = before
+            for option in after.split(","):
+                key, _, value = option.partition("=")
+                if key.strip().lower() == "level" and value.strip().isdigit() and level is None:
+                    level = int(value)
+    if head == "builtin":
+        name = "maxima-board engine"
+    elif head in PLAYERS:
+        name = f"maxima-board {head} player"
+    else:
+        name = os.path.basename(head.rstrip("/")) or head
+    return f"{name} (level {level})" if level is not None else name
+
+
+def replay_limits(level: int | None) -> Limits:
+    """Deterministic limits for replays: ``go depth 1 + level // 2``."""
+    return Limits(depth=1 + (level or 1) // 2)
+
+
+@dataclass
+class Shown:
+    """An engine move shown on the board for the position ``key``."""
+
+    key: tuple
+    kind: str          # "computer" | "hint"
+    move: Move
+    words: str         # "Pawn d3-d5"
+    score: str
+
+
+class OpponentLayer:
+    """The computer opponent around ``controller`` (see the module docstring).
+
+    ``side``: "white", "black" or "none"; ``level``: 1-10 (the engine's
+    ``Level`` option); ``engine``: an engine spec (``builtin``, ``greedy``,
+    a path…); ``limits``: each question's ``go`` (default ``movetime``
+    ``movetime_ms``, a cap: the built-in engine's level is a node budget,
+    ``maxima_board.opponent.levels``; with a game clock, the clocks are sent instead);
+    ``sync``: await answers within the call; ``seed``: the engine's ``Seed``
+    option when it has one.
+    """
+
+    def __init__(self, controller, side: str = "none", level: int | None = None, engine: str = "builtin", *,
+                 limits: Limits | None = None, sync: bool = False, seed: int | None = 0,
+                 grace_s: float | None = None, movetime_ms: int = MOVETIME_MS):
+        self.controller = controller
+        self.side = SIDES[side]
+        self.level = level
+        self.engine = engine
+        self.sync = sync
+        self.seed = seed
+        self.grace_s = grace_s
+        self.movetime_ms = movetime_ms
+        self.limits = limits if limits is not None else (replay_limits(level) if sync else None)
+        self._sup: Supervisor | None = None
+        self._now = 0
+        self._shown: Shown | None = None
+        self._asked: tuple | None = None        # (key, kind) of the question in flight
+        self._retry_at: int | None = None
+        self._unavailable: str | None = None    # the engine spec names nothing usable: why; ask no more
+        self._hint_wanted: tuple | None = None  # the key a hint was asked for
+        self._note: tuple[str, int, str] | None = None   # (text, until ms, the text in one line)
+        self._events: list[dict] = []
+        self._answers: "queue.Queue[tuple]" = queue.Queue()
+        self._questions: "queue.Queue[tuple | None]" = queue.Queue()
+        self._worker: threading.Thread | None = None
+        self._wake = lambda: None               # the board loop's waker: an answer is waiting
+        self._last_leds: dict[str, str] = controller.leds
+        self._last_lines: list[str] = controller.display
+        self._squares: frozenset[str] | None = None   # the board's last frame (the game's squares)
+        self._frame_at = 0                             # when it came
+        self._named: tuple | None = None               # (game, white, black) last written to the record
+        controller.add_menu_item(self._side_label, self._cycle_side)
+        controller.add_menu_item("Hint?", self._ask_hint)
+        if self._has_levels():
+            controller.add_menu_item(self._level_label, self._step_level)
+
+    # ================================================================ the controller's interface
+    def __getattr__(self, name: str):
+        return getattr(self.controller, name)
+
+    def on_frame(self, now_ms: int, squares, outside: frozenset[str] = frozenset()) -> list[dict]:
+        squares = frozenset(squares)
+        if squares != self._squares:
+            self._squares, self._frame_at = squares, now_ms
+        return self._after(now_ms, self.controller.on_frame(now_ms, squares, outside=outside))
+
+    def on_button(self, now_ms: int, button: str) -> list[dict]:
+        return self._after(now_ms, self.controller.on_button(now_ms, button))
+
+    def on_tick(self, now_ms: int) -> list[dict]:
+        return self._after(now_ms, self.controller.on_tick(now_ms))
+
+    def set_link(self, ok: bool, now_ms: int, problem: str | None = None) -> list[dict]:
+        return self._after(now_ms, self.controller.set_link(ok, now_ms, problem))
+
+    def new_game(self, now_ms: int, fen: str | None = None, setup: bool = True,
+                 variant: str | None = None) -> list[dict]:
+        return self._after(now_ms, self.controller.new_game(now_ms, fen, setup, variant))
+
+    def set_waker(self, wake) -> None:
+        """``wake()`` is called when an answer (or a report) is queued for
+        the next call, so a sleeping loop comes to collect it."""
+        self._wake = wake
+        inner = getattr(self.controller, "set_waker", None)
+        if callable(inner):
+            inner(wake)
+
+    def next_deadline(self) -> int | None:
+        times = [t for t in (self.controller.next_deadline(),
+                             self._note[1] if self._note else None, self._retry_at) if t is not None]
+        later = [t for t in times if t > self._now]
+        return min(later) if later else None
+
+    @property
+    def leds(self) -> dict[str, str]:
+        leds = self.controller.leds
+        shown = self._current()
+        if shown is None:
+            return leds
+        names = self.controller.position.geometry.names
+        misplaced = self._misplaced()
+        if misplaced is not None:   # guided on to the computer's square, not back home
+            home = names[shown.move.from_square]
+            leds = {sq: state for sq, state in leds.items() if not (sq == home and state == "error-missing")}
+        layers = [(state, [sq]) for sq, state in leds.items()]
+        layers.append(("engine-from", [names[shown.move.from_square]]))
+        if shown.move.to_square is not None:
+            layers.append(("engine-to", [names[shown.move.to_square]]))
+        return g.compose_leds(layers)
+
+    @property
+    def display(self) -> list[str]:
+        lines = self.controller.display
+        text, short = self._words()
+        if text is None:
+            return lines
+        head = (lines + ["", ""])[:2]
+        body = lines[2:]
+        if self._misplaced() is not None and self._note is None:
+            out = head + g.wrap(text)
+        elif not any(body):
+            out = head + g.wrap(text)
+        else:   # below what the controller says; on a full screen (the placement prompt) in place of its end
+            tail = [short] if len(short) <= g.WIDTH else g.wrap(short, 2)
+            out = head + body[:g.TEXT_LINES - len(tail)] + tail
+        while out and not out[-1]:
+            out.pop()
+        return out
+
+    # ================================================================ settings
+    @property
+    def thinking(self) -> bool:
+        """Whether a question (the computer's move, a hint) is with the engine."""
+        return self._asked is not None
+
+    def set_side(self, side: str, now_ms: int | None = None) -> list[dict]:
+        """Who the computer plays: "white", "black" or "none"."""
+        self.side = SIDES[side]
+        if self._shown is not None and self._shown.kind == "computer":
+            self._shown = None
+        self._retry_at = None
+        self._unavailable = None
+        return self._after(self._now if now_ms is None else now_ms, [])
+
+    def set_level(self, level: int | None) -> None:
+        self.level = level
+        if self._sup is not None:
+            self._sup.level = level
+            self._sup.kill()   # the next question starts it with the new level
+
+    def close(self) -> None:
+        """Stop the worker and the engine."""
+        if self._worker is not None:
+            self._questions.put(None)
+            self._worker.join(timeout=5)
+            self._worker = None
+        if self._sup is not None:
+            self._sup.close()
+
+    # ================================================================ the work
+    def _key(self) -> tuple:
+        c = self.controller
+        return (c.game_id, tuple(c.moves))
+
+    def _current(self) -> Shown | None:
+        """The engine move to show now, if any."""
+        shown = self._shown
+        if shown is None or self.controller.mode not in ("play", "sync") or shown.key != self._key():
+            return None
+        return shown
+
+    def _words(self) -> tuple[str | None, str]:
+        """The OLED text (long, and short: one line, or two when the move
+        in words needs them; never FEN letters), or None."""
+        if self._note is not None:
+            return self._note[0], self._note[2]
+        if self._unavailable:
+            return self._unavailable, "Computer unavailable"
+        shown = self._current()
+        if shown is not None:
+            if shown.kind == "hint":
+                return f"Hint: {shown.words}.", f"Hint: {shown.words}"
+            misplaced = self._misplaced()
+            if misplaced is not None:
+                c = self.controller
+                names = c.position.geometry.names
+                piece = c.position.piece_at(shown.move.from_square).name
+                return (f"Computer: {shown.words}. Put the {piece} on {names[shown.move.to_square]} "
+                        f"from {misplaced}.", f"Computer: {shown.words}")
+            return f"Computer: {shown.words}. Make it on the board.", f"Computer: {shown.words}"
+        if self._asked is not None and self._asked[1] == "computer" and self._asked[0] == self._key():
+            return "Computer is thinking.", "Computer thinking…"
+        return None, ""
+
+    def _misplaced(self) -> str | None:
+        """The square the computer's piece was set on instead of its move's
+        (the board otherwise as the move leaves it), once the grace time has
+        run out; None otherwise."""
+        shown = self._current()
+        c = self.controller
+        if shown is None or shown.kind != "computer" or self._squares is None or c.mode != "play" \
+                or shown.move.to_square is None:
+            return None
+        if self._now - self._frame_at < c.settings.grace_ms:
+            return None
+        names = c.position.geometry.names
+        home, target = names[shown.move.from_square], names[shown.move.to_square]
+        expected = c.expected_squares
+        missing = expected - self._squares - {names[sq] for sq in shown.move.captures}
+        extra = self._squares - expected
+        if missing != {home} or len(extra) != 1 or target in extra:
+            return None
+        return next(iter(extra))
+
+    def _name_players(self) -> list[dict]:
+        """The record names the computer's side by its engine and level."""
+        c = self.controller
+        if self.side is None or c.game_id is None or c.mode not in ("play", "sync"):
+            return []
+        name = player_name(self.engine, self.level)
+        settings = c.settings
+        white = name if self.side == WHITE else settings.white
+        black = name if self.side != WHITE else settings.black
+        if self._named == (c.game_id, white, black):
+            return []
+        self._named = (c.game_id, white, black)
+        try:
+            c.store.set_players(c.game_id, white, black)
+        except (sqlite3.Error, OSError) as exc:
+            return [{"type": "error", "text": f"Cannot record the computer's name: {exc}"}]
+        return [{"type": "players", "game": c.game_id, "white": white, "black": black}]
+
+    def _after(self, now: int, events: list[dict]) -> list[dict]:
+        self._now = max(self._now, now)
+        now = self._now
+        out = list(events)
+        out += self._name_players()
+        out += self._check_moves(now, events)
+        out += self._collect(now)
+        if self._note is not None and self._note[1] <= now:
+            self._note = None
+        self._maybe_ask(now)
+        out += self._collect(now)
+        pending, self._events = self._events, []
+        return self._frames([e for e in out + pending if e.get("type") not in ("leds", "display")])
+
+    def _frames(self, events: list[dict]) -> list[dict]:
+        """The controller's ``leds``/``display`` events are replaced by the
+        layer's own (its frames with the overlay), whenever they change."""
+        leds, lines = self.leds, self.display
+        if leds != self._last_leds:
+            events.append({"type": "leds", "leds": dict(leds)})
+            self._last_leds = leds
+        if lines != self._last_lines:
+            events.append({"type": "display", "lines": list(lines)})
+            self._last_lines = lines
+        return events
+
+    def _check_moves(self, now: int, events: list[dict]) -> list[dict]:
+        """A move of the computer's side other than its shown move is taken
+        back; so is one made before the computer has answered (unless the
+        engine is unavailable: then the player plays both sides)."""
+        out: list[dict] = []
+        c = self.controller
+        for event in events:
+            if event.get("type") != "move" or self.side is None or self._unavailable:
+                continue
+            moves = list(c.moves)
+            if not moves or moves[-1] != event["move"]:
+                continue
+            before = (c.game_id, tuple(moves[:-1]))
+            mover = -c.position.turn
+            if mover != self.side:
+                continue
+            shown = self._shown
+            if shown is not None and shown.kind == "computer" and shown.key == before:
+                if event["move"] == str(shown.move):
+                    continue
+                out.append({"type": "not_engine_move", "move": event["move"], "expected": str(shown.move)})
+                note = (f"Not the computer's move. Put it back, then play {shown.words}.", now + NOTE_MS,
+                        "Not computer's move!")
+            else:
+                out.append({"type": "not_engine_move", "move": event["move"], "expected": None})
+                note = ("Wait for the computer's move. Put the piece back.", now + NOTE_MS, "Wait for computer!")
+            out += c.on_button(now, "back")
+            self._note = note
+        return out
+
+    def _maybe_ask(self, now: int) -> None:
+        c = self.controller
+        if self._asked is not None or self._unavailable:
+            return
+        if self._retry_at is not None and now < self._retry_at:
+            return
+        key = self._key()
+        kind = None
+        if (self.side is not None and c.mode == "play" and c.result == "*" and c.position.turn == self.side
+                and c.position.outcome() is None):
+            kind = "computer"
+        elif self._hint_wanted == key and c.mode == "play" and c.result == "*":
+            kind = "hint"
+        if kind is None or (self._shown is not None and self._shown.key == key and self._shown.kind == kind):
+            return
+        self._retry_at = None
+        self._ask(key, kind, now)
+
+    def _ask(self, key: tuple, kind: str, now: int) -> None:
+        position = self.controller.position
+        start = position.copy()
+        while start.move_stack:
+            start.pop()
+        question = (key, kind, start.fen(), [str(m) for m in position.move_stack], self._limits(), position.copy())
+        self._asked = (key, kind)
+        if self.sync:
+            self._answers.put(self._answer(question))
+        else:
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, daemon=True, name="opponent")
+                self._worker.start()
+            self._questions.put(question)
+
+    def _limits(self) -> Limits:
+        if self.limits is not None:
+            return self.limits
+        clocks = self.controller.clocks
+        if clocks is not None:
+            return Limits(wtime=clocks["white"], btime=clocks["black"])
+        return Limits(movetime=self.movetime_ms)
+
+    def _supervisor(self) -> Supervisor:
+        if self._sup is None:
+            kwargs = {} if self.grace_s is None else {"grace_s": self.grace_s}
+            self._sup = Supervisor(self.engine, self.controller.position.variant.name, self.level, seed=self.seed,
+                                   on_report=lambda report: self._answer_ready(("report", report)), **kwargs)
+        return self._sup
+
+    def _work(self) -> None:
+        while True:
+            question = self._questions.get()
+            if question is None:
+                return
+            self._answer_ready(self._answer(question))
+
+    def _answer_ready(self, item: tuple) -> None:
+        self._answers.put(item)
+        self._wake()
+
+    def _answer(self, question: tuple) -> tuple:
+        key, kind, start, moves, limits, position = question
+        try:
+            result = self._supervisor().best(start, moves, limits, position)
+        except UnsupportedGame as exc:
+            return ("failed", key, kind, str(exc), "The computer does not play this game.", "No computer for this game")
+        except SpecError as exc:
+            what = ("no C compiler" if "no gcc" in str(exc) or "no make" in str(exc)
+                    else "engine not built" if "not built" in str(exc) else "engine not found")
+            return ("failed", key, kind, str(exc), f"Computer unavailable: {what}.", "Computer unavailable")
+        except EngineError as exc:
+            return ("failed", key, kind, str(exc), RESTARTING + ".", "Computer restarting")
+        return ("answer", key, kind, result)
+
+    def _collect(self, now: int) -> list[dict]:
+        out: list[dict] = []
+        while True:
+            try:
+                item = self._answers.get_nowait()
+            except queue.Empty:
+                return out
+            if item[0] == "report":
+                out.append({**item[1], "at": now})
+                self._note = (RESTARTING + ".", now + NOTE_MS, "Computer restarting")
+                continue
+            key, kind = item[1], item[2]
+            if self._asked == (key, kind):
+                self._asked = None
+            if item[0] == "failed":
+                out.append({"type": "engine_error", "text": item[3], "at": now})
+                self._note = (item[4], now + NOTE_MS, item[5])
+                self._retry_at = now + RETRY_MS
+                self._unavailable = item[4] if item[4].startswith("Computer unavailable") else None
+                continue
+            result = item[3]
+            if key != self._key() or result.move is None:
+                continue   # the game moved on meanwhile: the question is asked again
+            position: Position = self.controller.position
+            move = position.parse_move(result.move)
+            words = piece_move(position, move)
+            self._shown = Shown(key, kind, move, words, result.score_text())
+            if kind == "hint":
+                self._hint_wanted = None
+            out.append({"type": "engine_move", "for": kind, "move": str(move), "score": result.score_text(),
+                        "at": now})
+
+    # ================================================================ menu items
+    def _side_label(self) -> str:
+        nxt = {None: WHITE, WHITE: -WHITE, -WHITE: None}[self.side]
+        return {None: "Computer: off?", WHITE: "Computer: White?", -WHITE: "Computer: Black?"}[nxt]
+
+    def _cycle_side(self, now: int) -> list[dict]:
+        nxt = {None: "white", WHITE: "black", -WHITE: "none"}[self.side]
+        self.side = SIDES[nxt]
+        if self._shown is not None and self._shown.kind == "computer":
+            self._shown = None
+        self._retry_at = None
+        self._unavailable = None
+        self._events.append({"type": "opponent", "side": nxt})
+        return []
+
+    def _has_levels(self) -> bool:
+        """Whether the engine plays the built-in levels (maxima_board.opponent.levels)."""
+        return self.engine.strip().split(":", 1)[0] == "builtin"
+
+    def _next_level(self) -> int:
+        return (self.level or DEFAULT_LEVEL) % LEVEL_COUNT + 1
+
+    def _level_label(self) -> str:
+        return f"Computer: {level_label(self._next_level())}?"
+
+    def _step_level(self, now: int) -> list[dict]:
+        n = self._next_level()
+        self.set_level(n)
+        self._events.append({"type": "opponent", "level": n})
+        return []
+
+    def _ask_hint(self, now: int) -> list[dict]:
+        self._hint_wanted = self._key()
+        self._retry_at = None
+        self._unavailable = None
+        return []
+

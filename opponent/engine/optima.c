@@ -171,6 +171,8 @@ static const Unit UNITS[OP_NTYPES + 1] = {
                       {.kind = P_SLIDE, .dirs = ORTH, .range = 2, .capture = 0, .wrap = W_PROX, .hood = ALLD,
                        .reach = 1, .convert = 1}}, 0, 0, 0, 0, IM_NO, KD_PIECE, 612},
 };
+#define NUNITS ((int)(sizeof UNITS / sizeof UNITS[0]))   /* OP_NTYPES + 1: codes & OP_TYPE may be larger */
+_Static_assert(sizeof UNITS / sizeof UNITS[0] == OP_NTYPES + 1, "UNITS: one entry per type code, 0 unused");
 #define WIZARD 48
 #define PAWN 29
 #define GUARD 30
@@ -282,11 +284,11 @@ void op_select_values(int n) {
     if (values_n == n) return;
     values_n = n;
     for (int code = 0; code < 128; code++) {
-        OP_VALUES[code] = UNITS[code & OP_TYPE].value;
-        if (n == 9)
+        int ty = code & OP_TYPE;           /* 0..63, but UNITS ends at OP_NTYPES: the codes past it are worth 0 */
+        OP_VALUES[code] = ty < NUNITS ? UNITS[ty].value : 0;
+        if (n == 9 && ty >= 1 && ty < NUNITS)
             for (int i = 0; VALUES_9X9[i].tok; i++)
-                if ((code & OP_TYPE) >= 1 && (code & OP_TYPE) <= OP_NTYPES && !strcmp(VALUES_9X9[i].tok, UNITS[code & OP_TYPE].tok))
-                    OP_VALUES[code] = VALUES_9X9[i].value;
+                if (!strcmp(VALUES_9X9[i].tok, UNITS[ty].tok)) OP_VALUES[code] = VALUES_9X9[i].value;
     }
 }
 __attribute__((constructor)) static void init_values(void) {   /* before any position is read */
@@ -294,7 +296,7 @@ __attribute__((constructor)) static void init_values(void) {   /* before any pos
 }
 
 
-const char *op_token(int code) { return UNITS[code & OP_TYPE].tok; }
+const char *op_token(int code) { return (code & OP_TYPE) < NUNITS ? UNITS[code & OP_TYPE].tok : UNITS[0].tok; }
 
 /* ------------------------------------------------------------ square sets */
 static OBB BOARD, RANK_LAST[2];          /* all squares; the last rank of Black [0] (rank 1) and White [1] */
@@ -377,8 +379,8 @@ void op_select(int n, const OOptions *o) {
     op_select_values(n);
     OPTS = *o;
     for (int code = 0; code < 128; code++) {
-        const Unit *u = &UNITS[code & OP_TYPE];
-        int valid = (code & OP_TYPE) >= 1 && (code & OP_TYPE) <= OP_NTYPES;
+        int valid = (code & OP_TYPE) >= 1 && (code & OP_TYPE) < NUNITS;
+        const Unit *u = &UNITS[valid ? code & OP_TYPE : 0];
         A_shielded[code] = valid && (u->shielded || (o->shp && u->kind == KD_PAWN));
         A_resolute[code] = valid && u->resolute;
         A_armored[code] = valid && ((u->armored && !(o->gna && u->kind == KD_GUARD)) || ((o->arm >> (code & OP_TYPE)) & 1));

@@ -26,7 +26,7 @@ def test_uci_handshake_lists_variants_and_options(uci):
     assert any(line.startswith("id author ") for line in lines)
     combo = next(line for line in lines if line.startswith("option name UCI_Variant"))
     assert "type combo default maxima" in combo
-    # the compiled engine plays every game, Optima included (optima.c)
+    # the compiled engine plays every game, Optima included (optima_*.c)
     assert combo.split(" var ")[1:] == engine_games() == variants.names()
     assert any(line.startswith("option name Level type spin default 10 min 1 max 10") for line in lines)
     assert any(line.startswith("option name Hash type spin") for line in lines)

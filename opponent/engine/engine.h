@@ -25,7 +25,7 @@ enum { EF_WITHDRAW = 1, EF_APPROACH = 2, EF_CUSTODIAN = 4, EF_COORD = 8 };
 enum { LT_KING, LT_KNIGHT, LT_KNIGHT_WRAP, LT_N };
 enum { IM_NONE, IM_STEP, IM_CUSTODIAN, IM_WITHDRAWAL, IM_COORDINATION, IM_LEAPING };
 enum { FAM_MAXIMA, FAM_ULTIMA, FAM_DECKLE };
-/* the evaluation terms beyond material (search.c, "evaluation terms"; weights in terms.h): the UCI option
+/* the evaluation terms beyond material (eval.c, "evaluation terms"; weights in terms.h): the UCI option
  * EvalTerms masks them (1 placement, 2 the mobility of the kinds the slider mobility skips, 4 King and
  * palace safety) */
 enum { ET_PLACE = 1, ET_MOBILITY = 2, ET_SAFETY = 4, ET_ALL = 7,
@@ -84,7 +84,7 @@ typedef struct {
     int npromo; int promo[6];
     int king, pawn, rook, swapper;       /* type indices (0 = none) */
     int pawn_end;                 /* the Pawn's value with no other piece but Kings left (values.h 'P'); 0: one value all game */
-    int pawn_run;                 /* the bonus then of a Pawn one step from promotion (values.h 'A'; search.c, pawn_phase) */
+    int pawn_run;                 /* the bonus then of a Pawn one step from promotion (values.h 'A'; eval.c, pawn_phase) */
     int phase_pieces;             /* the pieces other than Pawns and Kings at the start (the game phase's scale) */
     int nfreezers;
     int w_place[MAXTYPES], w_mob[MAXTYPES], w_safety[NSAFETY];   /* the evaluation terms' weights (terms.h) */
@@ -200,17 +200,19 @@ void move_str(const Move *m, char *out);
 int parse_move_legal(Pos *p, const char *text, Move *out);
 void sort_move_strings(MoveList *l, char (*strs)[64], int *n);
 
-/* search.c */
-void search_init(int hash_mb);
-void search_clear(void);
-void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found);
-int evaluate(const Pos *p);
+/* eval.c (eval.h: what the search uses) */
 extern int eval_terms;           /* EvalTerms: the ET_ terms evaluate() adds (default ET_ALL: those kept) */
 int eval_term_features(const Pos *p, int *f);   /* the terms' columns, White's minus Black's; returns their number */
 const char *eval_term_name(int i, char *buf);    /* column i's name (place.LETTER, mob.LETTER, a safety term's) */
 int eval_term_weight(int i);                     /* column i's weight in this build (0 when EvalTerms masks it) */
-int static_eval(const Pos *p);   /* White's view, without the tempo bonus and the levels' noise */
 void pawn_phase_counts(const Pos *p, const uint64_t fz[2][2], int *pieces, int *pawns2, int *run2);
+
+/* search.c */
+void search_init(int hash_mb);
+void search_clear(void);
+void search_go(Pos *root, const uint64_t *hist, int nhist, const GoParams *gp, Move *best, int *found);
+int evaluate(const Pos *p);      /* the side to move's view, with the tempo bonus and the levels' noise */
+int static_eval(const Pos *p);   /* White's view, without the tempo bonus and the levels' noise */
 long long search_nodes(void);
 extern int search_silent;
 int game_end(Pos *p, double *white_score);

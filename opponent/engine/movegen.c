@@ -310,16 +310,16 @@ void gen_prim_body(const Pos *p, const Prim *pr, int c, int s, MoveList *l, GenC
     case PR_MAGE: {
         static const int bent[8][2] = {{0,0},{0,0},{0,0},{0,0},{DN,DE},{DS,DE},{DS,DW},{DN,DW}};
         for (int d = 4; d < 8; d++) {
-            int x = g->step[s][d];
-            if (x < 0) continue;
-            int w = B(x) * c;
-            if (w < 0) { caps[0] = (int8_t)x; add(l, s, x, caps, 1, 0, 0, 0); continue; }
+            int mid = g->step[s][d];
+            if (mid < 0) continue;
+            int w = B(mid) * c;
+            if (w < 0) { caps[0] = (int8_t)mid; add(l, s, mid, caps, 1, 0, 0, 0); continue; }
             if (w > 0) continue;
-            if (!qonly) add(l, s, x, caps, 0, 0, 0, 0);
+            if (!qonly) add(l, s, mid, caps, 0, 0, 0, 0);
             for (int j = 0; j < 2; j++) {
                 int o = bent[d][j];
-                for (int i = 0; i < g->raylen[x][o]; i++) {
-                    int t = g->rays[x][o][i];
+                for (int i = 0; i < g->raylen[mid][o]; i++) {
+                    int t = g->rays[mid][o][i];
                     int v = B(t) * c;
                     if (v == 0) { if (!qonly) add(l, s, t, caps, 0, 0, 0, 0); continue; }
                     if (v < 0) { caps[0] = (int8_t)t; add(l, s, t, caps, 1, 0, 0, 0); }

@@ -84,8 +84,9 @@ extern int OP_VALUES[128];                  /* material by unsigned code (type |
 static inline int op_value(int code) { return OP_VALUES[code & 127]; }
 void op_select_values(int n);                /* OP_VALUES of the 10x10 or the 9x9 board (op_select does it) */
 const char *op_token(int code);              /* the unit type's two letters */
+const char *op_start_fen(const char *variant);   /* optima_fen.c: the start position of optima or optima-9x9 */
 int op_selfplay_main(int argc, char **argv); /* optima_selfplay.c */
-int op_main(int argc, char **argv);         /* perft / moves / children / bench / search for Optima */
+int op_main(int argc, char **argv);         /* optima_main.c: perft / moves / children / bench / search / values / check */
 
 /* optima_search.c (its UCI game: UCI_OPTIMA, search_api.h) */
 void op_search_go(OPos *root, const uint64_t *hist, int nhist, const GoParams *gp, OMove *best, int *found,

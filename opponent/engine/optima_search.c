@@ -190,7 +190,6 @@ void op_search_go(OPos *root, const uint64_t *hist, int nhist, const GoParams *g
 }
 
 /* ------------------------------------------------------------ UCI */
-const char *op_start_fen(const char *variant);
 static char uvariant[32] = "optima";
 static const char *sc_start_fen(void) { return op_start_fen(uvariant); }
 static int sc_parse_fen(const char *fen, OPos *p, char *err, int errlen) { return op_parse_fen(fen, p, err, errlen); }

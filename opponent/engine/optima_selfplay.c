@@ -31,7 +31,6 @@
 #include "engine.h"
 #include "optima.h"
 
-const char *op_start_fen(const char *variant);
 int op_static_eval(const OPos *p);      /* optima_search.c */
 static uint64_t rng;
 static uint64_t next_rand(void) {

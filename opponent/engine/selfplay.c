@@ -25,11 +25,11 @@
  * follows the types line, and each pos line ends with the number of those
  * pieces on the board (both colours), evaluate()'s game phase, and White's
  * sum of the Pawns' advance shares squared (0..1024 each, doubled, a frozen
- * Pawn's not) minus Black's (search.c, pawn_phase; opponent/tune.py
+ * Pawn's not) minus Black's (eval.c, pawn_phase; opponent/tune.py
  * --pawn-phase, --pawn-run). A line
  *
  *   terms NAME:WEIGHT...                 (the evaluation terms' columns with this build's weights, 0 when
- *                                         EvalTerms masks them; search.c, "evaluation terms")
+ *                                         EvalTerms masks them; eval.c, "evaluation terms")
  *
  * follows, and after each pos line a line
  *

@@ -53,7 +53,7 @@ static void set_option(char *args) {
         if (!op_is_variant(val) && !find_variant(val)) {
             printf("info string error unknown variant %s\n", val); fflush(stdout); return;
         }
-        snprintf(variant_name, sizeof variant_name, "%s", val);
+        snprintf(variant_name, sizeof variant_name, "%.*s", (int)sizeof variant_name - 1, val);   /* a known name: it fits */
         game = op_is_variant(val) ? &UCI_OPTIMA : &UCI_BOARD;
         game->select(variant_name);
     } else if (!strcasecmp(nm, "Level")) {

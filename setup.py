@@ -1,7 +1,7 @@
-"""Builds the computer opponent's compiled engine (opponent/engine, C) with the package.
+"""Builds the computer opponent's compiled engine (engine, C) with the package.
 
 Everything else is in pyproject.toml. ``pip install`` (of a checkout or an sdist) runs make
-in opponent/engine and puts the binary into the package as
+in engine and puts the binary into the package as
 ``maxima_board/opponent/bin/maxima-engine``, where maxima_board.opponent.specs looks. An
 editable install (``pip install -e .``) builds it into the checkout's
 ``src/maxima_board/opponent/bin/`` (git ignores it).
@@ -24,7 +24,7 @@ from setuptools.command.build_py import build_py
 from setuptools.dist import Distribution
 
 HERE = Path(__file__).resolve().parent
-ENGINE_SRC = HERE / "opponent" / "engine"
+ENGINE_SRC = HERE / "engine"
 BINARY = "maxima-engine"
 BIN_IN_PACKAGE = Path("maxima_board") / "opponent" / "bin"
 NOT_BUILT = "NOT-BUILT"
@@ -51,7 +51,7 @@ def build_engine(target: Path) -> str | None:
         target.unlink(missing_ok=True)
         last = (r.stdout.strip().splitlines() or ["no output"])[-1]
         _say(r.stdout)
-        return f"the computer opponent's engine did not build (make -C opponent/engine: {last})"
+        return f"the computer opponent's engine did not build (make -C engine: {last})"
     return None
 
 

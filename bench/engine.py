@@ -1,4 +1,4 @@
-"""Speed of the compiled engine (opponent/engine, issue 11).
+"""Speed of the compiled engine (engine, issue 11).
 
     python bench/engine.py [--depth-perft N] [--depth-search N] [--variant NAME ...]
                            [--binary PATH] [--eval-terms MASK]
@@ -55,7 +55,7 @@ def main() -> int:
     ap.add_argument("--variant", action="append")
     ap.add_argument("--depth-perft", type=int, default=0, help="default: 4")
     ap.add_argument("--depth-search", type=int, default=7)
-    ap.add_argument("--binary", type=Path, help="default: build opponent/engine")
+    ap.add_argument("--binary", type=Path, help="default: build engine")
     ap.add_argument("--eval-terms", type=int, metavar="MASK", help="the engine's EvalTerms (default: its own, 7)")
     args = ap.parse_args()
     binary = args.binary or build()

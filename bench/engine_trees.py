@@ -51,7 +51,7 @@ def tree(binary: Path, variant: str, depth: int, fen: str | None, flags: tuple[s
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--binary", type=Path, help="default: build opponent/engine")
+    ap.add_argument("--binary", type=Path, help="default: build engine")
     ap.add_argument("--depth", type=int, action="append", help="default: 6")
     ap.add_argument("--variant", action="append")
     ap.add_argument("--selfplay", action="append", default=[])

@@ -350,7 +350,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="idle window per run")
     parser.add_argument("--no-web", action="store_true", help="without the web page")
     parser.add_argument("--opponent", default="black", choices=("white", "black", "none"))
-    parser.add_argument("--engine", default=str(HERE / "opponent" / "engine" / "maxima-engine"),
+    parser.add_argument("--engine", default=str(HERE / "engine" / "maxima-engine"),
                         help="the opponent's engine (default: this checkout's built engine, for every tree)")
     parser.add_argument("--broadcast", action="store_true",
                         help="with the broadcast to a Mosquitto started on loopback (needs mosquitto)")

@@ -14,7 +14,7 @@ colours (``maxima_board.opponent.match``):
 with ``--baselines`` also ``greedy`` vs ``random`` and ``minimax2`` vs
 ``greedy`` (the baselines' own ladder). STRONG defaults to
 ``builtin:level=10`` and WEAK to ``builtin:level=1`` (the compiled engine:
-``make -C opponent/engine``); any engine spec works (``minimax2``, a path…),
+``make -C engine``); any engine spec works (``minimax2``, a path…),
 so the script runs before the engine is built. Each row: the score of the
 first engine, W/D/L, percent, Elo and its 95% interval (see
 ``opponent/match.py`` for the formula), and the wall time of the row.

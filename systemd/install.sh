@@ -140,7 +140,7 @@ trap 'rm -rf "$BUILD" "$BUILD.pip"' EXIT
 # What a run, a build or the tests left in the checkout stays behind.
 tar -C "$SRC" --exclude=.git --exclude=.venv --exclude=./build --exclude='*.egg-info' \
     --exclude=__pycache__ --exclude=node_modules --exclude=./tests --exclude=.pytest_cache \
-    --exclude=.hypothesis --exclude=./opponent/engine/maxima-engine --exclude='*.pgo' -cf - . \
+    --exclude=.hypothesis --exclude=./engine/maxima-engine --exclude='*.pgo' -cf - . \
     | tar -C "$BUILD" --no-same-owner -xf -
 install -d -m 0755 "$PREFIX"
 if [ ! -x "$VENV/bin/python" ]; then

@@ -52,7 +52,7 @@ class Build:
 
 
 def build(target: Target, out_dir: Path, pgo: str = "off") -> Build:
-    """``make -C opponent/engine`` for ``target`` into ``out_dir`` (the source
+    """``make -C engine`` for ``target`` into ``out_dir`` (the source
     tree's own binary is not touched). ``pgo``: "off" (PGO=0), "make" (the
     Makefile's default: profile-guided, the training run skipped when the
     machine cannot run the binary) or "trained" (the training run under

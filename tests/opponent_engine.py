@@ -6,19 +6,19 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_DIR = ROOT / "opponent" / "engine"
+ENGINE_DIR = ROOT / "engine"
 BINARY = ENGINE_DIR / "maxima-engine"
 
 
 def build() -> Path:
-    """Run make in opponent/engine; a clear error when gcc or make is missing."""
+    """Run make in engine; a clear error when gcc or make is missing."""
     missing = [tool for tool in ("gcc", "make") if shutil.which(tool) is None]
     if missing:
-        raise RuntimeError(f"cannot build opponent/engine: {' and '.join(missing)} not installed "
+        raise RuntimeError(f"cannot build engine: {' and '.join(missing)} not installed "
                            f"(Debian: apt-get install build-essential)")
     r = subprocess.run(["make", "-s", "-C", str(ENGINE_DIR)], capture_output=True, text=True)
     if r.returncode != 0:
-        raise RuntimeError(f"make -C opponent/engine failed:\n{r.stdout}{r.stderr}")
+        raise RuntimeError(f"make -C engine failed:\n{r.stdout}{r.stderr}")
     return BINARY
 
 

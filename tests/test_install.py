@@ -71,7 +71,7 @@ def _user_checkout(tmp_path: Path) -> Path:
     subprocess.run(git + ["init", "-q"], check=True)
     subprocess.run(git + ["add", "-A"], check=True)
     subprocess.run(git + ["commit", "-qm", "checkout"], check=True)
-    (work / "opponent" / "engine" / "maxima-engine").write_text("#!/bin/sh\necho stale build\n")
+    (work / "engine" / "maxima-engine").write_text("#!/bin/sh\necho stale build\n")
     (work / ".venv").mkdir()
     (work / ".venv" / ".installed").write_text("x\n")
     for path in [work, *work.rglob("*")]:
@@ -223,7 +223,7 @@ def test_the_sdist_carries_the_engine_sources_and_builds_them(tmp_path: Path):
     copy = tmp_path / "src"
     shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "tests",
                                                               "*.pgo", "node_modules"))
-    (copy / "opponent" / "engine" / "maxima-engine").write_text("#!/bin/sh\necho stale build\n")
+    (copy / "engine" / "maxima-engine").write_text("#!/bin/sh\necho stale build\n")
     made = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta as b; "
                            "print(b.build_sdist(sys.argv[1]))", str(tmp_path / "dist")],
                           cwd=copy, env=env, capture_output=True, text=True, timeout=300)
@@ -232,9 +232,9 @@ def test_the_sdist_carries_the_engine_sources_and_builds_them(tmp_path: Path):
     import tarfile
     with tarfile.open(sdist) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
-    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "opponent" / "engine").glob("*.[ch]")}
-    assert sources and sources | {"opponent/engine/Makefile", "setup.py", "MANIFEST.in"} <= names
-    assert "opponent/engine/maxima-engine" not in names and not any("/bin/" in n for n in names)
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "engine").glob("*.[ch]")}
+    assert sources and sources | {"engine/Makefile", "setup.py", "MANIFEST.in"} <= names
+    assert "engine/maxima-engine" not in names and not any("/bin/" in n for n in names)
     target = tmp_path / "installed"
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", str(target), str(sdist)],
                           env=env, capture_output=True, text=True, timeout=600)

@@ -1,10 +1,10 @@
-"""The compiled engine's evaluation terms beyond material (issue 23; opponent/engine/search.c,
-"evaluation terms"; weights in opponent/engine/terms.h): placement, the mobility of the kinds the slider
+"""The compiled engine's evaluation terms beyond material (issue 23; engine/search.c,
+"evaluation terms"; weights in engine/terms.h): placement, the mobility of the kinds the slider
 term skips, King and palace safety, each switched by the EvalTerms mask (1, 2, 4). Each test counts a
 term's figures here from the board and checks that the engine's evaluation moves by the weight times
 them with the term on, and not at all with it off; the weights are the build's fitted ones (the
 ``features`` mode prints them; with EvalTerms' 8 also those of families whose check match has not kept
-them, opponent/engine/kept_terms.h), so a term whose weights or code were lost fails. By default a family
+them, engine/kept_terms.h), so a term whose weights or code were lost fails. By default a family
 plays only the groups its check kept."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The compiled engine (opponent/engine) generates exactly the Python engine's
+"""The compiled engine (engine) generates exactly the Python engine's
 legal moves, FENs and perft counts in every game (issue 11).
 
 Positions come from seeded random playouts of the Python engine that favour

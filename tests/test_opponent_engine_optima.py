@@ -1,4 +1,4 @@
-"""The compiled engine's Optima (opponent/engine/optima_*.c) is the Python engine's
+"""The compiled engine's Optima (engine/optima_*.c) is the Python engine's
 (engine/optima/): the same legal moves (O5 placements, O6 moves with O9-O12's
 captures and conversions, O10 immobilization, O14 options), the same FEN after
 every move (O15), the same perft counts, and the reference positions R1-R32 of

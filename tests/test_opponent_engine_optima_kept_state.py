@@ -1,5 +1,5 @@
 """What the compiled engine's Optima keeps or counts for speed equals its definition
-(opponent/engine/optima.c, ``maxima-engine check``): after every legal move of each position, the
+(engine/optima.c, ``maxima-engine check``): after every legal move of each position, the
 square sets and material op_play keeps equal a recomputation from the board, the one-pass frozen
 map equals O10 applied square by square, and op_count (the search's counting generator, with its
 set-wise pawns and guards) gives, for both colours, the number of op_legal's moves (O6: equal moves

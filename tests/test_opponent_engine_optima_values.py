@@ -1,5 +1,5 @@
 """Optima's material values (O2 units) are set once in the compiled engine
-(``opponent/engine/optima.c``, a table per board) and once for the baseline
+(``engine/optima.c``, a table per board) and once for the baseline
 players (``opponent/material.py``); these tests keep the tables equal, and
 check the self-play that fits them (``maxima-engine selfplay``, opponent/tune.py)."""
 from __future__ import annotations

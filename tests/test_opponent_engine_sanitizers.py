@@ -1,5 +1,5 @@
 """The compiled engine under AddressSanitizer and UndefinedBehaviorSanitizer
-(``make -C opponent/engine sanitize``: ``-fsanitize=address,undefined
+(``make -C engine sanitize``: ``-fsanitize=address,undefined
 -fno-sanitize-recover=all``): every one of the 21 games runs a short perft and a
 short search, and a UCI conversation searches; each must end with exit code 0
 and without a sanitizer report on stderr (an out-of-bounds read, an overflow, a

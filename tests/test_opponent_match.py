@@ -163,7 +163,7 @@ def test_engine_command_without_the_binary_says_how_to_build_it(tmp_path, monkey
     monkeypatch.setattr(specs, "BUILTIN", tmp_path / "maxima-engine")
     assert main(["engine"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "make -C opponent/engine" in err and "build-essential" in err
+    assert err.count("\n") == 1 and "make -C engine" in err and "build-essential" in err
     assert main(["engine", "--check"]) == 2
 
 

@@ -1,5 +1,5 @@
 """The tuning of the compiled engine's material values (opponent/tune.py,
-maxima-engine selfplay, opponent/engine/values.h), issue 11."""
+maxima-engine selfplay, engine/values.h), issue 11."""
 from __future__ import annotations
 
 import math

@@ -99,8 +99,8 @@ def test_start_reinstalls_when_the_command_is_gone(tmp_path):
 def test_start_reinstalls_when_setup_py_or_the_engine_sources_change(tmp_path):
     """The install builds the engine (setup.py): a changed engine source is a new install."""
     work, log, env = tree(tmp_path)
-    (work / "opponent" / "engine").mkdir(parents=True)
-    source = work / "opponent" / "engine" / "main.c"
+    (work / "engine").mkdir(parents=True)
+    source = work / "engine" / "main.c"
     source.write_text("int main(void) { return 0; }\n")
     (work / "setup.py").write_text("from setuptools import setup\n")
     assert start(work, env).returncode == 0

@@ -2,8 +2,8 @@
 UCI client and its supervisor, engine specs, matches with Elo, and the layer
 that puts an engine on the board (``maxima_board.service.opponent_layer``).
 
-The compiled search engine itself lives in ``opponent/engine/`` (built by the
+The compiled search engine itself lives in ``engine/`` (built by the
 package's install into ``opponent/bin/``, see setup.py, or in a checkout by
-``make -C opponent/engine``); everything here talks to it, or to any other
+``make -C engine``); everything here talks to it, or to any other
 UCI engine, over pipes.
 """

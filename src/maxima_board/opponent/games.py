@@ -1,8 +1,8 @@
 """Which games the computer opponent plays.
 
-The compiled engine (``opponent/engine``) and the baseline players know every
+The compiled engine (``engine``) and the baseline players know every
 game of the family, Optima included (the engine's Optima is
-``opponent/engine/optima.c``, proven identical to ``engine/optima/`` by
+``engine/optima.c``, proven identical to ``engine/optima/`` by
 tests/test_opponent_engine_optima.py). Everything that starts an engine asks
 :func:`refuse` first, so a game the computer does not play gives one clear
 line instead of an engine that cannot answer.

@@ -11,7 +11,7 @@ word is the same in every game.
 Each family of games has its own rows (``ROWS``): a node budget or a noise
 buys a different strength in each, and the ladder of docs/opponent.md ("The
 levels' ladder") placed each family's levels about 150-250 Elo apart. The
-engine holds the same numbers (``opponent/engine/levels.c``; ``maxima-engine
+engine holds the same numbers (``engine/levels.c``; ``maxima-engine
 levels FAMILY`` prints them, and ``tests/test_opponent_engine_levels.py``
 keeps the two equal).
 """

@@ -39,7 +39,7 @@ VALUES: dict[int, int] = {
 }
 
 
-# Optima (O2): by unit token, the values of opponent/engine/optima.c on 10x10 (the 12 types of the
+# Optima (O2): by unit token, the values of engine/optima.c on 10x10 (the 12 types of the
 # default set fitted to self-play from E10, the other 44 to self-play from varied forces, by
 # opponent/tune.py; docs/opponent-engine.md, Optima); a royal unit counts as its type.
 # tests/test_opponent_engine_optima_values.py keeps the tables equal.

@@ -27,12 +27,12 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 INSTALLED = PACKAGE_DIR / "bin" / "maxima-engine"
 # The install's reason when it built none (no C compiler, a failed build): one line.
 NOT_BUILT = PACKAGE_DIR / "bin" / "NOT-BUILT"
-# The C sources in a checkout (src/maxima_board/opponent -> the checkout's opponent/engine),
-# and their own build there (make -C opponent/engine): the second choice.
-SOURCE_DIR = PACKAGE_DIR.parents[2] / "opponent" / "engine"
+# The C sources in a checkout (src/maxima_board/opponent -> the checkout's engine),
+# and their own build there (make -C engine): the second choice.
+SOURCE_DIR = PACKAGE_DIR.parents[2] / "engine"
 BUILTIN = SOURCE_DIR / "maxima-engine"
 BUILD_HINT = ("install maxima-board again where gcc and make are installed (sudo apt-get install "
-              "build-essential), or run 'make -C opponent/engine' in its source folder")
+              "build-essential), or run 'make -C engine' in its source folder")
 _KNOWN = {"level": "Level", "seed": "Seed", "hash": "Hash"}
 
 

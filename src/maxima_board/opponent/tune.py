@@ -8,7 +8,7 @@
                             [--terms | --terms-only]
                             [--save DIR | --load DIR] [--write]
 
-For each variant the engine (``opponent/engine/maxima-engine selfplay``)
+For each variant the engine (``engine/maxima-engine selfplay``)
 plays GAMES games against itself at a fixed DEPTH from the start after 4-8
 seeded random plies, and prints each quiet position (side to move not in
 check, the chosen move captures nothing) with the count of each piece type
@@ -44,7 +44,7 @@ KIND --seed N`` prints), KIND taking the listed kinds in turn (u2, which
 standard input. ``--keep AR,CE,...`` holds those types at the build's values
 (their material counted in ``rest``) and fits the others (Optima 10x10: the
 12 types fitted from E10 kept, the 44 others fitted from varied forces).
-Optima's values are in ``opponent/engine/optima.c`` (and
+Optima's values are in ``engine/optima.c`` (and
 ``opponent/material.py``), not in values.h: ``--write`` does not take them.
 
 With ``--pawn-phase`` (Deckle's games, whose selfplay output carries the game
@@ -68,15 +68,15 @@ one more feature, counted in tenths (TERM_UNIT) so that the ridge's scale is
 10 cp a count, its prior the build's weight, and the build's contribution
 leaves ``rest``. The games are then played with every term and the fitted
 weights of terms.h, also those that no check match has kept
-(``--eval-terms 15``; opponent/engine/kept_terms.h). ``--terms-only`` fits them alone (the material keeps the
-build's values). ``--write`` puts them into ``opponent/engine/terms.h`` under
+(``--eval-terms 15``; engine/kept_terms.h). ``--terms-only`` fits them alone (the material keeps the
+build's values). ``--write`` puts them into ``engine/terms.h`` under
 the variant's family (maxima; ultima; deckle, for every Deckle game and
 board, the added piece written as ``+``); values.h is written only when
 material values or phase terms were fitted.
 
-With ``--write`` the values go into ``opponent/engine/values.h`` (entries of
+With ``--write`` the values go into ``engine/values.h`` (entries of
 the other variants already there are kept), which ``variants.c`` applies over
-its hand-set values; rebuild with ``make -C opponent/engine``. Plain Python,
+its hand-set values; rebuild with ``make -C engine``. Plain Python,
 no numpy.
 """
 from __future__ import annotations
@@ -581,7 +581,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save", metavar="DIR", type=Path, help="keep each variant's selfplay output as DIR/VARIANT.txt")
     ap.add_argument("--load", metavar="DIR", type=Path,
                     help="fit the selfplay output saved in DIR (by --save, or maxima-engine selfplay > DIR/VARIANT.txt)")
-    ap.add_argument("--write", action="store_true", help="write opponent/engine/values.h")
+    ap.add_argument("--write", action="store_true", help="write engine/values.h")
     ap.add_argument("--also-10x8", action="store_true",
                     help="write each Deckle game's values for its 10x8 board too (VARIANT-10x8)")
     ap.add_argument("--write-to", metavar="PATH", type=Path,
@@ -590,7 +590,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.phase_only and not (args.pawn_phase or args.pawn_run):
         ap.error("--phase-only: give --pawn-phase and/or --pawn-run (the terms to fit)")
     if not BINARY.exists() and args.load is None:
-        print(f"tune: {BINARY} not built (make -C opponent/engine)", file=sys.stderr)
+        print(f"tune: {BINARY} not built (make -C engine)", file=sys.stderr)
         return 2
     tuned = []
     variants = args.variants.split(",")
@@ -598,7 +598,7 @@ def main(argv: list[str] | None = None) -> int:
         print("tune: --forces is for Optima (optima, optima-9x9)", file=sys.stderr)
         return 2
     if (args.write or args.write_to) and any(v in OPTIMA for v in variants):
-        print("tune: Optima's values live in opponent/engine/optima.c and opponent/material.py, "
+        print("tune: Optima's values live in engine/optima.c and opponent/material.py, "
               "not values.h: --write does not take them", file=sys.stderr)
         return 2
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:   # the games of each variant in its own process

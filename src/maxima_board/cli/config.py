@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from maxima_board.devices.blink import DEFAULT_PATTERNS
 from maxima_board.devices.boards import BOARDS, FILES, PlacementError, board_kind, parse_offset, place
 from maxima_board.devices.interfaces import BUTTONS, LED_STATES
 from maxima_board.devices.matrix_map import COLUMNS, ROWS, MatrixMap, default_layout
@@ -33,12 +34,6 @@ KINDS = ("sim", "direct", "pico")
 PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "pigpio", "native", "mock")
 PATTERNS = ("off", "steady", "slow", "fast")
 # Single-colour LED pattern per state (shared/hardware/board.md).
-DEFAULT_PATTERNS = {
-    "error-extra": "fast", "error-missing": "steady", "remove": "fast",
-    "engine-from": "slow", "engine-to": "steady", "check": "slow",
-    "setup-missing": "steady", "last-from": "steady", "last-to": "steady",
-    "immobilized": "off", "hint": "off",
-}
 # Pins the buses take when their device is enabled (BCM numbers).
 I2C1_PINS = (2, 3)
 SPI0_PINS = (8, 9, 10, 11)

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from maxima_board.cli.config import DEFAULT_PATTERNS
+# The pattern of each LED state (config [leds] patterns overrides them).
+DEFAULT_PATTERNS = {
+    "error-extra": "fast", "error-missing": "steady", "remove": "fast",
+    "engine-from": "slow", "engine-to": "steady", "check": "slow",
+    "setup-missing": "steady", "last-from": "steady", "last-to": "steady",
+    "immobilized": "off", "hint": "off",
+}
 
 
 class BlinkPlan:

@@ -142,9 +142,9 @@ class TimedRunner(Runner):
     frames: list[float]
     ticks: list[float]
 
-    def _frame(self) -> list[dict]:
+    def frame(self) -> list[dict]:
         start, cpu = time.perf_counter(), time.process_time()
-        events = super()._frame()
+        events = super().frame()
         self.frames.append(time.perf_counter() - start)
         self.frames_cpu.append(time.process_time() - cpu)
         return events

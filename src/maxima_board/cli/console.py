@@ -17,7 +17,7 @@ import queue
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import Iterable, Protocol, TextIO
 
 try:
     import readline
@@ -34,8 +34,15 @@ from maxima_board.devices.interfaces import BUTTONS
 from maxima_board.service.script import COMMANDS
 from maxima_board.service.waker import Waker
 
-if TYPE_CHECKING:
-    from .sim import Sim
+
+class TypedSession(Protocol):
+    """What the console uses of a simulated board's session (``cli.sim.Sim``)."""
+
+    out: TextIO
+
+    def wait(self, fds: Iterable[int] = (), timeout_s: float | None = None) -> list[int]: ...
+
+    def command(self, text: str, line: int) -> bool: ...
 
 PROMPT = "> "
 HISTORY_LINES = 1000
@@ -82,7 +89,7 @@ class AboveThePrompt:
         self.out.flush()
 
 
-def run_console(sim: "Sim", out: TextIO, intro: str) -> None:
+def run_console(sim: TypedSession, out: TextIO, intro: str) -> None:
     """Read lines at a prompt until ``quit``, Ctrl-D or Ctrl-C; the game
     stays stored."""
     screen = AboveThePrompt(out)

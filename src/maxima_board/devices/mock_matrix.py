@@ -84,10 +84,14 @@ class ReedMatrix:
             low = set()
             for pin, r in self.row_of_pin.items():
                 p = self.pins.get(pin)
-                if p is not None and p._function == "output" and not p._state:
+                if p is not None and p.function == "output" and not p.state:
                     low.add(r)
             self._low = low
         return self._low
+
+    def rows_changed(self) -> None:
+        """A row pin changed its function or level: the rows driven low are looked at again."""
+        self._low = None
 
     def column_low(self, column: int) -> bool:
         """True when the column is pulled low through a closed switch."""
@@ -143,12 +147,12 @@ class DiodeMatrixPin(MockPin):
 
     def _change_state(self, value):
         if self._number in self.matrix.row_of_pin:
-            self.matrix._low = None
+            self.matrix.rows_changed()
         return super()._change_state(value)
 
     def _set_function(self, value):
         if self._number in self.matrix.row_of_pin:
-            self.matrix._low = None
+            self.matrix.rows_changed()
         super()._set_function(value)
 
 

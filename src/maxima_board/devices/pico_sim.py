@@ -80,10 +80,10 @@ class SimMatrix:
         """All column levels at once, like the RP2040 GPIO_IN register."""
         v = 0
         for c in range(self.ncols):
-            v |= self._level(c) << c
+            v |= self.level(c) << c
         return v
 
-    def _level(self, c: int) -> int:
+    def level(self, c: int) -> int:
         closed = self.closed
         for r in range(self.nrows):
             if self.levels[r] == 0 and (r * self.ncols + c) in closed:
@@ -107,7 +107,7 @@ class _ColPin:
 
     def value(self, v: int | None = None) -> int:
         self.m.ops["read"] += 1
-        return self.m._level(self.c)
+        return self.m.level(self.c)
 
 
 class SimPico:

@@ -222,7 +222,7 @@ class Runner:
         self.now = now_ms
         self.board: set[str] = set(self.expected_board())
         if self.view is not None:
-            self.events = self._frame()
+            self.events = self.frame()
         else:
             self.events = self.controller.on_frame(self.now, frozenset(self.board))
 
@@ -271,12 +271,12 @@ class Runner:
         runner.controller, runner.now = controller, now_ms
         runner.board = set(board) if board is not None else runner.expected_board()
         if runner.view is not None:
-            runner.events = runner._frame()
+            runner.events = runner.frame()
         else:
             runner.events = controller.on_frame(now_ms, frozenset(runner.board))
         return runner
 
-    def _frame(self) -> list[dict]:
+    def frame(self) -> list[dict]:
         """The board as the controller sees it: the game's squares, and
         those of other games' boards as ``outside`` (with a physical board:
         the board's squares, translated by its view)."""
@@ -296,14 +296,14 @@ class Runner:
         if square not in self.board:
             raise ValueError(f"lift {square}: the square is already empty")
         self.board.discard(square)
-        return self._frame()
+        return self.frame()
 
     def place(self, square: str) -> list[dict]:
         self._on_board("place", square)
         if square in self.board:
             raise ValueError(f"place {square}: the square is already occupied")
         self.board.add(square)
-        return self._frame()
+        return self.frame()
 
     def set_board(self, squares: "Iterable[str] | str") -> list[dict]:
         """The board holds exactly ``squares`` (``"start"``: the start
@@ -317,7 +317,7 @@ class Runner:
             for square in squares:
                 self._on_board("board", square)
         self.board = set(squares)
-        return self._frame()
+        return self.frame()
 
     def advance_to(self, target: int) -> list[dict]:
         """Let time pass until ``target``, ticking at every deadline on the way."""
@@ -345,7 +345,7 @@ class Runner:
             place(variant or self.controller.variant, view.board, view.offset or None)
         events = self._abandoned() + self.controller.new_game(self.now, fen, setup=False, variant=variant)
         self.board = self.expected_board()
-        return self._board_events(events) + self._frame()
+        return self._board_events(events) + self.frame()
 
     def variant(self, arg: tuple[str, str]) -> list[dict]:
         """``variant NAME FEN``: a new game of that game, board set up."""
@@ -357,7 +357,7 @@ class Runner:
         None), set up by hand from the board as it stands."""
         events = self._abandoned() + self.controller.new_game(self.now, fen, setup=True, variant=variant)
         if self.view is not None:
-            return self._board_events(events) + self._frame()   # the board read again where the game stands
+            return self._board_events(events) + self.frame()   # the board read again where the game stands
         return events
 
     def _abandoned(self) -> list[dict]:
@@ -378,7 +378,7 @@ class Runner:
     def link(self, up: bool) -> list[dict]:
         events = self._board_events(self.controller.set_link(up, self.now))
         if up:
-            events += self._frame()
+            events += self.frame()
         return events
 
     def opponent(self, arg: tuple[str, int]) -> list[dict]:

@@ -404,7 +404,7 @@ class _Gate(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
         key = client_key(str(peer[0])) if peer else "?"
-        if not self.server._admit(key):
+        if not self.server.admit(key):
             self.inner = None
             try:
                 transport.write(_REFUSED)   # type: ignore[attr-defined]
@@ -417,7 +417,7 @@ class _Gate(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.inner is not None:
-            self.server._release(self.key or "?")
+            self.server.release(self.key or "?")
             self.inner.connection_lost(exc)
             self.inner = None
 
@@ -491,7 +491,7 @@ class WebServer:
         return int(self.sock.getsockname()[1])
 
     # -- connection caps (the server's loop only) -----------------------------
-    def _admit(self, key: str) -> bool:
+    def admit(self, key: str) -> bool:
         if self.connections >= self.max_connections or self._open.get(key, 0) >= self.max_per_client:
             self.refused += 1
             if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
@@ -502,7 +502,7 @@ class WebServer:
         self._open[key] = self._open.get(key, 0) + 1
         return True
 
-    def _release(self, key: str) -> None:
+    def release(self, key: str) -> None:
         self.connections -= 1
         left = self._open.get(key, 1) - 1
         if left > 0:

@@ -12,6 +12,7 @@ import signal
 import sys
 from contextlib import contextmanager
 
+from maxima_board.cli.commands import Subcommands
 from maxima_board.cli.config import Config, ConfigError, default_config, find_config, load_config
 from maxima_board.devices.errors import HardwareError
 
@@ -19,7 +20,7 @@ from maxima_board.service import runner as runner_module
 from maxima_board.board.numbers import decimal_number
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("run", help="run the board named in the config file (simulated board without one)")
     p.add_argument("--config", metavar="PATH", help="configuration file (TOML)")
     p.add_argument("--seconds", type=_seconds, metavar="N",

@@ -8,12 +8,13 @@ import sys
 import time
 from contextlib import contextmanager
 
+from maxima_board.cli.commands import Subcommands
 from maxima_board.board.numbers import argument
 from maxima_board.board.settings import Settings
 from maxima_board.storage.store import default_db_path
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("serve", help="the board's web page, beside a simulated board typed in this terminal")
     p.add_argument("--port", type=_port, default=8080, help="TCP port (default 8080; 0: any free port)")
     p.add_argument("--bind", default="0.0.0.0", metavar="ADDR",

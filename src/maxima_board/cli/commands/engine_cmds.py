@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 
+from maxima_board.cli.commands import Subcommands
 from maxima_board.rules import FenError, Position, variants
 from maxima_board.rules.analysis import analyze
 
@@ -17,7 +18,7 @@ MAX_PERFT_DEPTH = 8   # the start position has about 40**DEPTH leaves
 VARIANT_HELP = "the game (default: maxima; see 'maxima-board variants')"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("moves", help="list the legal moves of a position, one per line")
     p.add_argument("fen", metavar="FEN", help="a FEN, or the word 'start'")
     p.add_argument("--variant", metavar="NAME", default=None, help=VARIANT_HELP)

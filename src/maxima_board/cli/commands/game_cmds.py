@@ -7,6 +7,7 @@ import os
 import sys
 import time
 
+from maxima_board.cli.commands import Subcommands
 from maxima_board.rules import FenError, Position, variants
 
 from maxima_board.devices.boards import PlacementError, games_for, place
@@ -24,7 +25,7 @@ from maxima_board.storage.storefile import NotOurs, StoreError, identify
 MAX_GAME = 2**63 - 1   # SQLite's largest INTEGER: game numbers are its row ids
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("replay", help="run a board script headless and print JSON Lines (controller.md)")
     p.add_argument("script", metavar="SCRIPT", help="the script file, or - for standard input")
     p.add_argument("--fen", metavar="FEN", help="start from this position (default: the start position)")

@@ -5,6 +5,7 @@ import argparse
 import os
 import sys
 
+from maxima_board.cli.commands import Subcommands
 from maxima_board.rules import FenError, Position, variants
 
 from maxima_board.opponent.players import PLAYERS
@@ -21,7 +22,7 @@ def _int(name: str, low: int, high: int):
     return check
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subcommands) -> None:
     p = sub.add_parser("engine", help="run the built-in UCI engine on standard input/output (for UCI GUIs)")
     p.add_argument("--check", action="store_true",
                    help="print the engine's path (exit 0), or why there is none (exit 2), and stop")

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from maxima_board.cli.main import main
-from maxima_board.storage.store import SCHEMA_VERSION, GameStore
+from maxima_board.storage.opening import SCHEMA_VERSION
+from maxima_board.storage.store import GameStore
 from maxima_board.storage.storefile import APPLICATION_ID, LEGACY_TABLES, NotOurs, StoreError
 from maxima_board.rules import START_FEN
 

@@ -105,7 +105,7 @@ def test_missing_folders_are_watched_from_the_nearest_one_that_exists(tmp_path, 
         sim.unplug()
         (by_id / name).unlink()
         by_id.rmdir()
-        t = drive(link, None, t, t + 3000, until=lambda t: link._watching)
+        t = drive(link, None, t, t + 3000, until=lambda t: link.reconnect.watching)
         assert link.stats["link_losses"] == 1 and not link.link_ok
         assert waits_on_the_watch(link, t) and link.watch.folders == (str(tmp_path / "serial"),)
         for t in range(t, t + 30_000, 10):
@@ -292,7 +292,7 @@ def test_a_watched_folder_that_goes_away_is_followed_up_the_tree(tmp_path, sim):
         by_id.mkdir()
         os.symlink(sim.path, by_id / name)
         t = 20
-        while link._watching and t < 1000:       # by-id, then the link in it (one or two wakes)
+        while link.reconnect.watching and t < 1000:       # by-id, then the link in it (one or two wakes)
             assert woken(readable, 1.0)
             link.read(t)
             t += 10

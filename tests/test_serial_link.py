@@ -313,13 +313,13 @@ def test_backoff_doubles_to_two_seconds():
 def test_backoff_resets_after_a_good_line(raw):
     link = PicoLink(opener(lambda: raw.path), MAP)
     t = 0
-    while not (link._backoff_ms == 2000 and link._port is not None):   # silent losses
+    while not (link.reconnect.backoff_ms == 2000 and link._port is not None):   # silent losses
         link.read(t)
         t += 10
         assert t < 20000
     assert link.stats["link_losses"] >= 3
     feed(link, raw, confirmed(0, 0, answer=True), t)
-    assert link.link_ok and link._backoff_ms == 250
+    assert link.link_ok and link.reconnect.backoff_ms == 250
     link.close()
 
 

@@ -62,6 +62,7 @@ from typing import Callable, Mapping, Protocol
 
 from . import mbproto
 from .device_watch import DeviceWatch
+from .reconnect import Reconnect
 from .interfaces import BoardState
 from .matrix_map import MatrixMap
 from .protocol import BAD_CRC, OK, Ack, Error, Frame, Hello, encode_leds, led_line, parse_line
@@ -152,15 +153,12 @@ class PicoLink:
                  presence_poll_ms: int = 100, ping_ms: int = 500, board: str = "maxima",
                  watch: DeviceWatch | None = None) -> None:
         self.port_factory = port_factory
-        self.present = present
         self.watch = watch                       # wakes the loop when the device may have appeared
-        self.presence_poll_ms = presence_poll_ms
+        self.reconnect = Reconnect(present, watch, presence_poll_ms, backoff_initial_ms, backoff_max_ms)
         self.matrix_map = matrix_map or MatrixMap()
         self.board = board
         self.size_problem: str | None = None     # the firmware scans another matrix than configured
         self.loss_timeout_ms = loss_timeout_ms
-        self.backoff_initial_ms = backoff_initial_ms
-        self.backoff_max_ms = backoff_max_ms
         self.led_refresh_ms = led_refresh_ms
         self.ping_ms = ping_ms
         self.stats = new_stats()
@@ -169,8 +167,6 @@ class PicoLink:
         self.last_error: str | None = None
         self._port: SerialPort | None = None
         self._ever_connected = False
-        self._next_attempt_ms: int | None = None     # None: try at the first call
-        self._backoff_ms = backoff_initial_ms
         self._reader = mbproto.LineReader()
         self._last_rx_ms = 0
         self._link_ok = False
@@ -187,12 +183,8 @@ class PicoLink:
         self._led_seq = 0
         self._tx = bytearray()
         self._closed = False
-        self._was_present = True
-        self._last_presence_poll: int | None = None
         self.device: str | None = None           # the configured device (from_config)
         self._missing = False                    # the last open found no device at all
-        self._watching = False                   # waiting on the watch, not on a timer
-        self._watch_works = watch is not None and present is not None   # False once arming failed
 
     @classmethod
     def from_config(cls, device: str, baud: int = 115200,
@@ -262,7 +254,7 @@ class PicoLink:
         room when output is waiting; the device watch while the device is
         missing; None when the port has no descriptor (pyserial's
         ``loop://``): then the link must be polled."""
-        if self._watching and self.watch is not None and not self._closed:
+        if self.reconnect.watching and self.watch is not None and not self._closed:
             return (self.watch.fileno(),), ()
         if self._port is None or self._closed:
             return (), ()
@@ -275,13 +267,10 @@ class PicoLink:
     def next_deadline(self, now_ms: int) -> int | None:
         """When the link next needs a pass if no line comes before; None
         when nothing but the device appearing (the watch) can bring one."""
-        if self._closed or self._watching:
+        if self._closed or self.reconnect.watching:
             return None
         if self._port is None:
-            times = [self._next_attempt_ms if self._next_attempt_ms is not None else now_ms]
-            if self._polls_presence() and self._last_presence_poll is not None:
-                times.append(self._last_presence_poll + self.presence_poll_ms)
-            return min(times)
+            return self.reconnect.next_time(now_ms)
         times = [self._last_rx_ms + self.loss_timeout_ms]
         if self._ping_sent is not None:
             times.append(self._ping_sent + self.loss_timeout_ms)
@@ -301,7 +290,7 @@ class PicoLink:
 
     def close(self) -> None:
         self._closed = True
-        self._watching = False
+        self.reconnect.watching = False
         self._drop_port()
         if self.watch is not None:
             self.watch.close()
@@ -311,7 +300,7 @@ class PicoLink:
         if self._closed:
             return
         if self._port is None:
-            if not self._attempt_due(now):
+            if not self.reconnect.due(now):
                 return
             self._connect(now)
             if self._port is None:
@@ -327,74 +316,6 @@ class PicoLink:
         if self._port is not None:
             self._transmit(now)
 
-    def _attempt_due(self, now: int) -> bool:
-        """Time for an open attempt: the device has appeared (the watch saw
-        its folder change and it is there), the backoff has run out, or,
-        without a watch, the presence check has just found the device (a
-        replug is picked up without waiting 2 s)."""
-        if self._watching:
-            return self._appeared(now)
-        if self._next_attempt_ms is None or now >= self._next_attempt_ms:
-            return True
-        if not self._polls_presence():
-            return False
-        if self._last_presence_poll is not None and now - self._last_presence_poll < self.presence_poll_ms:
-            return False
-        self._last_presence_poll = now
-        was, self._was_present = self._was_present, self._is_present()
-        if self._was_present and not was:
-            self._backoff_ms = self.backoff_initial_ms
-            return True
-        return False
-
-    def _appeared(self, now: int) -> bool:
-        """Whether the watch brings the device: its folders changed and it
-        is there now. A watch that can no longer be armed hands over to the
-        timer."""
-        assert self.watch is not None
-        if not self.watch.drain():
-            return False
-        if not self.watch.armed:
-            self._watching = self._watch_works = False
-            self._schedule_retry(now)
-            return False
-        if not self._is_present():
-            return False
-        self._watching = False
-        self._backoff_ms = self.backoff_initial_ms
-        return True
-
-    def _await_device(self, now: int) -> None:
-        """The device is missing: wait on the watch (with the presence check
-        to tell the device's arrival from other changes in its folder), or
-        else on the timer."""
-        if self.watch is not None and self.present is not None:
-            self._watch_works = self.watch.arm()
-            if self._watch_works:
-                if not self._is_present():
-                    self._watching = True  # armed before looking: an arrival after the look wakes us
-                    return
-                self.watch.disarm()        # there after all: the timer's attempt opens it
-        self._schedule_retry(now)
-
-    def _polls_presence(self) -> bool:
-        """Whether the device's appearance is looked for on a timer (no
-        watch, or one that could not be armed) during the backoff."""
-        return self.present is not None and not self._watch_works
-
-    def _stop_watching(self) -> None:
-        """The device is there (open, or failing to open): its folder's
-        changes are of no interest."""
-        self._watching = False
-        if self.watch is not None:
-            self.watch.disarm()
-
-    def _is_present(self) -> bool:
-        try:
-            return bool(self.present()) if self.present is not None else True
-        except Exception:
-            return False
-
     def _connect(self, now: int) -> None:
         try:
             self._port = self.port_factory()
@@ -403,13 +324,13 @@ class PicoLink:
             self.stats["open_failures"] += 1
             log.debug("Pico open failed: %s", e)
             if self._missing:
-                self._await_device(now)
+                self.reconnect.device_missing(now)
             else:
-                self._stop_watching()
-                self._schedule_retry(now)
+                self.reconnect.device_there()
+                self.reconnect.schedule_retry(now)
             return
         self._missing = False
-        self._stop_watching()
+        self.reconnect.device_there()
         if self._ever_connected:
             self.stats["reconnects"] += 1
         self._ever_connected = True
@@ -426,12 +347,6 @@ class PicoLink:
         self._led_due = self._codes is not None      # resend the LED frame
         log.info("Pico link opened")
 
-    def _schedule_retry(self, now: int) -> None:
-        self._was_present = self._is_present()
-        self._last_presence_poll = now
-        self._next_attempt_ms = now + self._backoff_ms
-        self._backoff_ms = min(self._backoff_ms * 2, self.backoff_max_ms)
-
     def _drop_port(self) -> None:
         port, self._port = self._port, None
         self._link_ok = False
@@ -445,7 +360,7 @@ class PicoLink:
         self.stats["link_losses"] += 1
         log.warning("Pico link lost: %s", why)
         self._drop_port()
-        self._schedule_retry(now)
+        self.reconnect.schedule_retry(now)
 
     def _receive(self, now: int) -> None:
         assert self._port is not None
@@ -475,7 +390,7 @@ class PicoLink:
             return
         self.stats["lines_ok"] += 1
         self._last_rx_ms = now
-        self._backoff_ms = self.backoff_initial_ms
+        self.reconnect.link_up()
         if isinstance(msg, Frame):
             if self.size_problem is not None:
                 return

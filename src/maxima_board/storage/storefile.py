@@ -9,7 +9,7 @@ their first byte on (it is set before anything else), and ``user_version``
 columns. Anything else is another program's file and is never opened for
 writing, moved or given a lock file.
 
-This module and ``maxima_board.storage.store`` own the database file and the
+This package (``storefile``, ``opening``, ``store``) owns the database file and the
 ``-wal`` and ``-shm`` files SQLite keeps beside it; nothing else in a
 board process may open them except through SQLite (``os.stat`` is fine).
 The reason is POSIX record locks: they belong to a process, not to a

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from bench.engine import AFTER_PLACEMENT  # noqa: E402
 from bench.perft import middle_game  # noqa: E402

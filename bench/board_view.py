@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from maxima_board.service.board_view import BoardView  # noqa: E402
 from maxima_board.rules import Position  # noqa: E402

@@ -42,6 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))
 
 from bench._club import quiet_moves  # noqa: E402
 from maxima_board.board.settings import Settings  # noqa: E402

@@ -28,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))
 
 from bench._club import MOSQUITTO, Broker, quiet_moves, start_dashboard  # noqa: E402
 from maxima_board.club.publisher import BoardPublisher  # noqa: E402

@@ -34,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))
 
 from maxima_board.board.hands import hand_lines  # noqa: E402
 from maxima_board.board.reconstruct import MoveTable  # noqa: E402

@@ -28,6 +28,7 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
+sys.path.insert(0, str(_HERE.parent / "src"))
 
 import serial  # noqa: E402
 

@@ -28,6 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from maxima_board.opponent.match import _fmt, elo_interval, run_match  # noqa: E402
 from maxima_board.opponent.supervisor import Limits  # noqa: E402

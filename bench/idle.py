@@ -57,6 +57,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE / "src"))
 
 from maxima_board.rules import Position  # noqa: E402
 from maxima_board.devices.matrix_map import MatrixMap  # noqa: E402
@@ -221,7 +222,7 @@ def one_run(tree: Path, topology: str, seconds: float, web: bool, opponent: str,
         config = write_config(folder, topology, device, web, opponent, engine,
                               broker[1] if broker else None, settle_us)
         notify = NotifyListener(str(folder / "notify"))
-        env = dict(os.environ, PYTHONPATH=str(tree), NOTIFY_SOCKET=str(folder / "notify"),
+        env = dict(os.environ, PYTHONPATH=str(tree / "src"), NOTIFY_SOCKET=str(folder / "notify"),
                    WATCHDOG_USEC="10000000", MAXIMA_BOARD_DB=str(folder / "games.db"),
                    PYTHONDONTWRITEBYTECODE="1")
         env.pop("WATCHDOG_PID", None)

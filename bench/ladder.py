@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from maxima_board.opponent.levels import WORDS, checked, level as level_info  # noqa: E402
 from maxima_board.opponent.match import Z95, run_match  # noqa: E402

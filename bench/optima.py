@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from maxima_board.rules import Position  # noqa: E402
 from maxima_board.rules.optima.forces import start_fen  # noqa: E402

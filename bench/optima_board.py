@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))
 
 from maxima_board.board.hands import hand_lines, pick_move  # noqa: E402
 from maxima_board.service.script import Runner, parse_script  # noqa: E402

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from maxima_board.rules.optima.tables import Options, Tables  # noqa: E402
 from maxima_board.rules.optima.text import parse_board  # noqa: E402

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from gpiozero import Device, InputDevice, OutputDevice  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402

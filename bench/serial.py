@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))
 
 import serial  # noqa: E402
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE / "src"))
 
 from bench.idle import sample  # noqa: E402
 
@@ -43,7 +44,7 @@ def main() -> int:
     parser.add_argument("--terminal", action="store_true", help="on a pseudo-terminal (the readline console)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="maxima-sim-idle-") as tmp:
-        env = dict(os.environ, PYTHONPATH=str(args.tree.resolve()), TERM="xterm", XDG_STATE_HOME=tmp,
+        env = dict(os.environ, PYTHONPATH=str(args.tree.resolve() / "src"), TERM="xterm", XDG_STATE_HOME=tmp,
                    PYTHONDONTWRITEBYTECODE="1")
         command = [sys.executable, "-m", "maxima_board.cli.main", "sim", "--db", f"{tmp}/games.db"]
         if args.terminal:

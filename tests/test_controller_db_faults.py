@@ -104,6 +104,12 @@ def test_a_second_lock_in_the_same_process_is_refused_too(tmp_path):
     holder = GameStore(db, lock=True)
     with pytest.raises(InUse, match=rf"database {db} is in use by another board process \(pid {os.getpid()}\)"):
         GameStore(db, lock=True)
+    # The refused attempt opened and closed the lock file in this process: the
+    # flock (per open file, unlike POSIX record locks) still holds for others.
+    other = subprocess.run([sys.executable, "-c", "import fcntl, sys; f = open(sys.argv[1], 'a');"
+                            "fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)", f"{db}.lock"],
+                           capture_output=True, text=True, timeout=30)
+    assert other.returncode != 0 and "BlockingIOError" in other.stderr
     holder.close()
     GameStore(db, lock=True).close()
 

@@ -3,7 +3,10 @@
 One random PIN per board, kept in the file ``web-pin`` beside the games
 database (mode 0600), so it survives restarts and is shown on the OLED
 (MENU → "Show web PIN?"). A throw-away database (``:memory:``) gets a PIN
-that lives as long as the process.
+that lives as long as the process. The file holds no lock: it is written
+whole under another name and renamed into place, so a reader never sees
+half a PIN, and reading it touches no lock the board holds (the games
+database's locks are ``maxima_board.storage.storefile``'s concern).
 """
 from __future__ import annotations
 

@@ -1,0 +1,519 @@
+"""The game session: one game on one board, its state and its transitions
+(commit a move, take it back, end the game, start or set up the next).
+
+The modes (``maxima_board.board.modes``) see it through
+``maxima_board.board.ports.Session``; the controller
+(``maxima_board.board.core``) feeds it the board's frames, buttons and time
+and renders what it holds. Every transition stores first: nothing is shown
+that is not on disk, and a failure to store leaves the state as it was
+(``failure`` says what could not be done; the next frame or button tries again).
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from typing import Callable
+
+from maxima_board.rules import Move, Position, variants
+from maxima_board.storage.store import GameStore
+
+from . import screens
+from .clock import Clock, TimeControl, flag_result
+from .frame import BoardFrame
+from .games import first_game, other_form, start_fen
+from .matching import Matching
+from .modes import EndedMode, MenuItem, Mode, PlayMode, SetupMode, SyncMode
+from .modes.choice import open_game_menu
+from .modes.placement import play_mode
+from .notes import NOTE_MS, STORE_NOTE_MS
+from .overlay import Overlay
+from .ports import Page
+from .reconstruct import Match, MoveTable
+from .records import LastMove, Setup, Sync
+from .screens import Pick
+from .settings import Settings
+from .timekeeper import GameClock
+
+
+class GameSession:
+    """The game of one board (see the module docstring). ``frame``,
+    ``overlay``, ``timekeeper`` and ``matching`` are its parts: the board's
+    frame, what lies over the screen, the clocks, the position's moves."""
+
+    def __init__(self, settings: Settings, store: GameStore | None, fen: str | None, now: int,
+                 menu_items: "list[tuple[str, Callable[[int], list]]] | None" = None, variant: str | None = None):
+        self._settings = settings
+        self._variant = variants.get(variant).name if variant else first_game(settings)   # the game of new games
+        self._store = store if store is not None else GameStore(":memory:")
+        self._now = now
+        self.frame = BoardFrame(now)
+        self.overlay = Overlay()
+        self.timekeeper = GameClock(settings.time_control)
+        self.current_mode: Mode = PlayMode(self)
+        self._result = "*"
+        self._reason: str | None = None
+        self._game_id: int | None = None
+        self.last: LastMove | None = None
+        self.failure: str | None = None   # the store failed: what could not be done
+        self._pending: list[dict] = []    # events of transitions made before the next update
+        self.extra_items: list[MenuItem] = [MenuItem(label, action) for label, action in (menu_items or ())]
+        self.web_pin: str | None = None   # the web page's PIN: MENU offers to show it
+        self._start_cache: tuple[str, int | None] | None = None   # (game, its start's occupancy)
+        self._position = self.new_position(fen=fen)
+        self.matching = Matching(self._position)
+        if self._store.message:
+            self._pending.append({"type": "error", "text": self._store.message})
+            self.overlay.show_note("Game database was damaged; moved aside, new one started.", now + STORE_NOTE_MS)
+        if fen is not None:
+            self._abandon_unfinished()
+            self.start_game(self._position, now)
+        elif not self._resume(now):
+            self.begin_setup(self.new_position(), now)
+
+    # ================================================================ read
+    @property
+    def settings(self) -> Settings:
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        self._settings = settings
+
+    @property
+    def store(self) -> GameStore:
+        return self._store
+
+    @property
+    def now(self) -> int:
+        """The time of the last input (ms): it never goes back."""
+        return self._now
+
+    @property
+    def position(self) -> Position:
+        """The game's position (in set-up: the last game's, not the one set up)."""
+        return self._position
+
+    @property
+    def current_position(self) -> Position:
+        """The game's position, or in set-up the position being set up."""
+        setup = self.setup
+        return setup.position if setup else self._position
+
+    @property
+    def table(self) -> MoveTable:
+        return self.matching.table
+
+    @property
+    def current_table(self) -> MoveTable:
+        """The move table of ``current_position``."""
+        setup = self.setup
+        return setup.table if setup else self.matching.table
+
+    @property
+    def clock(self) -> Clock | None:
+        return self.timekeeper.clock
+
+    @property
+    def control(self) -> TimeControl | None:
+        return self.timekeeper.control
+
+    @property
+    def mode(self) -> str:
+        return self.current_mode.name
+
+    @property
+    def setup(self) -> Setup | None:
+        mode = self.current_mode
+        return mode.setup if isinstance(mode, SetupMode) else None
+
+    @property
+    def sync(self) -> Sync | None:
+        mode = self.current_mode
+        return mode.sync if isinstance(mode, SyncMode) else None
+
+    @property
+    def variant(self) -> str:
+        return self.current_position.variant.name
+
+    @property
+    def game_id(self) -> int | None:
+        return self._game_id
+
+    @property
+    def result(self) -> str:
+        return self._result
+
+    @property
+    def reason(self) -> str | None:
+        return self._reason
+
+    def match(self) -> Match:
+        return self.matching.match(self.current_table, self.frame.raw, self.frame.lifted)
+
+    def stable(self, now: int) -> bool:
+        return self.frame.stable(now, self._settings.settle_ms)
+
+    def last_signature(self) -> tuple[int, int, int]:
+        return self.matching.last_signature(self._position)
+
+    def start_occupancy(self) -> int | None:
+        """The squares the start of the next new game occupies, in the
+        geometry of the game's position (None: another board's game)."""
+        cached = self._start_cache
+        if cached is not None and cached[0] == self._variant:
+            return cached[1]
+        start = Position(variants.get(self._variant).start_fen, self._variant)
+        occupancy = start.occupancy() if start.geometry.names == self._position.geometry.names else None
+        self._start_cache = (self._variant, occupancy)
+        return occupancy
+
+    def offered(self) -> Pick:
+        return self.matching.offered(self.frame.raw, self.frame.lifted)
+
+    def offer(self, pick: Pick) -> None:
+        self.matching.offer(pick)
+
+    def cancel_offer(self, key: tuple[int | None, int]) -> None:
+        self.matching.cancel(key)
+
+    def new_error(self, key: tuple) -> bool:
+        return self.matching.new_error(key)
+
+    # ================================================================ inputs
+    def advance(self, now: int) -> int:
+        """Time is ``now`` (an earlier time is taken as the last); the time taken."""
+        self._now = max(self._now, now)
+        return self._now
+
+    def take_pending(self) -> list[dict]:
+        """The events of transitions made outside an update, once."""
+        events, self._pending = self._pending, []
+        return events
+
+    def see(self, occ: int, outside: frozenset[str]) -> None:
+        """A sensor frame while the link is up: the occupied squares ``occ``
+        of the game, and the board's squares ``outside`` it that hold a piece."""
+        if self.frame.touched(occ, outside):
+            self.overlay.touch()   # a piece lifted or placed: back to the game from the chooser or menu
+        self.frame.see_outside(outside, self._now)   # the board settles again once they are cleared
+        if self.frame.see(occ, self._now):
+            self.matching.uncancel()
+            self.failure = None
+            self._track_lifts()
+
+    def step(self, now: int) -> list[dict]:
+        """The mode acts on the board as it stands (the frame is live)."""
+        if self.failure is not None:   # the store failed: retry on the next frame or button
+            return []
+        if self.frame.outside and self.mode != "setup":   # a piece off the game's squares: nothing commits
+            return []                                       # (set-up's own step checks: it may see the other size)
+        return self.current_mode.step(now)
+
+    def tick(self, now: int) -> None:
+        """After the modes' steps at ``now``: the clocks run or stand, a
+        board back from an outage counts once settled, what has had its time goes."""
+        self.timekeeper.tick(now, self.current_mode.clock_runs)   # the side to move's runs while play goes on
+        if self.frame.settle_return(now, self._settings.settle_ms):
+            self.overlay.clear_refusal()   # the board is known again: its guidance, not the refusal
+        self.overlay.expire(now)
+
+    def next_deadline(self) -> int | None:
+        """The next time (ms) at which a tick may change something."""
+        now = self._now
+        times: list[int] = []
+        if self.frame.live:
+            since = self.frame.since
+            times += [since + self._settings.settle_ms, since + self._settings.grace_ms]
+            if self.mode == "play" and self.match().kind in ("suicide", "early"):
+                end = since + self._settings.suicide_ms
+                times.append(end)
+                if end > now:
+                    times.append(now + (end - now - 1) % 1000 + 1)
+        if self.last is not None and self.last.at is not None:
+            times.append(self.last.at + self._settings.last_move_ms)
+        times += self.overlay.deadlines(now) + self.timekeeper.deadlines(now)
+        later = [t for t in times if t > now]
+        return min(later) if later else None
+
+    # ================================================================ settings
+    def set_forces(self, forces: str, seed: int | None = None) -> None:
+        self._settings = replace(self._settings, forces=forces, seed=seed)
+
+    def set_time_control(self, text: str) -> None:
+        self.timekeeper.set_control(text)
+
+    def new_position(self, variant: str | None = None, fen: str | None = None) -> Position:
+        """A position of the game of new games (``variant`` becomes it if
+        given): ``fen``, else its start. (A FEN may pick a sibling game: a
+        Deckle FEN's row count picks 10x10 or 10x8.)"""
+        if variant is not None:
+            self._variant = variants.get(variant).name
+        if fen is None or fen == "start":
+            fen = start_fen(self._variant, self._settings, self._now)   # Optima: by [game] forces and seed
+        position = Position(fen, self._variant)
+        self._variant = position.variant.name
+        return position
+
+    # ================================================================ pages
+    def open_menu(self, only_new: bool = False) -> None:
+        open_game_menu(self, self.extra_items, only_new)
+
+    def open_page(self, page: Page) -> None:
+        self.overlay.open(page)   # type: ignore[arg-type]   # a Menu or a Chooser
+
+    def show_web_pin(self, now: int) -> list[dict]:
+        """MENU → "Show web PIN?": the PIN on the OLED for a while."""
+        self.overlay.show_note(f"Web PIN: {self.web_pin}", now + 3 * NOTE_MS)
+        return []
+
+    # ================================================================ transitions
+    def commit(self, move: Move, now: int, stop: int | None = None) -> list[dict]:
+        """Store the move, then play it: nothing is shown before it is on disk.
+        ``stop``: when the mover's clock stopped (the board came to show the
+        move); ``now`` (a button confirmed it) if None."""
+        position = self._position
+        clock = self.timekeeper.clock
+        if clock is not None:
+            if clock.flagged(now if stop is None else stop):
+                return self.end(flag_result(position, position.turn), "time", now)
+            clock = clock.press(now if stop is None else stop, now)
+        text = screens.move_words(position, move)
+        parts = next((e.parts for e in self.table.entries if e.move == move), ())
+        index = len(position.move_stack)
+        position.push(move)
+        fen = position.fen()
+        try:
+            self._store.append_move(self._game_id, index, str(move), fen, **GameClock.row(clock, now))
+        except (sqlite3.Error, OSError) as exc:
+            position.pop()
+            return self._store_failed("save the move", exc)
+        self.timekeeper.clock = clock
+        self.failure = None
+        self.overlay.clear_note()
+        self.last = LastMove(move, text, now, parts)
+        self.frame.forget_lifts()
+        self.overlay.close()
+        self._refresh()
+        events: list[dict] = [{"type": "move", "move": str(move), "fen": fen}]
+        if clock is not None:
+            events[0]["clocks"] = clock.readings(now)
+        outcome = position.outcome()
+        if outcome is not None:
+            events += self.end(outcome.result, outcome.reason, now)
+        return events
+
+    def end(self, result: str, reason: str, now: int) -> list[dict]:
+        try:
+            self._store.finish(self._game_id, result, reason)
+        except (sqlite3.Error, OSError) as exc:
+            return self._store_failed("record the result", exc)
+        self._result, self._reason = result, reason
+        self.current_mode = EndedMode(self)
+        self.overlay.close()
+        return [{"type": "game_end", "result": result, "reason": reason}]
+
+    def take_back(self, now: int, by_restore: bool = False) -> list[dict]:
+        position = self._position
+        if not position.move_stack:
+            self.overlay.show_note("Nothing to take back.", now + NOTE_MS)
+            return []
+        move = position.move_stack[-1]
+        index = len(position.move_stack) - 1
+        try:
+            if self.mode == "ended":
+                self._store.reopen(self._game_id)
+            self._store.take_back(self._game_id, index)
+        except (sqlite3.Error, OSError) as exc:
+            return self._store_failed("take the move back", exc)
+        position.pop()
+        words = screens.move_words(position, move)
+        short = screens.piece_move(position, move, room=screens.UNDO_ROOM)   # "Guard a7-a6": no number
+        self._refresh()
+        self._result, self._reason = "*", None
+        self._last_from_history()
+        self.overlay.close()
+        events: list[dict] = [{"type": "takeback", "move": str(move), "fen": position.fen()}]
+        if self.timekeeper.clock is not None:   # the clocks as they stood before the move taken back
+            self.timekeeper.clock = self._stored_clock(self._game_id, position)
+            if self.timekeeper.clock is not None:
+                events[0]["clocks"] = self.timekeeper.clock.readings(now)
+        if by_restore:
+            self.current_mode = play_mode(self)
+            self.frame.forget_lifts()
+            self.overlay.show_note(f"Taken back: {words}.", now + NOTE_MS)
+            return events
+        sync = self.sync
+        if sync is None or sync.reason != "takeback":
+            sync = Sync("takeback")
+            self.frame.forget_lifts()
+        self.current_mode = SyncMode(self, sync)
+        sync.undone.insert(0, short)
+        sync.moves.append(move)
+        for sq in position.signature(move).replaced:   # a replacement, swap or promotion on a piece
+            sync.required |= 1 << sq
+            self.frame.unlift(1 << sq)
+        self.frame.lift(self.frame.missing(self.table.expected))
+        return events
+
+    def reopen(self, now: int) -> list[dict]:
+        """Undo a resignation or an agreed draw: play goes on."""
+        try:
+            self._store.reopen(self._game_id)
+        except (sqlite3.Error, OSError) as exc:
+            return self._store_failed("reopen the game", exc)
+        self._result, self._reason = "*", None
+        self.current_mode = play_mode(self)
+        self.overlay.show_note("Game goes on.", now + NOTE_MS)
+        return [{"type": "reopened", "game": self._game_id}]
+
+    def play_on(self, note: str, now: int) -> None:
+        self.frame.forget_lifts()
+        self.current_mode = play_mode(self)
+        self.overlay.show_note(note, now + NOTE_MS)
+
+    def forget_lifts(self) -> None:
+        self.frame.forget_lifts()
+
+    def begin_setup(self, position: Position, now: int) -> Setup:
+        self._regrid(position)
+        squares = [sq for sq, _ in position.pieces()]
+        setup = Setup(position, MoveTable(position), squares)
+        self.current_mode = SetupMode(self, setup)
+        self._game_id = None
+        self.timekeeper.clock = None
+        self._result, self._reason = "*", None
+        self.overlay.close()
+        self.last = None
+        self.frame.forget_lifts()
+        self._pending.append({"type": "setup", "fen": position.fen(), "variant": position.variant.name})
+        return setup
+
+    def start_game(self, position: Position, now: int) -> list[dict]:
+        s = self._settings
+        clock = self.timekeeper.new_clock(position.turn)
+        try:
+            game_id = self._store.new_game(position.fen(), event=s.event, site=s.site, round=s.round,
+                                           white=s.white, black=s.black, variant=position.variant.name,
+                                           **GameClock.row(clock, now))
+        except (sqlite3.Error, OSError) as exc:
+            return self._store_failed("store the new game", exc)
+        self._regrid(position)
+        self.timekeeper.clock = clock
+        self.failure = None
+        setup = self.setup
+        from_setup = setup is not None and setup.position is position
+        self._game_id = game_id
+        self._position = position
+        self.current_mode = play_mode(self)
+        self._result, self._reason = "*", None
+        self.last = None
+        self.overlay.close()
+        self._refresh()
+        if not from_setup:
+            self.frame.forget_lifts()
+        self.frame.lift(self.frame.missing(self.table.expected))
+        event: dict = {"type": "new_game", "game": game_id, "fen": position.fen(), "variant": position.variant.name}
+        if clock is not None:
+            event["time_control"] = str(clock.control)
+        if self.frame.raw is None:
+            self._pending.append(event)
+            return []
+        return [event]
+
+    def new_game(self, position: Position, setup: bool, now: int) -> list[dict]:
+        """Abandon the game in progress and begin a new one from ``position``:
+        with ``setup`` the players are guided to set it up and confirm;
+        without, the board is taken to be set up."""
+        self._abandon_unfinished()
+        if setup:
+            self.begin_setup(position, now)
+            return []
+        self.frame.forget()   # the old board must not play the new game's first move: wait for a frame
+        return self.start_game(position, now)
+
+    def next_game(self, now: int) -> list[dict]:
+        """NEW confirmed (or OK after a game): abandon the game, set up the
+        start position, and start at once if it already stands."""
+        self._abandon_unfinished()
+        setup = self.begin_setup(self.new_position(), now)
+        if self.frame.raw is not None and self.frame.raw == setup.table.expected:
+            return self.start_game(setup.position, now)
+        return []
+
+    def choose(self, variant: str, now: int) -> list[dict]:
+        """Set-up of a new game of ``variant`` (a game of two sizes shows
+        its size first: OK there, the other size)."""
+        self._abandon_unfinished()
+        setup = self.begin_setup(self.new_position(variant), now)
+        if other_form(self._variant) is not None:
+            setup.on_game = True
+        return []
+
+    # ================================================================ helpers
+    def _store_failed(self, what: str, exc: BaseException) -> list[dict]:
+        self.failure = f"Cannot {what}: {exc}"
+        return [{"type": "error", "text": self.failure}]
+
+    def _refresh(self) -> None:
+        """A new position of the game: its moves renewed."""
+        self.matching.renew(self._position)
+        self.frame.forget_undo()
+
+    def _regrid(self, position: Position) -> None:
+        """The board's frame and lifts re-read by square name in the
+        geometry of ``position`` (a new game on another board)."""
+        self.frame.regrid(self.current_position.geometry, position.geometry, self._now)
+
+    def _track_lifts(self) -> None:
+        play = self.mode == "play"
+        last = self.last_signature() if play and self._position.move_stack else None
+        self.frame.track_lifts(self.current_table, self.mode in ("play", "setup"), last)
+
+    def _last_from_history(self) -> None:
+        """The last move of the game for the OLED, not lit."""
+        self.last = None
+        if self._position.move_stack:
+            copy = self._position.copy()
+            move = copy.pop()
+            self.last = LastMove(move, screens.move_words(copy, move), None)
+
+    def _stored_clock(self, game_id: int, position: Position) -> Clock | None:
+        clock, error = GameClock.stored(self._store, game_id, position)
+        if error is not None:
+            self._pending.append({"type": "error", "text": error})
+        return clock
+
+    def _resume(self, now: int) -> bool:
+        row = self._store.unfinished()
+        if row is None:
+            return False
+        moves = self._store.moves(row.id)
+        try:
+            position = Position(row.start_fen, row.variant)
+            for text in moves:
+                position.push(text)
+        except ValueError as exc:
+            self._store.finish(row.id, "*", f"could not be resumed: {exc}")
+            self._pending.append({"type": "error", "text": f"game {row.id} could not be resumed: {exc}"})
+            return False
+        self._position = position
+        self._variant = position.variant.name
+        self._game_id = row.id
+        self.timekeeper.clock = self._stored_clock(row.id, position)
+        self._refresh()
+        self._last_from_history()
+        self._pending.append({"type": "resumed", "game": row.id, "fen": position.fen(), "moves": moves,
+                              "variant": position.variant.name})
+        outcome = position.outcome()
+        if outcome is not None:
+            self._pending += self.end(outcome.result, outcome.reason, now)
+            return True
+        self.current_mode = SyncMode(self, Sync("resume"))
+        return True
+
+    def _abandon_unfinished(self) -> None:
+        if self._game_id is not None and self.mode in ("play", "sync"):
+            self._store.finish(self._game_id, "*", "abandoned")
+        row = self._store.unfinished()
+        if row is not None:
+            self._store.finish(row.id, "*", "abandoned")

@@ -148,6 +148,7 @@ class Controller:
 
     @property
     def game_id(self) -> int | None:
+        """The game's number in the store; None in set-up."""
         return self._session.game_id
 
     @property
@@ -281,6 +282,7 @@ class Controller:
 
     # ================================================================ update
     def _update(self, now: int) -> list[dict]:
+        """Time is ``now``: the mode acts on the board, then the LEDs and the OLED are rendered (events when they change)."""
         session = self._session
         now = session.advance(now)
         events = session.take_pending()
@@ -306,6 +308,7 @@ class Controller:
 
     # ================================================================ buttons
     def _press(self, button: str, now: int) -> list[dict]:
+        """A button: to the page shown, else to the mode; refused while the board is not known."""
         session = self._session
         frame, overlay = session.frame, session.overlay
         if not frame.link_ok or frame.fresh or frame.returning:

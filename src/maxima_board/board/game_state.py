@@ -59,6 +59,7 @@ class GameState:
     # ================================================================ read
     @property
     def settings(self) -> Settings:
+        """The board's settings; replaced as a whole (the web page's new game, Optima's forces)."""
         return self._settings
 
     @settings.setter
@@ -67,6 +68,7 @@ class GameState:
 
     @property
     def store(self) -> GameStore:
+        """The store of the board's games."""
         return self._store
 
     @property
@@ -87,6 +89,7 @@ class GameState:
 
     @property
     def table(self) -> MoveTable:
+        """The legal moves of the game's position with their physical signatures."""
         return self.matching.table
 
     @property
@@ -97,49 +100,61 @@ class GameState:
 
     @property
     def clock(self) -> Clock | None:
+        """The game's clocks; None without a clock."""
         return self.timekeeper.clock
 
     @property
     def control(self) -> TimeControl | None:
+        """The time control of the next new game; None: none."""
         return self.timekeeper.control
 
     @property
     def mode(self) -> str:
+        """``"setup"``, ``"play"``, ``"sync"`` or ``"ended"``: the name of ``current_mode``."""
         return self.current_mode.name
 
     @property
     def setup(self) -> Setup | None:
+        """The set-up's record while the game is being set up, else None."""
         mode = self.current_mode
         return mode.setup if isinstance(mode, SetupMode) else None
 
     @property
     def sync(self) -> Sync | None:
+        """The record of the board being guided back, in mode "sync", else None."""
         mode = self.current_mode
         return mode.sync if isinstance(mode, SyncMode) else None
 
     @property
     def variant(self) -> str:
+        """The game's id: of the game in progress, or of the one being set up."""
         return self.current_position.variant.name
 
     @property
     def game_id(self) -> int | None:
+        """The game's number in the store; None in set-up."""
         return self._game_id
 
     @property
     def result(self) -> str:
+        """``"*"`` while the game goes on, else its result."""
         return self._result
 
     @property
     def reason(self) -> str | None:
+        """Why the game ended; None while it goes on."""
         return self._reason
 
     def match(self) -> Match:
+        """What the board shows, against the moves of the game (in set-up: of the set-up)."""
         return self.matching.match(self.current_table, self.frame.raw, self.frame.lifted)
 
     def stable(self, now: int) -> bool:
+        """Whether the board has stood still the settle time at ``now``."""
         return self.frame.stable(now, self._settings.settle_ms)
 
     def last_signature(self) -> tuple[int, int, int]:
+        """The last move's signature (vacated, filled, replaced) as masks."""
         return self.matching.last_signature(self._position)
 
     def start_occupancy(self) -> int | None:
@@ -154,15 +169,19 @@ class GameState:
         return occupancy
 
     def offered(self) -> Pick:
+        """The move offered among several for the board as it stands."""
         return self.matching.offered(self.frame.raw, self.frame.lifted)
 
     def offer(self, pick: Pick) -> None:
+        """Offer the move ``pick`` names instead."""
         self.matching.offer(pick)
 
     def cancel_offer(self, key: tuple[int | None, int]) -> None:
+        """BACK cancelled the promotion (placement) on the board ``key``: its piece goes back."""
         self.matching.cancel(key)
 
     def new_error(self, key: tuple) -> bool:
+        """Whether the wrong board ``key`` is reported for the first time."""
         return self.matching.new_error(key)
 
     def advance(self, now: int) -> int:
@@ -195,9 +214,11 @@ class GameState:
 
     # ================================================================ settings
     def set_forces(self, forces: str, seed: int | None = None) -> None:
+        """Optima's forces and their seed for the games started from now on."""
         self._settings = replace(self._settings, forces=forces, seed=seed)
 
     def set_time_control(self, text: str) -> None:
+        """The time control of the games started from now on (``"none"``: none)."""
         self.timekeeper.set_control(text)
 
     def new_position(self, variant: str | None = None, fen: str | None = None) -> Position:

@@ -37,6 +37,7 @@ class Overlay:
         self.note = (text, until)
 
     def clear_note(self) -> None:
+        """No note shown."""
         self.note = None
 
     def refuse(self, text: str, until: int) -> None:
@@ -44,6 +45,7 @@ class Overlay:
         self.refused = (text, until)
 
     def clear_refusal(self) -> None:
+        """No refusal shown."""
         self.refused = None
 
     def press(self, button: str, now: int, blind: bool = False) -> list[dict]:

@@ -80,9 +80,11 @@ class GameSession(GameState):
 
     # ================================================================ pages
     def open_menu(self, only_new: bool = False) -> None:
+        """MENU during a game: the chooser, then the game's menu; ``only_new``: only "New game?"."""
         open_game_menu(self, self.extra_items, only_new)
 
     def open_page(self, page: Page) -> None:
+        """Show ``page`` (a Menu or the Chooser) over the game."""
         self.overlay.open(page)   # type: ignore[arg-type]   # a Menu or a Chooser
 
     def show_web_pin(self, now: int) -> list[dict]:
@@ -127,6 +129,7 @@ class GameSession(GameState):
         return events
 
     def end(self, result: str, reason: str, now: int) -> list[dict]:
+        """Store the result, then the game is over (mode "ended")."""
         try:
             self._store.finish(self._game_id, result, reason)
         except (sqlite3.Error, OSError) as exc:
@@ -137,6 +140,9 @@ class GameSession(GameState):
         return [{"type": "game_end", "result": result, "reason": reason}]
 
     def take_back(self, now: int, by_restore: bool = False) -> list[dict]:
+        """Take the last move back in the store, then on the board: the
+        players are guided to restore it (mode "sync"), or with ``by_restore``
+        (the board already shows the position before it) play goes on."""
         position = self._position
         if not position.move_stack:
             self.overlay.show_note("Nothing to take back.", now + NOTE_MS)
@@ -191,14 +197,17 @@ class GameSession(GameState):
         return [{"type": "reopened", "game": self._game_id}]
 
     def play_on(self, note: str, now: int) -> None:
+        """The board shows the position again: play goes on, ``note`` shown a while."""
         self.frame.forget_lifts()
         self.current_mode = play_mode(self)
         self.overlay.show_note(note, now + NOTE_MS)
 
     def forget_lifts(self) -> None:
+        """No square counts as lifted (set-up's pieces are no move)."""
         self.frame.forget_lifts()
 
     def begin_setup(self, position: Position, now: int) -> Setup:
+        """Set-up of ``position`` begins (no game in progress); its record."""
         self._regrid(position)
         squares = [sq for sq, _ in position.pieces()]
         setup = Setup(position, MoveTable(position), squares)
@@ -213,6 +222,8 @@ class GameSession(GameState):
         return setup
 
     def start_game(self, position: Position, now: int) -> list[dict]:
+        """Store a new game from ``position``, then play it (its ``new_game``
+        event waits for the first frame when no board is known yet)."""
         s = self._settings
         clock = self.timekeeper.new_clock(position.turn)
         try:
@@ -275,6 +286,7 @@ class GameSession(GameState):
 
     # ================================================================ helpers
     def _store_failed(self, what: str, exc: BaseException) -> list[dict]:
+        """The store could not ``what``: remembered until the next frame or button, reported."""
         self.failure = f"Cannot {what}: {exc}"
         return [{"type": "error", "text": self.failure}]
 
@@ -289,6 +301,7 @@ class GameSession(GameState):
         self.frame.regrid(self.current_position.geometry, position.geometry, self._now)
 
     def _track_lifts(self) -> None:
+        """A new frame: the squares lifted since the position arose (``BoardFrame.track_lifts``)."""
         play = self.mode == "play"
         last = self.last_signature() if play and self._position.move_stack else None
         self.frame.track_lifts(self.current_table, self.mode in ("play", "setup"), last)
@@ -302,12 +315,14 @@ class GameSession(GameState):
             self.last = LastMove(move, screens.move_words(copy, move), None)
 
     def _stored_clock(self, game_id: int, position: Position) -> Clock | None:
+        """The game's clocks as stored with its last move (an error event if they cannot be read)."""
         clock, error = GameClock.stored(self._store, game_id, position)
         if error is not None:
             self._pending.append({"type": "error", "text": error})
         return clock
 
     def _resume(self, now: int) -> bool:
+        """Resume the newest unfinished game of the store: whether there was one to resume."""
         row = self._store.unfinished()
         if row is None:
             return False
@@ -336,6 +351,7 @@ class GameSession(GameState):
         return True
 
     def _abandon_unfinished(self) -> None:
+        """The game in progress, and any other unfinished one, stored as abandoned."""
         if self._game_id is not None and self.mode in ("play", "sync"):
             self._store.finish(self._game_id, "*", "abandoned")
         row = self._store.unfinished()

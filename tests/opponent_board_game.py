@@ -42,7 +42,7 @@ def play_against_the_computer(variant: str, board: str, computer: str, level: in
             else:
                 move = pick_move(p, rng)
             before = len(layer.moves)
-            for step in parse_script(hand_lines(p, move, rng, settings.settle_ms, layer.controller._table), variant):
+            for step in parse_script(hand_lines(p, move, rng, settings.settle_ms, layer.controller.table), variant):
                 runner.do(step)
             assert layer.moves[before:] == [str(move)], (layer.display, str(move))
     finally:

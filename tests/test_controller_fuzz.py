@@ -144,7 +144,7 @@ class Stream:
                 self.check(self.runner.press("new"))
             self.follow()
             if c.mode == "play" and set(self.runner.board) == set(c.expected_squares) \
-                    and c.position.legal_moves and c._match().kind == "idle":
+                    and c.position.legal_moves and c.match().kind == "idle":
                 return True
         return False
 
@@ -154,10 +154,10 @@ class Stream:
             return
         c, p = self.c, self.c.position
         names = p.geometry.names
-        chosen = getattr(c._mode, "chosen", None)   # Optima: a unit chosen with MENU before placing
+        chosen = getattr(c.current_mode, "chosen", None)   # Optima: a unit chosen with MENU before placing
         placements = [m for m in p.legal_moves if getattr(m, "placed", None) == chosen]
         move = rng.choice(placements) if chosen and placements else _pick(p, rng)
-        lines = hand_lines(p, move, rng, SETTLE, c._table)
+        lines = hand_lines(p, move, rng, SETTLE, c.table)
         presses = []
         while lines and lines[-1].startswith("press"):
             presses.insert(0, lines.pop())
@@ -170,8 +170,8 @@ class Stream:
             before += [f"lift {sq}", f"wait {rng.randrange(0, 1000)}", f"place {sq}"]
         if rng.random() < 0.2:                     # a piece knocked and set back
             # (not one the last move set down: lifting that is taking the move back)
-            last = c._last_signature()[1:] if p.move_stack else (0, 0)
-            loose = [names[s] for s, _ in p.pieces() if not (c._table.exchanged | last[0] | last[1]) >> s & 1]
+            last = c.last_signature()[1:] if p.move_stack else (0, 0)
+            loose = [names[s] for s, _ in p.pieces() if not (c.table.exchanged | last[0] | last[1]) >> s & 1]
             sq = rng.choice(loose)
             before += [f"lift {sq}", f"wait {rng.randrange(0, 2000)}", f"place {sq}"]
         frm = f"lift {names[move.from_square]}"
@@ -183,7 +183,7 @@ class Stream:
                 sq = rng.choice(empty)
                 lines[j:j] = [f"place {sq}", f"wait {rng.randrange(0, SETTLE - 50)}", f"lift {sq}"]
         events = self.lines(before + lines)
-        if presses and c._match().kind in ("promote", "place") and rng.random() < 0.3:
+        if presses and c.match().kind in ("promote", "place") and rng.random() < 0.3:
             events += self.check(self.runner.press("back"))   # the promotion (placement) cancelled
             assert not [e for e in events if e["type"] == "move"], events
             events += self.lines(self._to(c.expected_squares) + [f"wait {SETTLE}"])
@@ -239,7 +239,7 @@ class Stream:
             COUNTS[f"restored {move.kind}{' promotion' if move.promotion else ''}"] += 1
             return
         # The restored board is a legal move of the new position (or starts one): the board offers that.
-        kind = c._match().kind if c.mode == "play" else c.mode
+        kind = c.match().kind if c.mode == "play" else c.mode
         assert [e for e in events if e["type"] == "move"] or kind not in ("idle", "remove", "lifted", "wrong"), \
             (str(move), move.kind, kind, lines, c.display)
         COUNTS["restored as a move of the new position"] += 1

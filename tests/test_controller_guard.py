@@ -34,9 +34,9 @@ def _fault_when_e7_is_lifted(once: bool):
     fired = []
 
     def step(self, now):
-        c = self.c
-        e7 = c._position.geometry.index["e7"]
-        if len(c._position.move_stack) == 1 and c._raw is not None and not c._raw >> e7 & 1 \
+        s = self.session
+        e7 = s.position.geometry.index["e7"]
+        if len(s.position.move_stack) == 1 and s.frame.raw is not None and not s.frame.raw >> e7 & 1 \
                 and not (once and fired):
             fired.append(now)
             raise Injected("injected fault")

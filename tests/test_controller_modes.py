@@ -10,15 +10,15 @@ from maxima_board.storage.store import GameStore
 
 def test_each_mode_name_is_its_class():
     c = Controller(Settings(), GameStore(":memory:"))
-    assert isinstance(c._mode, SetupMode) and c.mode == "setup"
+    assert isinstance(c.current_mode, SetupMode) and c.mode == "setup"
     runner = Runner(Settings())
     c = runner.controller
-    assert isinstance(c._mode, PlayMode) and c.mode == "play"
+    assert isinstance(c.current_mode, PlayMode) and c.mode == "play"
     runner.lift("d3"), runner.place("d4"), runner.wait(400)
     runner.press("back")
-    assert isinstance(c._mode, SyncMode) and c.mode == "sync"
+    assert isinstance(c.current_mode, SyncMode) and c.mode == "sync"
     runner.press("menu"), runner.press("menu"), runner.press("ok")   # the game chooser, its MENU row: "Resign White?"
-    assert isinstance(c._mode, EndedMode) and c.mode == "ended"
+    assert isinstance(c.current_mode, EndedMode) and c.mode == "ended"
 
 
 def test_menu_items_added_from_outside_come_after_the_standard_ones():

@@ -471,7 +471,7 @@ def play_through_controller(fen: str, variant: str, seed: int, max_plies: int, b
     while c.result == "*" and len(c.moves) < max_plies:
         p = c.position
         move = pick_move(p, rng)
-        lines = hand_lines(p, move, rng, settings.settle_ms, c._table)
+        lines = hand_lines(p, move, rng, settings.settle_ms, c.table)
         before = len(c.moves)
         for step in parse_script(lines, variant):
             runner.do(step)

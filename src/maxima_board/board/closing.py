@@ -10,14 +10,9 @@ any other. A button pressed within ``QUIET_MS`` after a page closed by
 itself was meant for the page: it does nothing (a BACK meant for the page
 must not take a move back), and the OLED says so until the next press or
 touch, for ``NOTE_MS`` at most, so that a press that seems lost is not
-pressed again blindly.
+pressed again blindly. (``maxima_board.board.overlay.Overlay`` does so.)
 """
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .core import Controller
 
 CLOSE_MS = 20_000   # a page closes by itself this long after it opened or a press kept it shown
 QUIET_MS = 1000     # after a page closed by itself, presses this long are ignored
@@ -51,28 +46,3 @@ class Countdown:
         """Whether the countdown has run out at ``now``."""
         return now >= self.closes_at
 
-
-def close_on_touch(c: "Controller") -> None:
-    """A piece lifted or placed: the page shown closes, and so does the
-    note of a press ignored (the board's guidance is wanted now)."""
-    c._menu = None
-    if c._refused is not None and c._refused[0] == IGNORED:
-        c._refused = None
-
-
-def close_if_expired(c: "Controller", now: int) -> None:
-    """The page's countdown has run out: it closes, and presses until
-    ``QUIET_MS`` after that moment do nothing."""
-    page = c._menu
-    if page is not None and page.expired(now):
-        c._menu = None
-        c._quiet_until = page.closes_at + QUIET_MS
-
-
-def ignored(c: "Controller", now: int) -> bool:
-    """Whether a press at ``now`` falls just after a page closed by itself;
-    if so the OLED says that it was ignored."""
-    if c._quiet_until is None or now >= c._quiet_until:
-        return False
-    c._refused = (IGNORED, now + c.NOTE_MS)
-    return True

@@ -23,9 +23,8 @@ from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
 from .sizes import piece_on_board
 
-if TYPE_CHECKING:   # the controller's state records, read here and never changed
-    from .core import LastMove
-    from .modes import Setup, Sync
+if TYPE_CHECKING:   # the game's state records, read here and never changed
+    from .records import LastMove, Setup, Sync
 
 Pick = tuple[tuple[int, int], int]   # ((occupancy, lifted), index of the move offered)
 UNDO = "Undo "                        # the second line of a take-back: "Undo Guard a7-a6"

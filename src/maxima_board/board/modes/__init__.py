@@ -10,8 +10,9 @@ the mode it belongs to.
 - ``EndedMode`` (ended.py): the game is over, the result shown.
 
 The shared game state (position, move table, board frame, lifts, clock,
-store) lives in ``maxima_board.board.core.Controller``; a mode reads it and asks
-the controller for transitions (commit, end, take back, start a game).
+store) lives in the game session; a mode sees it as
+``maxima_board.board.ports.Session``, reads it and asks it for transitions
+(commit, end, take back, start a game), never setting its fields.
 The MENU (menu.py) lies over play, sync and ended.
 """
 from .base import Mode

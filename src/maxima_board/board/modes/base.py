@@ -4,16 +4,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from maxima_board.board.core import Controller
+    from maxima_board.board.ports import Session
 
 
 class Mode:
-    """One mode of the controller. ``name`` is what ``Controller.mode`` says."""
+    """One mode of the game. ``name`` is what ``Controller.mode`` says;
+    ``session`` is the game it acts on (``maxima_board.board.ports.Session``)."""
 
     name = ""
 
-    def __init__(self, controller: "Controller"):
-        self.c = controller
+    def __init__(self, session: "Session"):
+        self.session = session
 
     def step(self, now: int) -> list[dict]:
         """Act on the board as it stands (called while the link is live)."""

@@ -16,28 +16,57 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from maxima_board.rules import WHITE
 from maxima_board.board.chooser import Chooser
 from maxima_board.board.games import board_for, main_form
+from maxima_board.board.guidance import side_name
 from maxima_board.board.sizes import usual_form
 from .menu import Menu, MenuItem
 
 if TYPE_CHECKING:
-    from maxima_board.board.core import Controller
+    from maxima_board.board.ports import Session
 
 
-def open_chooser(c: "Controller", on_label: str, go_on: Callable[[int], list]) -> None:
+def open_chooser(s: "Session", on_label: str, go_on: Callable[[int], list]) -> None:
     """Show the chooser's first page; its MENU row (``on_label``) calls ``go_on``."""
-    current = c.variant
-    c._menu = Chooser(board_for(current, c.settings), current, on_label,
-                      lambda game, now: choose(c, game, now), go_on, now=c._now)
+    current = s.variant
+    s.open_page(Chooser(board_for(current, s.settings), current, on_label,
+                        lambda game, now: choose(s, game, now), go_on, now=s.now))
 
 
-def choose(c: "Controller", game: str, now: int) -> list[dict]:
+def choose(s: "Session", game: str, now: int) -> list[dict]:
     """The chooser's row of ``game`` pressed (a Deckle game by its 10×10 form)."""
-    if main_form(c.variant) == game and c.mode != "ended":
+    if main_form(s.variant) == game and s.mode != "ended":
         return []                                   # the game already played or set up: kept
-    form = usual_form(game, c.store)
-    if c._position.move_stack and c.mode in ("play", "sync"):
-        c._menu = Menu.question(MenuItem(f"Abandon game {c.game_id}?", lambda later: c._choose(form, later)), now)
+    form = usual_form(game, s.store)
+    if s.position.move_stack and s.mode in ("play", "sync"):
+        s.open_page(Menu.question(MenuItem(f"Abandon game {s.game_id}?", lambda later: s.choose(form, later)), now))
         return []
-    return c._choose(form, now)
+    return s.choose(form, now)
+
+
+def open_game_menu(s: "Session", extra: list[MenuItem], only_new: bool = False) -> None:
+    """MENU during a game: the game chooser, its MENU row going on to the
+    game's menu (resign, draw, new game, the web PIN, then ``extra``);
+    NEW: only "New game?"."""
+    new = MenuItem("New game?", s.next_game, key="new")
+    if only_new:
+        s.open_page(Menu.question(new, s.now))
+        return
+    side = s.position.turn
+
+    def resign(color: int) -> Callable[[int], list]:
+        return lambda now: s.end("0-1" if color == WHITE else "1-0", "resignation", now)
+
+    items = [MenuItem(f"Resign {side_name(side)}?", resign(side)),
+             MenuItem(f"Resign {side_name(-side)}?", resign(-side)),
+             MenuItem("Agree draw?", lambda now: s.end(s.position.variant.draw_result, "agreement", now)),
+             new]
+    if s.web_pin:
+        items.append(MenuItem("Show web PIN?", s.show_web_pin))
+
+    def game_menu(now: int) -> list[dict]:
+        s.open_page(Menu(items + extra, now))
+        return []
+
+    open_chooser(s, "Resign, draw >", game_menu)

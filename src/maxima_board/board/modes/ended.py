@@ -11,12 +11,12 @@ class EndedMode(Mode):
     name = "ended"
 
     def press(self, button: str, now: int) -> list[dict]:
-        c = self.c
+        s = self.session
         if button in ("ok", "new"):
-            return c._next_game(now)
+            return s.next_game(now)
         if button == "menu":
-            open_chooser(c, "Cancel", lambda later: [])
+            open_chooser(s, "Cancel", lambda later: [])
             return []
         if button == "back":
-            return c._reopen(now) if c._reason in ("resignation", "agreement") else c._take_back(now)
+            return s.reopen(now) if s.reason in ("resignation", "agreement") else s.take_back(now)
         return []

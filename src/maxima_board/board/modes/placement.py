@@ -48,70 +48,71 @@ def placing(position) -> bool:
 class PlacementMode(PlayMode):
     """Play during the placement phase (see the module docstring)."""
 
-    def __init__(self, controller):
-        super().__init__(controller)
+    def __init__(self, session):
+        super().__init__(session)
         self.choice = Choice()
 
     @property
     def offered(self) -> str | None:
         """The token the OLED offers while the player chooses first."""
-        tokens = self.c._position.placeable()
+        tokens = self.session.position.placeable()
         offer = self.choice.offer
         return tokens[offer] if offer is not None and offer < len(tokens) else None
 
     @property
     def chosen(self) -> str | None:
         """The token chosen for this ply before placing, if any."""
-        return self.choice.token_for(self.c._position.ply) if placing(self.c._position) else None
+        position = self.session.position
+        return self.choice.token_for(position.ply) if placing(position) else None
 
     def step(self, now: int) -> list[dict]:
-        c = self.c
-        if not placing(c._position):
+        s = self.session
+        if not placing(s.position):
             return super().step(now)
-        if self.choice.offer is not None and self.choice.offer_ply != c._position.ply:
+        if self.choice.offer is not None and self.choice.offer_ply != s.position.ply:
             self.choice.offer = None   # a placement was made meanwhile: the offer was for the last ply
-        m = c._match()
+        m = s.match()
         chosen = self.chosen
-        if m.kind == "place" and chosen is not None and c._stable(now):
+        if m.kind == "place" and chosen is not None and s.stable(now):
             entry = next((e for e in m.entries if e.move.placed == chosen), None)
             if entry is not None:
-                return c._commit(entry.move, now, stop=c._raw_since)
+                return s.commit(entry.move, now, stop=s.frame.since)
         return super().step(now)
 
     def press(self, button: str, now: int) -> list[dict]:
-        c = self.c
-        if not placing(c._position):
+        s = self.session
+        if not placing(s.position):
             return super().press(button, now)
-        m = c._match() if c._raw is not None else None
+        m = s.match() if s.frame.raw is not None else None
         if m is not None and m.kind == "place":
             return self._pick(m, button, now)
         choice = self.choice
         if choice.offer is not None:            # choosing first: "Choose: Queen?"
             if button == "menu":
                 choice.offer += 1
-                if choice.offer >= len(c._position.placeable()):
+                if choice.offer >= len(s.position.placeable()):
                     choice.offer = None
-                    c._open_menu()
+                    s.open_menu()
             elif button == "ok":
-                choice.chosen, choice.ply, choice.offer = self.offered, c._position.ply, None
+                choice.chosen, choice.ply, choice.offer = self.offered, s.position.ply, None
             elif button in ("back", "new"):
                 choice.offer = None
                 if button == "new":
-                    return game_press(c, button, now)
+                    return game_press(s, button, now)
             return []
         if button == "menu" and (m is None or m.kind == "idle"):
-            choice.offer, choice.offer_ply = 0, c._position.ply
+            choice.offer, choice.offer_ply = 0, s.position.ply
             return []
         return super().press(button, now)
 
     def _pick(self, m, button: str, now: int) -> list[dict]:
         """A unit stands on the square: MENU next, OK commits, BACK cancels."""
-        c = self.c
+        s = self.session
         if button not in ("ok", "menu", "back"):
-            return game_press(c, button, now)
-        return pick_press(c, m, button, now)
+            return game_press(s, button, now)
+        return pick_press(s, m, button, now)
 
 
-def play_mode(controller) -> PlayMode:
-    """The play mode for the controller's position: placement or movement."""
-    return PlacementMode(controller) if placing(controller._position) else PlayMode(controller)
+def play_mode(session) -> PlayMode:
+    """The play mode for the session's position: placement or movement."""
+    return PlacementMode(session) if placing(session.position) else PlayMode(session)

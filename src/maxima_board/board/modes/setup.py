@@ -9,66 +9,50 @@ names the size, OK there sets up the other one; and a board that stands
 stably as the other size's start switches to it (``maxima_board.board.sizes``)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from maxima_board.rules import Position
-
-from maxima_board.board.clock import PRESETS, parse_time_control
+from maxima_board.board.clock import PRESETS
 from maxima_board.board.games import board_for, forces_for, other_form
-from maxima_board.board.reconstruct import MoveTable, bits
+from maxima_board.board.reconstruct import bits
+from maxima_board.board.records import Setup
 from maxima_board.board.sizes import on_board, other_size_standing
 from .base import Mode
 from .choice import open_chooser
 
-
-@dataclass
-class Setup:
-    """Setting up the pieces of ``position`` before a game."""
-
-    position: Position
-    table: MoveTable
-    squares: list[int]
-    walk: int | None = None
-    armed: bool = False     # the board has matched once: a legal first move starts the game
-    on_clock: bool = False  # MENU → "Clock" is shown: OK cycles the time control of the game
-    on_game: bool = False   # a Deckle game's size is shown: OK sets up the other size
-    on_forces: bool = False  # MENU → "Forces" is shown (Optima): OK cycles eq, u1, u2, random
-    held: frozenset[str] | None = None   # the board (its squares) on which OK chose the size: kept while it stands
+__all__ = ["Setup", "SetupMode"]
 
 
 class SetupMode(Mode):
     name = "setup"
 
-    def __init__(self, controller, setup: Setup):
-        super().__init__(controller)
+    def __init__(self, session, setup: Setup):
+        super().__init__(session)
         self.setup = setup
 
     @property
     def on_label(self) -> str:
         """The chooser's MENU row in set-up: what follows it."""
-        forces = forces_for(self.setup.position.variant, self.c.settings.forces)
+        forces = forces_for(self.setup.position.variant, self.session.settings.forces)
         return "Forces, clock >" if forces else "Clock, pieces >"
 
     def step(self, now: int) -> list[dict]:
-        c = self.c
+        s = self.session
         setup = self.setup
-        if c._raw == setup.table.expected and not c._outside:
-            if c._stable(now):
+        if s.frame.raw == setup.table.expected and not s.frame.outside:
+            if s.stable(now):
                 setup.armed = True
                 setup.held = None
             return []
-        if c._stable(now) and self._switch_size(now):
+        if s.stable(now) and self._switch_size(now):
             return []
-        if c._outside:   # a piece off the game's squares: nothing starts
+        if s.frame.outside:   # a piece off the game's squares: nothing starts
             return []
-        if setup.armed and c._match().kind in ("move", "suicide", "early", "ambiguous", "promote", "remove", "partial",
-                                               "place"):
-            return c._start_game(setup.position, now)
+        if setup.armed and s.match().kind in ("move", "suicide", "early", "ambiguous", "promote", "remove", "partial",
+                                              "place"):
+            return s.start_game(setup.position, now)
         return []
 
     def _switch_size(self, now: int) -> bool:
         """The board stands as the other size's start: set that one up."""
-        c = self.c
+        settings = self.session.settings
         setup = self.setup
         position = setup.position
         game = position.variant.name
@@ -78,7 +62,7 @@ class SetupMode(Mode):
         if board == setup.held:
             return False
         setup.held = None   # the board has moved on from where OK chose the size
-        other = other_size_standing(game, board, board_for(game, c.settings), c.settings.board_offset)
+        other = other_size_standing(game, board, board_for(game, settings), settings.board_offset)
         if other is None:
             return False
         self._set_up(other, now, on_game=setup.on_game)
@@ -86,36 +70,35 @@ class SetupMode(Mode):
 
     def _board(self) -> frozenset[str] | None:
         """The occupied squares of the physical board, by its names."""
-        c = self.c
+        s = self.session
         game = self.setup.position.variant.name
         names = self.setup.position.geometry.names
-        return on_board(game, (names[sq] for sq in bits(c._raw or 0)), c._outside, board_for(game, c.settings),
-                        c.settings.board_offset)
+        return on_board(game, (names[sq] for sq in bits(s.frame.raw or 0)), s.frame.outside,
+                        board_for(game, s.settings), s.settings.board_offset)
 
     def _set_up(self, game: str, now: int, on_game: bool = False, held: frozenset[str] | None = None) -> None:
-        c = self.c
-        c._variant = game
-        c._begin_setup(c._new_position(), now)
-        c._setup.on_game = on_game
-        c._setup.held = held
+        s = self.session
+        setup = s.begin_setup(s.new_position(game), now)
+        setup.on_game = on_game
+        setup.held = held
 
     def _go_on(self, now: int) -> list[dict]:
         """The chooser's MENU row: Optima's forces, else the clock."""
         setup = self.setup
-        if forces_for(setup.position.variant, self.c.settings.forces):
+        if forces_for(setup.position.variant, self.session.settings.forces):
             setup.on_forces = True
         else:
             setup.on_clock = True
         return []
 
     def press(self, button: str, now: int) -> list[dict]:
-        c = self.c
+        s = self.session
         setup = self.setup
         if setup.on_game and button != "new":    # a Deckle game's size: OK = the other size
             setup.on_game = False
             if button == "ok":
                 # chosen by hand: the pieces standing now do not undo it
-                held = self._board() if c._raw is not None else None
+                held = self._board() if s.frame.raw is not None else None
                 self._set_up(other_form(setup.position.variant.name), now, on_game=True, held=held)
             elif button == "menu":
                 return self._go_on(now)
@@ -123,38 +106,37 @@ class SetupMode(Mode):
         if setup.on_forces and button != "new":  # MENU → "Forces" (Optima): OK = the next kind
             setup.on_forces = False
             if button == "ok":
-                kinds = forces_for(setup.position.variant, c.settings.forces)
-                now_kind = c.settings.forces if c.settings.forces in kinds else kinds[0]
-                c.set_forces(kinds[(kinds.index(now_kind) + 1) % len(kinds)], c.settings.seed)
-                c._begin_setup(c._new_position(), now)
-                c._setup.on_forces = True
+                kinds = forces_for(setup.position.variant, s.settings.forces)
+                now_kind = s.settings.forces if s.settings.forces in kinds else kinds[0]
+                s.set_forces(kinds[(kinds.index(now_kind) + 1) % len(kinds)], s.settings.seed)
+                s.begin_setup(s.new_position(), now).on_forces = True
             elif button == "menu":
                 setup.on_clock = True
             return []
         if setup.on_clock and button != "new":   # MENU → "Clock": OK = next preset
             setup.on_clock = False
             if button == "ok":
-                current = str(c._control) if c._control is not None else PRESETS[0]
+                current = str(s.control) if s.control is not None else PRESETS[0]
                 index = PRESETS.index(current) if current in PRESETS else -1
-                c._control = parse_time_control(PRESETS[(index + 1) % len(PRESETS)])
+                s.set_time_control(PRESETS[(index + 1) % len(PRESETS)])
                 setup.on_clock = True
             elif button == "menu":
                 setup.walk = 0
             return []
         setup.on_clock = False
-        ready = c._raw == setup.table.expected
+        ready = s.frame.raw == setup.table.expected
         if button in ("ok", "new") and ready:
-            c._lifted = 0   # pieces lifted while setting up are no move (a Swapper's two would be a swap)
-            return c._start_game(setup.position, now)
+            s.forget_lifts()   # pieces lifted while setting up are no move (a Swapper's two would be a swap)
+            return s.start_game(setup.position, now)
         if button == "ok":
             setup.walk = None
         elif button == "new":
-            fresh = c._new_position()
+            fresh = s.new_position()
             if setup.position.fen() != fresh.fen():
-                c._begin_setup(fresh, now)
+                s.begin_setup(fresh, now)
         elif button == "menu":
             if setup.walk is None:   # the chooser first, even on a board of one game: the player sees which
-                open_chooser(c, self.on_label, self._go_on)
+                open_chooser(s, self.on_label, self._go_on)
             else:
                 setup.walk = (setup.walk + 1) % len(setup.squares)
         elif button == "back" and setup.walk is not None:

@@ -2,43 +2,29 @@
 stored game resumes. Play goes on once the board shows the position."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from maxima_board.rules import Move
-
+from maxima_board.board.records import Sync
 from .base import Mode
 from .play import game_press
 
-
-@dataclass
-class Sync:
-    """``required``: squares whose piece must be lifted before the board
-    counts as right (a replacement capture taken back)."""
-
-    reason: str                         # "takeback" | "resume"
-    undone: list[str] = field(default_factory=list)
-    moves: list[Move] = field(default_factory=list)   # the moves taken back, newest last
-    required: int = 0
+__all__ = ["Sync", "SyncMode"]
 
 
 class SyncMode(Mode):
     name = "sync"
 
-    def __init__(self, controller, sync: Sync):
-        super().__init__(controller)
+    def __init__(self, session, sync: Sync):
+        super().__init__(session)
         self.sync = sync
 
     def step(self, now: int) -> list[dict]:
-        c = self.c
+        s = self.session
         sync = self.sync
-        expected = c._table.expected
+        expected = s.table.expected
         # A square to be lifted that a later take-back left empty needs no lift.
-        if c._raw == expected and sync.required & expected & ~c._lifted == 0:
-            c._lifted = 0
-            c._set_mode(c._play_mode())
-            c._note = ("Taken back." if sync.reason == "takeback" else "Board in sync.", now + c.NOTE_MS)
-            return [{"type": "sync", "fen": c._position.fen()}]
+        if s.frame.raw == expected and sync.required & expected & ~s.frame.lifted == 0:
+            s.play_on("Taken back." if sync.reason == "takeback" else "Board in sync.", now)
+            return [{"type": "sync", "fen": s.position.fen()}]
         return []
 
     def press(self, button: str, now: int) -> list[dict]:
-        return game_press(self.c, button, now)
+        return game_press(self.session, button, now)

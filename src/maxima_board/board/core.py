@@ -47,6 +47,7 @@ from . import screens
 from .clock import Clock, flag_result, parse_time_control
 from .chooser import Chooser
 from .closing import close_if_expired, close_on_touch, ignored
+from .composer import Composer, Offer, Source
 from .games import first_game, other_form, start_fen
 from .guidance import side_name
 from .modes import EndedMode, Menu, MenuItem, Mode, PlayMode, Setup, SetupMode, Sync, SyncMode
@@ -130,6 +131,7 @@ class Controller:
             self._begin_setup(self._new_position(), now_ms)
         self._leds: dict[str, str] = {}
         self._display: list[str] = []
+        self._oled = Composer()   # the OLED: this screen, and what the layers around offer
         self._leds, self._display = self._render(now_ms)
         self._shown = False   # the first update reports the LEDs and the OLED even if unchanged
 
@@ -211,8 +213,20 @@ class Controller:
 
     @property
     def display(self) -> list[str]:
-        """The OLED lines (at most 5 of at most 21 characters)."""
-        return list(self._display)
+        """The OLED lines (at most 5 of at most 21 characters), as composed
+        of this screen and the layers' offers (``add_offer``)."""
+        return self._oled.lines
+
+    def add_offer(self, source: Source) -> None:
+        """A layer around the controller offers lines for the OLED:
+        ``source()`` gives its :class:`maxima_board.board.composer.Offer` of
+        the moment (or None), and the composer decides what is shown."""
+        self._oled.add(source)
+
+    @property
+    def link_ok(self) -> bool:
+        """Whether the board link is up."""
+        return self._link_ok
 
     @property
     def outside(self) -> frozenset[str]:
@@ -800,7 +814,8 @@ class Controller:
         screen = screens.render(self._view(now))
         if screen.pick is not None:
             self._pick = screen.pick
-        return screen.leds, screen.lines
+        self._oled.show(Offer(screen.rank, tuple(screen.lines)))
+        return screen.leds, self._oled.lines
 
     def _view(self, now: int) -> screens.View:
         """What the screens need to know, now."""

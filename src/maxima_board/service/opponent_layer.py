@@ -10,10 +10,11 @@ place. The core knows nothing of engines:
 - after every call the layer reads the controller's events (a move, a
   take-back, a new or resumed game) and its position; when it is the
   computer's turn (``side``) it asks the engine
-  (``maxima_board.service.engine_questions``) in a background thread. The answer comes back through the runner's input path:
-  the next ``on_tick`` (or any other call) picks it up, stamped with that
-  call's time. With ``sync=True`` (replays, tests) the engine is asked and
-  awaited within the call, so scripts are reproducible;
+  (``maxima_board.service.engine_questions``) in a background thread. The
+  answer comes back through the runner's input path: the next ``on_tick``
+  (or any other call) picks it up, stamped with that call's time. With
+  ``sync=True`` (replays, tests) the engine is asked and awaited within the
+  call, so scripts are reproducible;
 - it overlays ``engine-from``/``engine-to`` onto the controller's LED frame
   and offers "Computer: Pawn d3-d5. Make it on the board." to the
   controller's screen composer (``maxima_board.board.composer``), which

@@ -153,7 +153,7 @@ def test_a_killed_engine_is_reported_on_the_board_and_the_game_goes_on():
     try:
         make(runner, layer.position.legal_moves[0])
         make(runner, layer._shown.move)
-        os.kill(layer._sup.pid, signal.SIGKILL)
+        os.kill(layer.questions.supervisor().pid, signal.SIGKILL)
         events = make(runner, layer.position.legal_moves[0])
         kinds = [e["type"] for e in events]
         assert "engine_restart" in kinds and kinds.index("engine_restart") < kinds.index("engine_move")
@@ -169,7 +169,7 @@ def test_a_hung_engine_is_reported_and_replaced_in_the_background():
     layer = OpponentLayer(runner.controller, "none", 1, "greedy", grace_s=1.5)
     runner.controller = layer
     try:
-        layer._supervisor().start().set_option("Hang", True)
+        layer.questions.supervisor().start().set_option("Hang", True)
         events = layer.set_side("white", runner.now)
         assert "Computer is thinking." in " ".join(layer.display)
         deadline = time.monotonic() + 20
@@ -337,7 +337,7 @@ def test_a_move_for_the_computer_before_it_has_answered_is_taken_back():
         def slow(question):   # the engine thinks until the test ends
             release.wait(30)
             return ("failed", question[0], question[1], "stopped", "Computer stopped.", "Computer stopped")
-        layer._answer = slow
+        layer.questions.answer = slow
         move = layer.position.legal_moves[0]
         events = make(runner, move)
         kinds = [e["type"] for e in events]

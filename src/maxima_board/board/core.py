@@ -46,6 +46,7 @@ from maxima_board.storage.store import GameStore
 
 from . import screens
 from .chooser import Chooser
+from .composer import Composer, Offer, Source
 from .modes import Menu, MenuItem, Mode
 from .notes import NOTE_MS
 from .reconstruct import Match, MoveTable, bits
@@ -75,6 +76,7 @@ class Controller:
         self._session = GameSession(settings, store, fen, now_ms, menu_items, variant)
         self._leds: dict[str, str] = {}
         self._display: list[str] = []
+        self._oled = Composer()   # the OLED: this screen, and what the layers around offer
         self._leds, self._display = self._render(now_ms)
         self._shown = False   # the first update reports the LEDs and the OLED even if unchanged
 
@@ -183,8 +185,20 @@ class Controller:
 
     @property
     def display(self) -> list[str]:
-        """The OLED lines (at most 5 of at most 21 characters)."""
-        return list(self._display)
+        """The OLED lines (at most 5 of at most 21 characters), as composed
+        of this screen and the layers' offers (``add_offer``)."""
+        return self._oled.lines
+
+    def add_offer(self, source: Source) -> None:
+        """A layer around the controller offers lines for the OLED:
+        ``source()`` gives its :class:`maxima_board.board.composer.Offer` of
+        the moment (or None), and the composer decides what is shown."""
+        self._oled.add(source)
+
+    @property
+    def link_ok(self) -> bool:
+        """Whether the board link is up."""
+        return self._session.frame.link_ok
 
     @property
     def outside(self) -> frozenset[str]:
@@ -211,11 +225,6 @@ class Controller:
     def last_signature(self) -> tuple[int, int, int]:
         """The last move's signature (vacated, filled, replaced) as square masks."""
         return self._session.last_signature()
-
-    @property
-    def _link_ok(self) -> bool:
-        # read by name by maxima_board.service.feed's snapshot (through the wrappers' __getattr__)
-        return self._session.frame.link_ok
 
     def on_frame(self, now_ms: int, squares: frozenset[str] | set[str],
                  outside: frozenset[str] | set[str] = frozenset()) -> list[dict]:
@@ -334,7 +343,8 @@ class Controller:
         screen = screens.render(self._view(now))
         if screen.pick is not None:
             self._session.offer(screen.pick)
-        return screen.leds, screen.lines
+        self._oled.show(Offer(screen.rank, tuple(screen.lines)))
+        return screen.leds, self._oled.lines
 
     def _view(self, now: int) -> screens.View:
         """What the screens need to know, now."""

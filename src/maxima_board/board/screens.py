@@ -18,6 +18,7 @@ from maxima_board.rules.words import move_label, move_words as word_text
 
 from . import guidance as g
 from .clock import format_ms
+from .composer import Rank
 from .games import fitted_title, other_form, short_title, size_name, sized_title
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
@@ -82,6 +83,7 @@ class Screen:
     leds: dict[str, str]
     lines: list[str]
     pick: Pick | None
+    rank: Rank = Rank.GAME   # a page (maxima_board.board.composer) owns the OLED: nothing is put over it
 
 
 @dataclass
@@ -111,8 +113,24 @@ def render(view: View) -> Screen:
         text = view.refused
     leds = g.compose_leds(layers)
     if view.chooser is not None and view.link_ok:   # a page of labelled buttons: the rows as they are
-        return Screen(leds, list(view.chooser), lit.pick)
-    return Screen(leds, g.screen(status, second, text), lit.pick)
+        return Screen(leds, list(view.chooser), lit.pick, Rank.PAGE)
+    return Screen(leds, g.screen(status, second, text), lit.pick, _rank(view))
+
+
+def _rank(v: View) -> Rank:
+    """A page the players answer with the buttons (a menu question, "Which
+    move?") or follow (take-back guidance) owns the OLED; else the game screen."""
+    if not v.link_ok or v.mode in ("setup", "ended") or v.raw is None:
+        return Rank.GAME
+    if v.menu is not None:
+        return Rank.PAGE
+    if v.failure is not None:
+        return Rank.GAME
+    if v.mode == "sync":
+        return Rank.GUIDANCE if v.sync is not None and v.sync.reason == "takeback" else Rank.GAME
+    if v.match is not None and v.match.kind == "ambiguous" and v.stable:
+        return Rank.PAGE
+    return Rank.GAME
 
 
 def offered(pick: Pick | None, raw: int | None, lifted: int) -> Pick:

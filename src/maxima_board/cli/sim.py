@@ -32,9 +32,11 @@ from maxima_board.board.clock import format_ms
 from maxima_board.board.closing import CLOSE_MS
 from maxima_board.board.core import Controller
 from maxima_board.service.guard import Guard, fault_dir_for
+from maxima_board.service.opponent_layer import OpponentLayer
 from maxima_board.service.script import COMMANDS, Runner, ScriptError, parse_line
 from maxima_board.board.settings import Settings
 from maxima_board.storage.store import GameStore, board_store
+from maxima_board.service.stack import find_layer
 from maxima_board.service.waker import Waker
 
 HELP = f"""\
@@ -160,8 +162,13 @@ class Sim:
         process) gets up to ``MS`` of real time as well to answer, so that a piped script's ``wait``
         sees the answer as a person typing would."""
         end = time.monotonic() + ms / 1000
-        while getattr(self.controller, "thinking", False) and time.monotonic() < end:
+        while self._thinking() and time.monotonic() < end:
             self.wait(timeout_s=end - time.monotonic())
+
+    def _thinking(self) -> bool:
+        """Whether the computer opponent, if the board has one, is thinking."""
+        opponent = find_layer(self.controller, OpponentLayer)
+        return opponent is not None and opponent.thinking
 
     def close(self) -> None:
         """Release the waker (the controller and the store are the caller's)."""

@@ -17,14 +17,17 @@ controller and translates both ways with the game's
 
 The placement follows the game the controller is playing (its position's
 variant), so a game chosen on the board moves to its place at once.
-Everything else (buttons, ticks, the link, the display) passes through.
+Everything else of the controller's interface passes through
+(``maxima_board.service.stack.Layer``).
 """
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from typing import Callable
 
 from maxima_board.devices.boards import BoardKind, Placement, PlacementError, board_kind, place
+
+from .stack import GameStack, Layer
 
 EXTRA = "error-extra"
 
@@ -46,15 +49,15 @@ def call_on_frame(controller, now_ms: int, squares: frozenset[str], outside: fro
     return controller.on_frame(now_ms, squares)
 
 
-class BoardView:
+class BoardView(Layer):
     """A controller as the runner sees it on ``board`` (a kind name or
     :class:`BoardKind`), with the game placed at ``offset`` ("" = centred).
 
     Raises :class:`maxima_board.devices.boards.PlacementError` (one line) when the
     controller's game does not fit the board."""
 
-    def __init__(self, controller, board: "str | BoardKind" = "maxima", offset: str = "") -> None:
-        self.controller = controller
+    def __init__(self, controller: GameStack, board: "str | BoardKind" = "maxima", offset: str = "") -> None:
+        super().__init__(controller)
         self.board = board_kind(board)
         self.offset = offset
         self._outside: frozenset[str] = frozenset()
@@ -125,6 +128,3 @@ class BoardView:
             names = " ".join(sorted(self._outside, key=lambda n: (int(n[1:]), n[0])))
             lines = lines[:4] + [f"Off board: {names}"[:21]]
         return lines
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.controller, name)

@@ -37,6 +37,9 @@ from typing import Any, Callable
 from maxima_board.rules import WHITE, Position
 from maxima_board.rules.words import move_label, move_texts
 
+from .opponent_layer import OpponentLayer
+from .stack import find_layer
+
 Listener = Callable[[dict], None]
 
 
@@ -102,7 +105,7 @@ def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int
         "move_texts": texts, "last": last,
         "leds": controller.leds, "display": controller.display, "mode": controller.mode,
         "result": controller.result, "reason": controller.reason,
-        "link_ok": getattr(controller, "_link_ok", True), "clocks": clocks_of(controller),
+        "link_ok": getattr(controller, "link_ok", True), "clocks": clocks_of(controller),
         "seq": seq, "at": int(time.time() * 1000),
     }
 
@@ -159,12 +162,12 @@ class NewGame:
             controller.set_time_control(self.time_control)   # TimeControlError (ValueError) says why
             changes["time_control"] = self.time_control
         if self.opponent:
-            set_side = getattr(controller, "set_side", None)    # the computer opponent's layer
-            if set_side is None:
+            opponent = find_layer(controller, OpponentLayer)
+            if opponent is None:
                 if self.opponent != "none":
                     raise ValueError("opponent: this board has no computer opponent")
             else:
-                set_side(self.opponent, now_ms)
+                opponent.set_side(self.opponent, now_ms)
         controller.settings = replace(settings, **changes)
         return controller.new_game(now_ms, self.fen, setup=self.setup, variant=self.variant)
 

@@ -8,10 +8,13 @@ An exception raised by a controller call never reaches the loop:
   frames, presses and link changes since the last position the board held
   (written next to the games database as ``fault-<time>.replay``, so that
   ``maxima-board replay FILE`` shows the same fault);
-* the OLED says the game is safe (every committed move is already stored);
+* the OLED says the game is safe (every committed move is already stored):
+  the fault screen, offered to the stack's screen composer above everything
+  (``maxima_board.board.composer``);
 * the stack is rebuilt from its factory, which resumes the stored game, and
   is given the board link's state and the last frame again: the players
-  are guided back to the stored position as after a restart.
+  are guided back to the stored position as after a restart. Menu items and
+  screen offers added through the guard are added to the rebuilt stack too.
 
 The guard keeps its own record of inputs (:class:`Journal`), small and
 bounded: it starts again at every position the controller reaches (a move,
@@ -25,6 +28,10 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
+
+from maxima_board.board.composer import Offer, Rank, Source
+
+from .stack import GameStack, Layer, MenuAction
 
 FAULT_MS = 8000       # how long the OLED says the game is safe
 RETRY_MS = 1000       # a stack that cannot be rebuilt is tried again after this
@@ -115,14 +122,15 @@ def _frame_lines(old: frozenset[str] | None, new: frozenset[str]) -> list[str]:
     return [_board_line(new)]
 
 
-class Guard:
+class Guard(Layer):
     """``controller`` (a controller stack) behind a safety net; ``rebuild(now_ms)``
     makes a new stack that resumes the stored game. ``fault_dir``: where
     replay scripts of faults are written (None: only logged)."""
 
-    def __init__(self, controller, rebuild: Callable[[int], Any], *, fault_dir: "str | Path | None" = None,
-                 log: TextIO | None = None, now_ms: int = 0, wall: Callable[[], float] = time.time):
-        object.__setattr__(self, "controller", controller)
+    def __init__(self, controller: GameStack, rebuild: Callable[[int], GameStack], *,
+                 fault_dir: "str | Path | None" = None, log: TextIO | None = None, now_ms: int = 0,
+                 wall: Callable[[], float] = time.time):
+        super().__init__(controller)
         self._rebuild = rebuild
         self._fault_dir = Path(fault_dir) if fault_dir is not None else None
         self._log = log if log is not None else sys.stderr
@@ -138,16 +146,24 @@ class Guard:
         self._pending: list[dict] = []       # events of a fault met outside an input call, for the next one
         self._journal = Journal()
         self._waker: Callable[[], None] | None = None   # the loop's: handed to every stack built
+        self._menu_items: list[tuple[Any, MenuAction]] = []   # added through the guard: to every stack built
+        self._offers: list[Source] = []
+        controller.add_offer(self._fault_screen)
         self._snapshot(now_ms)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name.startswith("_") or name in ("controller", "faults"):
-            object.__setattr__(self, name, value)
-        else:   # a setting changed from outside (the web page's new game): the stack's
-            setattr(self.controller, name, value)
+    def add_menu_item(self, label: Any, action: MenuAction) -> None:
+        self._menu_items.append((label, action))
+        self.controller.add_menu_item(label, action)
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.controller, name)
+    def add_offer(self, source: Source) -> None:
+        self._offers.append(source)
+        self.controller.add_offer(source)
+
+    def _fault_screen(self) -> Offer | None:
+        """The fault screen, above everything, for a while after a fault."""
+        if self._fault_until is not None and self._now < self._fault_until:
+            return Offer(Rank.FAULT, tuple(FAULT_LINES))
+        return None
 
     # ------------------------------------------------------------ the inputs
     def on_frame(self, now_ms: int, squares, *args, **kwargs) -> list[dict]:
@@ -209,8 +225,6 @@ class Guard:
     def display(self) -> list[str]:
         if self._broken_at is not None:
             return list(BROKEN_LINES)
-        if self._fault_until is not None and self._now < self._fault_until:
-            return list(FAULT_LINES)
         try:
             return self.controller.display
         except Exception as exc:   # noqa: BLE001
@@ -275,8 +289,13 @@ class Guard:
                   f"trying again in {RETRY_MS} ms", file=self._log, flush=True)
             return []
         self._broken_at = None
-        object.__setattr__(self, "controller", stack)
+        self.controller = stack
         self._hand_waker(stack)
+        stack.add_offer(self._fault_screen)
+        for source in self._offers:
+            stack.add_offer(source)
+        for label, action in self._menu_items:
+            stack.add_menu_item(label, action)
         events: list[dict] = []
         try:
             ok, problem = self._link

@@ -1,20 +1,25 @@
 """The computer opponent on the board: a layer around the controller.
 
 :class:`OpponentLayer` wraps a ``maxima_board.board.core.Controller`` and offers the
-same interface (``on_frame``, ``on_button``, ``on_tick``, ``set_link``,
-``new_game``, ``leds``, ``display``, ``next_deadline``; everything else is
-the controller's), so the runner, the simulator and the script runner use it
-in the controller's place. The core knows nothing of engines:
+same interface (``maxima_board.service.stack.Layer``: ``on_frame``,
+``on_button``, ``on_tick``, ``set_link``, ``new_game``, ``leds`` and
+``next_deadline`` are its own, everything else is the controller's), so the
+runner, the simulator and the script runner use it in the controller's
+place. The core knows nothing of engines:
 
 - after every call the layer reads the controller's events (a move, a
   take-back, a new or resumed game) and its position; when it is the
-  computer's turn (``side``) it asks the engine (``maxima_board.opponent.supervisor``) in a
-  background thread. The answer comes back through the runner's input path:
-  the next ``on_tick`` (or any other call) picks it up, stamped with that
-  call's time. With ``sync=True`` (replays, tests) the engine is asked and
-  awaited within the call, so scripts are reproducible;
+  computer's turn (``side``) it asks the engine
+  (``maxima_board.service.engine_questions``) in a background thread. The
+  answer comes back through the runner's input path: the next ``on_tick``
+  (or any other call) picks it up, stamped with that call's time. With
+  ``sync=True`` (replays, tests) the engine is asked and awaited within the
+  call, so scripts are reproducible;
 - it overlays ``engine-from``/``engine-to`` onto the controller's LED frame
-  and "Computer: Pawn d3-d5. Make it on the board." onto its OLED lines;
+  and offers "Computer: Pawn d3-d5. Make it on the board." to the
+  controller's screen composer (``maxima_board.board.composer``), which
+  keeps it back while a page owns the OLED (the chooser, a menu question,
+  "Which move?", take-back guidance);
 - the player makes the computer's move on the board; a different move is
   taken back at once (the controller's BACK) and the board guides the pieces
   back: "Not the computer's move." (a move for the computer before it has
@@ -38,21 +43,21 @@ Events the layer adds: ``{"type": "engine_move", "for": "computer"|"hint",
 from __future__ import annotations
 
 import os
-import queue
 import sqlite3
-import threading
 from dataclasses import dataclass
+from typing import Callable
 
 from maxima_board.board import guidance as g
+from maxima_board.board.composer import Offer, Rank
 from maxima_board.board.screens import piece_move
 from maxima_board.rules import WHITE, Move, Position
 
-from maxima_board.opponent.games import UnsupportedGame
 from maxima_board.opponent.levels import DEFAULT as DEFAULT_LEVEL, LEVEL_COUNT, label as level_label
 from maxima_board.opponent.players import PLAYERS
-from maxima_board.opponent.specs import SpecError
-from maxima_board.opponent.supervisor import RESTARTING, Limits, Supervisor
-from maxima_board.opponent.uci import EngineError
+from maxima_board.opponent.supervisor import RESTARTING, Limits
+
+from .engine_questions import EngineQuestions
+from .stack import GameStack, Layer
 
 SIDES = {"none": None, "white": WHITE, "black": -WHITE}
 NOTE_MS = 4000
@@ -103,7 +108,7 @@ class Shown:
     score: str
 
 
-class OpponentLayer:
+class OpponentLayer(Layer):
     """The computer opponent around ``controller`` (see the module docstring).
 
     ``side``: "white", "black" or "none"; ``level``: 1-10 (the engine's
@@ -115,31 +120,25 @@ class OpponentLayer:
     option when it has one.
     """
 
-    def __init__(self, controller, side: str = "none", level: int | None = None, engine: str = "builtin", *,
-                 limits: Limits | None = None, sync: bool = False, seed: int | None = 0,
-                 grace_s: float | None = None, movetime_ms: int = MOVETIME_MS):
-        self.controller = controller
+    def __init__(self, controller: GameStack, side: str = "none", level: int | None = None,
+                 engine: str = "builtin", *, limits: Limits | None = None, sync: bool = False,
+                 seed: int | None = 0, grace_s: float | None = None, movetime_ms: int = MOVETIME_MS):
+        super().__init__(controller)
         self.side = SIDES[side]
         self.level = level
         self.engine = engine
         self.sync = sync
-        self.seed = seed
-        self.grace_s = grace_s
         self.movetime_ms = movetime_ms
         self.limits = limits if limits is not None else (replay_limits(level) if sync else None)
-        self._sup: Supervisor | None = None
+        self.questions = EngineQuestions(engine, lambda: self.controller.position.variant.name, level,
+                                         sync=sync, seed=seed, grace_s=grace_s)
         self._now = 0
         self._shown: Shown | None = None
-        self._asked: tuple | None = None        # (key, kind) of the question in flight
         self._retry_at: int | None = None
         self._unavailable: str | None = None    # the engine spec names nothing usable: why; ask no more
         self._hint_wanted: tuple | None = None  # the key a hint was asked for
         self._note: tuple[str, int, str] | None = None   # (text, until ms, the text in one line)
         self._events: list[dict] = []
-        self._answers: "queue.Queue[tuple]" = queue.Queue()
-        self._questions: "queue.Queue[tuple | None]" = queue.Queue()
-        self._worker: threading.Thread | None = None
-        self._wake = lambda: None               # the board loop's waker: an answer is waiting
         self._last_leds: dict[str, str] = controller.leds
         self._last_lines: list[str] = controller.display
         self._squares: frozenset[str] | None = None   # the board's last frame (the game's squares)
@@ -149,11 +148,9 @@ class OpponentLayer:
         controller.add_menu_item("Hint?", self._ask_hint)
         if self._has_levels():
             controller.add_menu_item(self._level_label, self._step_level)
+        controller.add_offer(self._offer)
 
     # ================================================================ the controller's interface
-    def __getattr__(self, name: str):
-        return getattr(self.controller, name)
-
     def on_frame(self, now_ms: int, squares, outside: frozenset[str] = frozenset()) -> list[dict]:
         squares = frozenset(squares)
         if squares != self._squares:
@@ -173,13 +170,11 @@ class OpponentLayer:
                  variant: str | None = None) -> list[dict]:
         return self._after(now_ms, self.controller.new_game(now_ms, fen, setup, variant))
 
-    def set_waker(self, wake) -> None:
+    def set_waker(self, wake: Callable[[], None]) -> None:
         """``wake()`` is called when an answer (or a report) is queued for
         the next call, so a sleeping loop comes to collect it."""
-        self._wake = wake
-        inner = getattr(self.controller, "set_waker", None)
-        if callable(inner):
-            inner(wake)
+        self.questions.set_waker(wake)
+        super().set_waker(wake)
 
     def next_deadline(self) -> int | None:
         times = [t for t in (self.controller.next_deadline(),
@@ -204,30 +199,22 @@ class OpponentLayer:
             layers.append(("engine-to", [names[shown.move.to_square]]))
         return g.compose_leds(layers)
 
-    @property
-    def display(self) -> list[str]:
-        lines = self.controller.display
+    def _offer(self) -> Offer | None:
+        """The layer's words for the controller's OLED (``maxima_board.board.composer``):
+        a note above pages; the computer's move (in place of the board's
+        guidance when its piece went astray) below them."""
         text, short = self._words()
         if text is None:
-            return lines
-        head = (lines + ["", ""])[:2]
-        body = lines[2:]
-        if self._misplaced() is not None and self._note is None:
-            out = head + g.wrap(text)
-        elif not any(body):
-            out = head + g.wrap(text)
-        else:   # below what the controller says; on a full screen (the placement prompt) in place of its end
-            tail = [short] if len(short) <= g.WIDTH else g.wrap(short, 2)
-            out = head + body[:g.TEXT_LINES - len(tail)] + tail
-        while out and not out[-1]:
-            out.pop()
-        return out
+            return None
+        if self._note is not None:
+            return Offer(Rank.NOTE, text=text, short=short)
+        return Offer(Rank.OPPONENT, text=text, short=short, replaces=self._misplaced() is not None)
 
     # ================================================================ settings
     @property
     def thinking(self) -> bool:
         """Whether a question (the computer's move, a hint) is with the engine."""
-        return self._asked is not None
+        return self.questions.asked is not None
 
     def set_side(self, side: str, now_ms: int | None = None) -> list[dict]:
         """Who the computer plays: "white", "black" or "none"."""
@@ -240,18 +227,12 @@ class OpponentLayer:
 
     def set_level(self, level: int | None) -> None:
         self.level = level
-        if self._sup is not None:
-            self._sup.level = level
-            self._sup.kill()   # the next question starts it with the new level
+        self.questions.set_level(level)
 
     def close(self) -> None:
         """Stop the worker and the engine."""
-        if self._worker is not None:
-            self._questions.put(None)
-            self._worker.join(timeout=5)
-            self._worker = None
-        if self._sup is not None:
-            self._sup.close()
+        self.questions.close()
+        super().close()
 
     # ================================================================ the work
     def _key(self) -> tuple:
@@ -284,7 +265,8 @@ class OpponentLayer:
                 return (f"Computer: {shown.words}. Put the {piece} on {names[shown.move.to_square]} "
                         f"from {misplaced}.", f"Computer: {shown.words}")
             return f"Computer: {shown.words}. Make it on the board.", f"Computer: {shown.words}"
-        if self._asked is not None and self._asked[1] == "computer" and self._asked[0] == self._key():
+        asked = self.questions.asked
+        if asked is not None and asked[1] == "computer" and asked[0] == self._key():
             return "Computer is thinking.", "Computer thinking…"
         return None, ""
 
@@ -384,7 +366,7 @@ class OpponentLayer:
 
     def _maybe_ask(self, now: int) -> None:
         c = self.controller
-        if self._asked is not None or self._unavailable:
+        if self.questions.asked is not None or self._unavailable:
             return
         if self._retry_at is not None and now < self._retry_at:
             return
@@ -398,22 +380,7 @@ class OpponentLayer:
         if kind is None or (self._shown is not None and self._shown.key == key and self._shown.kind == kind):
             return
         self._retry_at = None
-        self._ask(key, kind, now)
-
-    def _ask(self, key: tuple, kind: str, now: int) -> None:
-        position = self.controller.position
-        start = position.copy()
-        while start.move_stack:
-            start.pop()
-        question = (key, kind, start.fen(), [str(m) for m in position.move_stack], self._limits(), position.copy())
-        self._asked = (key, kind)
-        if self.sync:
-            self._answers.put(self._answer(question))
-        else:
-            if self._worker is None:
-                self._worker = threading.Thread(target=self._work, daemon=True, name="opponent")
-                self._worker.start()
-            self._questions.put(question)
+        self.questions.ask(key, kind, c.position, self._limits())
 
     def _limits(self) -> Limits:
         if self.limits is not None:
@@ -423,52 +390,16 @@ class OpponentLayer:
             return Limits(wtime=clocks["white"], btime=clocks["black"])
         return Limits(movetime=self.movetime_ms)
 
-    def _supervisor(self) -> Supervisor:
-        if self._sup is None:
-            kwargs = {} if self.grace_s is None else {"grace_s": self.grace_s}
-            self._sup = Supervisor(self.engine, self.controller.position.variant.name, self.level, seed=self.seed,
-                                   on_report=lambda report: self._answer_ready(("report", report)), **kwargs)
-        return self._sup
-
-    def _work(self) -> None:
-        while True:
-            question = self._questions.get()
-            if question is None:
-                return
-            self._answer_ready(self._answer(question))
-
-    def _answer_ready(self, item: tuple) -> None:
-        self._answers.put(item)
-        self._wake()
-
-    def _answer(self, question: tuple) -> tuple:
-        key, kind, start, moves, limits, position = question
-        try:
-            result = self._supervisor().best(start, moves, limits, position)
-        except UnsupportedGame as exc:
-            return ("failed", key, kind, str(exc), "The computer does not play this game.", "No computer for this game")
-        except SpecError as exc:
-            what = ("no C compiler" if "no gcc" in str(exc) or "no make" in str(exc)
-                    else "engine not built" if "not built" in str(exc) else "engine not found")
-            return ("failed", key, kind, str(exc), f"Computer unavailable: {what}.", "Computer unavailable")
-        except EngineError as exc:
-            return ("failed", key, kind, str(exc), RESTARTING + ".", "Computer restarting")
-        return ("answer", key, kind, result)
-
     def _collect(self, now: int) -> list[dict]:
+        """The engine's answers and reports (``EngineQuestions.answers``),
+        as events, notes and the move shown."""
         out: list[dict] = []
-        while True:
-            try:
-                item = self._answers.get_nowait()
-            except queue.Empty:
-                return out
+        for item in self.questions.answers():
             if item[0] == "report":
                 out.append({**item[1], "at": now})
                 self._note = (RESTARTING + ".", now + NOTE_MS, "Computer restarting")
                 continue
             key, kind = item[1], item[2]
-            if self._asked == (key, kind):
-                self._asked = None
             if item[0] == "failed":
                 out.append({"type": "engine_error", "text": item[3], "at": now})
                 self._note = (item[4], now + NOTE_MS, item[5])
@@ -486,6 +417,7 @@ class OpponentLayer:
                 self._hint_wanted = None
             out.append({"type": "engine_move", "for": kind, "move": str(move), "score": result.score_text(),
                         "at": now})
+        return out
 
     # ================================================================ menu items
     def _side_label(self) -> str:

@@ -186,17 +186,17 @@ class Position:
         """An independent copy with the same history."""
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
-        other.board = list(self.board)
-        other.move_stack = list(self.move_stack)
-        other._undo = list(self._undo)
-        other._cache = {}
-        other._seen = Counter(self._seen)
-        self._copy_own_state(other)
+        other.__dict__.update(self._own_state())
         return other
 
-    def _copy_own_state(self, other: "Position") -> None:
-        other.kings = list(self.kings)
-        other._king_counts = dict(self._king_counts)
+    def _own_state(self) -> dict[str, object]:
+        """Fresh copies of the members a position changes in place, for :meth:`copy`."""
+        return {**self._history_state(), "kings": list(self.kings), "_king_counts": dict(self._king_counts)}
+
+    def _history_state(self) -> dict[str, object]:
+        """Fresh copies of the board and the history, the part of :meth:`_own_state` every game has."""
+        return {"board": list(self.board), "move_stack": list(self.move_stack), "_undo": list(self._undo),
+                "_cache": {}, "_seen": Counter(self._seen)}
 
     def piece_at(self, square: int | str) -> Piece | None:
         sq = self.geometry.square(square) if isinstance(square, str) else square

@@ -165,8 +165,8 @@ class OptimaPosition(Position):
         """The canonical FEN (O15); it reads back to the same position."""
         return fenmod.format(self._fen_data())
 
-    def _copy_own_state(self, other: "Position") -> None:
-        other.royals = dict(self.royals)
+    def _own_state(self) -> dict[str, object]:
+        return {**self._history_state(), "royals": dict(self.royals)}
 
     def piece_at(self, square: int | str) -> Unit | None:
         sq = self.geometry.square(square) if isinstance(square, str) else square

@@ -269,7 +269,7 @@ class Position:
         """A legal move from its canonical string. A string without captures
         (``d2-d5``, ``c9-d10=W``) names the legal move with that origin,
         destination (and promotion) if there is exactly one."""
-        move = parse_move(text, self.geometry)
+        move = parse_move(text, self.geometry, self.variant.move_forms)
         legal = self.legal_moves
         wanted = str(move)
         for m in legal:

@@ -13,13 +13,12 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from maxima_board.rules import variants
-from maxima_board.rules.notation import FenError, Move, MoveError
+from maxima_board.rules.notation import FenError, Move, MoveError, parse_move
 from maxima_board.rules.position import Check, Outcome, Position, Signature
 from maxima_board.rules.variants.base import BLACK, WHITE, Variant
 from . import fen as fenmod
 from .placement import Reserve, count_placements, placements, set_size, side_at
 from .tables import PLACE, PROMOTE, SWAP, Options, Tables
-from .text import parse_move_text
 from .units import ROYAL, TYPE_MASK, UnitType
 
 FORCES = ("eq", "u1", "u2", "random")
@@ -224,7 +223,7 @@ class OptimaPosition(Position):
         exactly one."""
         if isinstance(text, Move):
             text = str(text)
-        move = parse_move_text(text, self.geometry)
+        move = parse_move(text, self.geometry, self.variant.move_forms)
         legal = self.legal_moves
         wanted = str(move)
         for m in legal:

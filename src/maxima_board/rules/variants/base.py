@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from maxima_board.rules.geometry import Geometry
+from maxima_board.rules.move_forms import CANONICAL, MoveForms
 from maxima_board.rules.pieces import PieceType
 
 WHITE = 1
@@ -31,7 +32,8 @@ class Variant:
       ``fifty_moves``, ``repetition``, ``insufficient_material`` (D16);
       ``draw_result``: how a draw is written;
     - ``units``: Optima's unit types (:mod:`maxima_board.rules.optima.units`), which
-      replace ``types`` in the ``"optima"`` family.
+      replace ``types`` in the ``"optima"`` family;
+    - ``move_forms``: the grammar of its move texts (:mod:`maxima_board.rules.move_forms`).
     """
 
     name: str
@@ -59,6 +61,7 @@ class Variant:
     insufficient_material: bool = False
     draw_result: str = "1/2"
     units: tuple = ()
+    move_forms: MoveForms = CANONICAL
     letters: dict[str, PieceType] = field(init=False, repr=False)
 
     def __post_init__(self):

@@ -11,6 +11,7 @@ from maxima_board.rules.geometry import Geometry
 from maxima_board.rules.optima.units import ADJACENT, FIRST_ALL, FIRST_DIAG, FIRST_ORTH, KNIGHT_SQUARES, UnitType
 from maxima_board.rules.optima.movers import (A_LEAPS, ALL, C_LEAPS, D_LEAPS, DIAG, F_LEAPS, K_LEAPS, N_LEAPS, ORTH, W_LEAPS, Bent, DoubleLeap, Fly, FlyHop, Leap, Plow, Promote, Rider, ScreenCapture, Slide, multiples)
 from maxima_board.rules.optima.effects import (Approach, LeapConvert, Proximity, Rifle, StopSlide, SwapLeap, TwoPart, ZigZag, zigzag_pairs)
+from maxima_board.rules.move_forms import UNITS as UNIT_MOVES
 from .base import Variant
 
 U = UnitType
@@ -118,9 +119,9 @@ OPTIMA = Variant(
     name="optima", title="Optima", family="optima",
     summary="Optima (Howe) on 10x10: 53 piece types with attributes, placement phase, royal pieces",
     geometry=BOARD_10X10, start_fen=START_10, types=(), units=UNITS,
-    repetition=True, draw_result="1/2-1/2")
+    repetition=True, draw_result="1/2-1/2", move_forms=UNIT_MOVES)
 OPTIMA_9X9 = Variant(
     name="optima-9x9", title="Optima 9x9", family="optima",
     summary="Optima (Howe) on 9x9: five pieces a side, one royal",
     geometry=BOARD_9X9, start_fen=START_9, types=(), units=UNITS,
-    repetition=True, draw_result="1/2-1/2")
+    repetition=True, draw_result="1/2-1/2", move_forms=UNIT_MOVES)

@@ -14,8 +14,7 @@ import dataclasses
 from maxima_board.rules.geometry import ALL_DIRECTIONS, ORTHOGONAL
 from maxima_board.rules.optima.movers import K_LEAPS, Leap, Slide
 from maxima_board.rules.optima.tables import PROMOTE, SWAP
-from maxima_board.rules.variants.base import Variant
-from maxima_board.rules.variants.optima import BOARD_9X9, BOARD_10X10, START_9, START_10, UNITS
+from maxima_board.rules.variants.optima import OPTIMA, OPTIMA_9X9, UNITS
 
 
 class Shot:
@@ -64,9 +63,7 @@ class PawnStep:
 TOY_MOVES = {"VR": (Leap(K_LEAPS),), "QU": (Slide(ALL_DIRECTIONS),), "AR": (Slide(ORTHOGONAL), Shot()),
              "CR": (Leap(K_LEAPS, capture=False), Swap()), "PN": (PawnStep(),), "WI": (Slide(ALL_DIRECTIONS),)}
 TOY_UNITS = tuple(dataclasses.replace(u, moves=TOY_MOVES.get(u.token, ())) for u in UNITS)
-TOY = Variant(name="optima-toy", title="Optima (toy units)", family="optima", summary="test only",
-              geometry=BOARD_10X10, start_fen=START_10, types=(), units=TOY_UNITS,
-              repetition=True, draw_result="1/2-1/2")
-TOY_9X9 = Variant(name="optima-toy-9x9", title="Optima 9x9 (toy units)", family="optima", summary="test only",
-                  geometry=BOARD_9X9, start_fen=START_9, types=(), units=TOY_UNITS,
-                  repetition=True, draw_result="1/2-1/2")
+TOY = dataclasses.replace(OPTIMA, name="optima-toy", title="Optima (toy units)", summary="test only",
+                          units=TOY_UNITS)
+TOY_9X9 = dataclasses.replace(OPTIMA_9X9, name="optima-toy-9x9", title="Optima 9x9 (toy units)",
+                              summary="test only", units=TOY_UNITS)

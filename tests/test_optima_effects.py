@@ -16,7 +16,8 @@ from maxima_board.rules import Position
 from maxima_board.rules.optima.tables import SWAP, Options, Tables
 from maxima_board.rules.optima.text import move_text, parse_board
 from maxima_board.rules.optima.units import ROYAL, TYPE_MASK
-from maxima_board.rules.variants.optima import BY_TOKEN, OPTIMA, OPTIMA_9X9, SECTION_B, UNITS
+from maxima_board.rules.variants.optima import OPTIMA, OPTIMA_9X9
+from maxima_board.rules.variants.optima_units import BY_TOKEN, SECTION_B, UNITS
 
 
 def setup(board: str, options: Options = Options()):

@@ -201,7 +201,7 @@ def _parse_rows(rows_text: str, variant: Variant, multi_digit: bool) -> list[int
                 continue
             previous_digit = False
             exists = g.exists(file, rank)
-            if ch == "x" and variant.family == "maxima":
+            if ch == "x" and g.has_holes:
                 if exists:
                     raise FenError(f"rank {rank}: 'x' on square {g.names[g.at(file, rank)]}, which exists")
             elif ch.lower() in codes and ch.isalpha():
@@ -226,8 +226,8 @@ def _other_game(ch: str, variant: Variant) -> str | None:
     from . import variants
     if not ch.isalpha():
         return None
-    for other in variants.all_variants():
-        if other.family == variant.family and ch.lower() in other.letters:
+    for other in variants.relatives(variant):
+        if ch.lower() in other.letters:
             return other.title
     return None
 
@@ -253,7 +253,7 @@ def parse_fen(fen: str, variant: Variant) -> FenData:
     if not isinstance(fen, str):
         raise FenError("FEN must be text")
     check_fen_characters(fen)
-    if variant.family == "deckle":
+    if variant.chess_fen:
         return _parse_deckle(fen, variant)
     parts = fen.split()
     if len(parts) != 3:
@@ -267,8 +267,7 @@ def parse_fen(fen: str, variant: Variant) -> FenData:
 
 def _sibling(variant: Variant, rows: int) -> Variant:
     from . import variants
-    stem = variant.name.removesuffix("-10x8")
-    return variants.get(stem if rows == 10 else f"{stem}-10x8")
+    return variants.resized(variant, rows)
 
 
 def _parse_deckle(fen: str, variant: Variant) -> FenData:
@@ -411,7 +410,7 @@ def _rows(board: list[int], variant: Variant) -> str:
 def format_fen(data: FenData, variant: Variant) -> str:
     side = "w" if data.turn == WHITE else "b"
     rows = _rows(data.board, variant)
-    if variant.family != "deckle":
+    if not variant.chess_fen:
         return f"{rows} {side} {data.ply}"
     castling = "".join(ch for ch, bit in (("K", 1), ("Q", 2), ("k", 4), ("q", 8)) if data.castling & bit) or "-"
     names = variant.geometry.names

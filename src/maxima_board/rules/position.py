@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Iterator
+from typing import Iterator
 
 from . import variants
 from .movegen import Rules
@@ -91,14 +91,11 @@ class Position:
     32
     """
 
-    # Which class plays a game (Optima's positions have their own state:
-    # OptimaPosition) is decided by maxima_board.rules.position_classes, which sets this
-    # when the engine package is imported; this module names no other class.
-    chooser: ClassVar[Callable[["Variant | str"], type["Position"]] | None] = None
-
     def __new__(cls, fen: str | None = "start", variant: "Variant | str" = MAXIMA, *args, **kwargs):
-        if cls is Position and Position.chooser is not None:
-            cls = Position.chooser(variant)
+        """``Position(fen, variant)`` is an instance of the class the variant
+        names (:func:`position_class`): an Optima game's is an OptimaPosition."""
+        if cls is Position:
+            cls = position_class(variant)
         return super().__new__(cls)
 
     def __init__(self, fen: str | None = "start", variant: "Variant | str" = MAXIMA, *, validate: bool = True):
@@ -112,7 +109,7 @@ class Position:
         self._rules = rules_for(variant)
         self.board: list[int] = data.board
         self.turn: int = data.turn
-        self._deckle = variant.family == "deckle"
+        self._deckle = variant.chess_fen
         self._ply = data.ply
         self.state = (data.castling, data.ep, data.ban) if self._deckle else None
         self.halfmove = data.halfmove
@@ -168,7 +165,7 @@ class Position:
                 raise FenError(f"{name}'s own palace is filled by {name}'s pieces (M11)")
         mover = -self.turn
         side = "White" if mover == WHITE else "Black"
-        rule = {"maxima": "M12", "ultima": "U11", "deckle": "D5"}[self.variant.family]
+        rule = self.variant.check_rule
         if rules.palace and rules.palace_held(self.board, self.turn, mover):
             return
         if rules.attacks(self.board, self.turn, self.kings):
@@ -459,6 +456,11 @@ class Position:
         if self.variant is MAXIMA:
             return f"Position({self.fen()!r})"
         return f"Position({self.fen()!r}, {self.variant.name!r})"
+
+
+def position_class(variant: "Variant | str") -> type[Position]:
+    """The class whose instances play ``variant``: the one its data names, or the plain :class:`Position`."""
+    return variants.get(variant).position_class or Position
 
 
 def _perft(rules: Rules, b: list[int], c: int, kings: list[int], state, depth: int) -> int:

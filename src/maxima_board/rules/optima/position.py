@@ -76,7 +76,7 @@ class OptimaPosition(Position):
     def __init__(self, fen: str | None = "start", variant: "Variant | str" = "optima", *, validate: bool = True,
                  forces: str | None = None, royals: int | None = None):
         variant = variants.get(variant)
-        if variant.family != "optima":
+        if not variant.uses_units:
             raise ValueError(f"{variant.title} is not an Optima game")
         if fen is None or fen == "start":
             fen = variant.start_fen

@@ -242,7 +242,7 @@ def test_O6_two_ways_to_the_same_result_are_one_move():
     s = T.geometry.index["b2"]
     emitted = []
     for prim in T.type_of[b[s]].moves:
-        prim.gen(T, b, 1, s, lambda t, caps=(), convs=(), flags=0: emitted.append((t, tuple(sorted(caps)))))
+        prim.unit_moves(T, b, 1, s, lambda t, caps=(), convs=(), flags=0: emitted.append((t, tuple(sorted(caps)))))
     assert len(emitted) > len(set(emitted))
     moves = [m for m in T.board_moves(b, 1) if m[0] == s]
     assert len(moves) == len(set(moves)) == len(set(emitted)) == 14

@@ -10,8 +10,9 @@ never renumber.
 from __future__ import annotations
 
 from maxima_board.rules.geometry import Geometry
+from maxima_board.rules.pieces import ALFIL, ALL, CAMEL, DABBABA, DIAG, FERZ, KING_STEPS, KNIGHT, ORTH, WAZIR, multiples
 from maxima_board.rules.optima.units import ADJACENT, FIRST_ALL, FIRST_DIAG, FIRST_ORTH, KNIGHT_SQUARES, UnitType
-from maxima_board.rules.optima.movers import (A_LEAPS, ALL, C_LEAPS, D_LEAPS, DIAG, F_LEAPS, K_LEAPS, N_LEAPS, ORTH, W_LEAPS, Bent, DoubleLeap, Fly, FlyHop, Leap, Plow, Promote, Rider, ScreenCapture, Slide, multiples)
+from maxima_board.rules.optima.movers import (Bent, DoubleLeap, Fly, FlyHop, Leap, Plow, Promote, Rider, ScreenCapture, Slide)
 from maxima_board.rules.optima.effects import (Approach, LeapConvert, Proximity, Rifle, StopSlide, SwapLeap, TwoPart, ZigZag, zigzag_pairs)
 
 U = UnitType
@@ -20,37 +21,37 @@ U = UnitType
 # Section A (O7, O8, O12.1-O12.7 and the immobilizers' moves of O12.12):
 # primitives from engine/optima/movers.py.
 # ---------------------------------------------------------------------------
-CENTAUR = U(1, "CE", "Centaur", (Leap(N_LEAPS), Slide(DIAG), Leap(W_LEAPS)), resolute=True)
-HERO = U(2, "HE", "Hero", (Leap(multiples(K_LEAPS, (1, 2, 3))),), resolute=True)
-MARSHAL = U(3, "MA", "Marshal", (Slide(ORTH), Leap(N_LEAPS), Leap(F_LEAPS)), shielded=True)
-MYRMIDON = U(4, "MY", "Myrmidon", (Leap(W_LEAPS + F_LEAPS + N_LEAPS + C_LEAPS),), shielded=True)
-NOMAD = U(5, "NO", "Nomad", (Rider(N_LEAPS + D_LEAPS + A_LEAPS),), resolute=True)
-PRINCE = U(6, "PR", "Prince", (Leap(N_LEAPS), Slide(ALL, 3)), loyal=True)
+CENTAUR = U(1, "CE", "Centaur", (Leap(KNIGHT), Slide(DIAG), Leap(WAZIR)), resolute=True)
+HERO = U(2, "HE", "Hero", (Leap(multiples(KING_STEPS, (1, 2, 3))),), resolute=True)
+MARSHAL = U(3, "MA", "Marshal", (Slide(ORTH), Leap(KNIGHT), Leap(FERZ)), shielded=True)
+MYRMIDON = U(4, "MY", "Myrmidon", (Leap(WAZIR + FERZ + KNIGHT + CAMEL),), shielded=True)
+NOMAD = U(5, "NO", "Nomad", (Rider(KNIGHT + DABBABA + ALFIL),), resolute=True)
+PRINCE = U(6, "PR", "Prince", (Leap(KNIGHT), Slide(ALL, range=3)), loyal=True)
 QUEEN = U(7, "QU", "Queen", (Slide(ALL),), loyal=True)
-BASTION = U(8, "BS", "Bastion", (Leap(F_LEAPS), Rider(D_LEAPS), Rider(D_LEAPS, slip=2)), shielded=True)
+BASTION = U(8, "BS", "Bastion", (Leap(FERZ), Rider(DABBABA), Rider(DABBABA, slip=2)), shielded=True)
 JUGGERNAUT = U(9, "JU", "Juggernaut", (Plow(ALL, 3, armor_stops=False),), resolute=True)
 LEGION = U(10, "LE", "Legion", (Plow(ORTH),))
-PHALANX = U(11, "PH", "Phalanx", (Plow(DIAG), Leap(W_LEAPS)))
+PHALANX = U(11, "PH", "Phalanx", (Plow(DIAG), Leap(WAZIR)))
 DAUPHIN = U(12, "DA", "Dauphin", (Slide(ALL), ScreenCapture(ALL, (1,))), loyal=True)
-DEACON = U(13, "DE", "Deacon", (Fly(DIAG), Leap(W_LEAPS), ScreenCapture(DIAG, (0, 1))))
+DEACON = U(13, "DE", "Deacon", (Fly(DIAG), Leap(WAZIR), ScreenCapture(DIAG, (0, 1))))
 PARAPET = U(14, "PA", "Parapet", (Fly(ORTH), ScreenCapture(ORTH, (0, 1))))
-GENERAL = U(15, "GE", "General", (Fly(ALL), ScreenCapture(ALL, (1,)), Leap(K_LEAPS, move=False)), shielded=True)
+GENERAL = U(15, "GE", "General", (Fly(ALL), ScreenCapture(ALL, (1,)), Leap(KING_STEPS, move=False)), shielded=True)
 FALCON = U(16, "FA", "Falcon", (FlyHop(ALL, run=1),), resolute=True)
-KITE = U(17, "KI", "Kite", (FlyHop(DIAG), Leap(W_LEAPS, capture=False), Leap(K_LEAPS, move=False)))
-OWL = U(18, "OW", "Owl", (FlyHop(ORTH), Leap(K_LEAPS, move=False)))
+KITE = U(17, "KI", "Kite", (FlyHop(DIAG), Leap(WAZIR, replace=False), Leap(KING_STEPS, move=False)))
+OWL = U(18, "OW", "Owl", (FlyHop(ORTH), Leap(KING_STEPS, move=False)))
 TOWER = U(19, "TO", "Tower", (Bent(ORTH),))
-PATRIARCH = U(20, "PT", "Patriarch", (Bent(DIAG), Leap(W_LEAPS)))
+PATRIARCH = U(20, "PT", "Patriarch", (Bent(DIAG), Leap(WAZIR)))
 BATTLEMENT = U(21, "BT", "Battlement", (Slide(ORTH), Bent(ORTH, first=1), Bent(ORTH, second=1)))
-PRELATE = U(22, "PL", "Prelate", (Slide(DIAG), Bent(DIAG, first=1), Bent(DIAG, second=1), Leap(W_LEAPS)))
-CAVALRY = U(23, "CV", "Cavalry", (Leap(N_LEAPS), DoubleLeap(N_LEAPS)))
-BASILISK = U(24, "BA", "Basilisk", (Leap(K_LEAPS + N_LEAPS),), immobilizes=KNIGHT_SQUARES)
+PRELATE = U(22, "PL", "Prelate", (Slide(DIAG), Bent(DIAG, first=1), Bent(DIAG, second=1), Leap(WAZIR)))
+CAVALRY = U(23, "CV", "Cavalry", (Leap(KNIGHT), DoubleLeap(KNIGHT)))
+BASILISK = U(24, "BA", "Basilisk", (Leap(KING_STEPS + KNIGHT),), immobilizes=KNIGHT_SQUARES)
 CHIMAERA = U(25, "CH", "Chimaera", (Slide(ORTH),), immobilizes=FIRST_ORTH)
-CYCLOPS = U(26, "CY", "Cyclops", (Slide(DIAG), Leap(W_LEAPS, capture=False)), immobilizes=FIRST_DIAG)
-GORGONA = U(27, "GO", "Gorgona", (Slide(ALL, capture=False),), immobilizes=FIRST_ALL)
-MEDUSA = U(28, "ME", "Medusa", (Slide(ALL, capture=False), Leap(multiples(K_LEAPS, (1, 2)), move=False)),
+CYCLOPS = U(26, "CY", "Cyclops", (Slide(DIAG), Leap(WAZIR, replace=False)), immobilizes=FIRST_DIAG)
+GORGONA = U(27, "GO", "Gorgona", (Slide(ALL, replace=False),), immobilizes=FIRST_ALL)
+MEDUSA = U(28, "ME", "Medusa", (Slide(ALL, replace=False), Leap(multiples(KING_STEPS, (1, 2)), move=False)),
            immobilizes=ADJACENT)
-PAWN = U(29, "PN", "Pawn", (Promote(Slide(ORTH, 2, capture=False), Leap(F_LEAPS, move=False)),), kind="pawn")
-GUARD = U(30, "GD", "Guard", (Slide(ALL, 2),), armored=True, kind="guard")
+PAWN = U(29, "PN", "Pawn", (Promote(Slide(ORTH, range=2, replace=False), Leap(FERZ, move=False)),), kind="pawn")
+GUARD = U(30, "GD", "Guard", (Slide(ALL, range=2),), armored=True, kind="guard")
 
 SECTION_A = (CENTAUR, HERO, MARSHAL, MYRMIDON, NOMAD, PRINCE, QUEEN, BASTION, JUGGERNAUT, LEGION, PHALANX,
              DAUPHIN, DEACON, PARAPET, GENERAL, FALCON, KITE, OWL, TOWER, PATRIARCH, BATTLEMENT, PRELATE,
@@ -63,33 +64,33 @@ SECTION_A = (CENTAUR, HERO, MARSHAL, MYRMIDON, NOMAD, PRINCE, QUEEN, BASTION, JU
 # Section B (O9.5-O9.7, O10, O11, O12.8-O12.11, O12.13-O12.17):
 # primitives from engine/optima/effects.py.
 # ---------------------------------------------------------------------------
-CHAMBERLAIN = U(31, "CM", "Chamberlain", (TwoPart(Slide(ORTH, 2)),), loyal=True)
-MINISTER = U(32, "MI", "Minister", (TwoPart(Slide(DIAG, 2)), Leap(W_LEAPS)), loyal=True)
-VICEROY = U(33, "VR", "Viceroy", (TwoPart(Leap(K_LEAPS), return_on_capture=True),))
+CHAMBERLAIN = U(31, "CM", "Chamberlain", (TwoPart(Slide(ORTH, range=2)),), loyal=True)
+MINISTER = U(32, "MI", "Minister", (TwoPart(Slide(DIAG, range=2)), Leap(WAZIR)), loyal=True)
+VICEROY = U(33, "VR", "Viceroy", (TwoPart(Leap(KING_STEPS), return_on_capture=True),))
 RANGER = U(34, "RA", "Ranger", (ZigZag(zigzag_pairs(ORTH)),))
-SCOUT = U(35, "SC", "Scout", (Leap(W_LEAPS), ZigZag(zigzag_pairs(DIAG))), resolute=True)
-CHAPLAIN = U(36, "CP", "Chaplain", (Leap(W_LEAPS, capture=False), Proximity(Leap(F_LEAPS + A_LEAPS, capture=False))))
-CHARGER = U(37, "CG", "Charger", (Proximity(Leap(N_LEAPS, capture=False)),))
-DRAGOON = U(38, "DR", "Dragoon", (Proximity(Leap(W_LEAPS + D_LEAPS, capture=False)),))
+SCOUT = U(35, "SC", "Scout", (Leap(WAZIR), ZigZag(zigzag_pairs(DIAG))), resolute=True)
+CHAPLAIN = U(36, "CP", "Chaplain", (Leap(WAZIR, replace=False), Proximity(Leap(FERZ + ALFIL, replace=False))))
+CHARGER = U(37, "CG", "Charger", (Proximity(Leap(KNIGHT, replace=False)),))
+DRAGOON = U(38, "DR", "Dragoon", (Proximity(Leap(WAZIR + DABBABA, replace=False)),))
 CITADEL = U(39, "CT", "Citadel", (Proximity(StopSlide(ORTH)),))
-REGENT = U(40, "RE", "Regent", (Proximity(StopSlide(ALL, 3)),))
-INQUISITOR = U(41, "IN", "Inquisitor", (Proximity(StopSlide(DIAG)), Leap(W_LEAPS, capture=False)))
+REGENT = U(40, "RE", "Regent", (Proximity(StopSlide(ALL, range=3)),))
+INQUISITOR = U(41, "IN", "Inquisitor", (Proximity(StopSlide(DIAG)), Leap(WAZIR, replace=False)))
 FRIGATE = U(42, "FR", "Frigate", (Proximity(Slide(ORTH), ORTH),))
-SLOOP = U(43, "SL", "Sloop", (Proximity(Slide(DIAG), DIAG), Leap(W_LEAPS)))
-ARCHER = U(44, "AR", "Archer", (Slide(ALL, 3), Rifle(Slide(ALL, 3))))
-LANCER = U(45, "LA", "Lancer", (Leap(K_LEAPS + N_LEAPS), Rifle(Leap(K_LEAPS + N_LEAPS))))
+SLOOP = U(43, "SL", "Sloop", (Proximity(Slide(DIAG), DIAG), Leap(WAZIR)))
+ARCHER = U(44, "AR", "Archer", (Slide(ALL, range=3), Rifle(Slide(ALL, range=3))))
+LANCER = U(45, "LA", "Lancer", (Leap(KING_STEPS + KNIGHT), Rifle(Leap(KING_STEPS + KNIGHT))))
 SPEARMAN = U(46, "SP", "Spearman", (Slide(ORTH), Rifle(Slide(ORTH))))
-SWORDSMAN = U(47, "SW", "Swordsman", (Leap(W_LEAPS), Slide(DIAG), Rifle(Slide(DIAG))))
+SWORDSMAN = U(47, "SW", "Swordsman", (Leap(WAZIR), Slide(DIAG), Rifle(Slide(DIAG))))
 WIZARD = U(48, "WI", "Wizard", (Proximity(Slide(ALL), reach=1),), immobilizes=ADJACENT, kind="wizard")
-AGENT = U(49, "AG", "Agent", (Slide(DIAG, capture=False), Leap(W_LEAPS, capture=False), LeapConvert(DIAG)))
-SPY = U(50, "SY", "Spy", (Slide(ORTH, capture=False), LeapConvert(ORTH)))
-AMBASSADOR = U(51, "AM", "Ambassador", (SwapLeap(multiples(K_LEAPS, (2, 3))),))
-CRUSADER = U(52, "CR", "Crusader", (SwapLeap(K_LEAPS + N_LEAPS),))
-KEEP = U(53, "KE", "Keep", (Leap(F_LEAPS, capture=False), Approach(ORTH), SwapLeap(W_LEAPS, move=False)))
-VICAR = U(54, "VI", "Vicar", (Leap(W_LEAPS, capture=False), Approach(DIAG), SwapLeap(F_LEAPS, move=False)))
+AGENT = U(49, "AG", "Agent", (Slide(DIAG, replace=False), Leap(WAZIR, replace=False), LeapConvert(DIAG)))
+SPY = U(50, "SY", "Spy", (Slide(ORTH, replace=False), LeapConvert(ORTH)))
+AMBASSADOR = U(51, "AM", "Ambassador", (SwapLeap(multiples(KING_STEPS, (2, 3))),))
+CRUSADER = U(52, "CR", "Crusader", (SwapLeap(KING_STEPS + KNIGHT),))
+KEEP = U(53, "KE", "Keep", (Leap(FERZ, replace=False), Approach(ORTH), SwapLeap(WAZIR, move=False)))
+VICAR = U(54, "VI", "Vicar", (Leap(WAZIR, replace=False), Approach(DIAG), SwapLeap(FERZ, move=False)))
 DIPLOMAT = U(55, "DI", "Diplomat", (Approach(ALL, 3),))
-ENVOY = U(56, "EN", "Envoy", (Slide(DIAG, 2, capture=False),
-                              Proximity(Slide(ORTH, 2, capture=False), reach=1, convert=True)))
+ENVOY = U(56, "EN", "Envoy", (Slide(DIAG, range=2, replace=False),
+                              Proximity(Slide(ORTH, range=2, replace=False), reach=1, convert=True)))
 
 SECTION_B = (CHAMBERLAIN, MINISTER, VICEROY, RANGER, SCOUT, CHAPLAIN, CHARGER, DRAGOON, CITADEL, REGENT,
              INQUISITOR, FRIGATE, SLOOP, ARCHER, LANCER, SPEARMAN, SWORDSMAN, WIZARD, AGENT, SPY, AMBASSADOR,

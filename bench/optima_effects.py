@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from maxima_board.rules.optima.tables import Options, Tables  # noqa: E402
 from maxima_board.rules.optima.text import parse_board  # noqa: E402
-from maxima_board.rules.variants.optima import BY_TOKEN, OPTIMA, SECTION_B, UNITS  # noqa: E402
+from maxima_board.rules.variants.optima import OPTIMA  # noqa: E402
+from maxima_board.rules.variants.optima_units import BY_TOKEN, SECTION_B, UNITS  # noqa: E402
 
 E10_PLACED = ("vr*requmakejufachcear/" + "gd" * 10 + "/" + "pn" * 10 + "/10/10/10/10/" + "PN" * 10 + "/"
               + "GD" * 10 + "/ARCECHFAJUKEMAQUREVR*")

@@ -12,16 +12,16 @@ from __future__ import annotations
 import dataclasses
 
 from maxima_board.rules.geometry import ALL_DIRECTIONS, ORTHOGONAL
-from maxima_board.rules.optima.movers import K_LEAPS, Leap, Slide
+from maxima_board.rules.optima.movers import Leap, Slide
+from maxima_board.rules.pieces import KING_STEPS
 from maxima_board.rules.optima.tables import PROMOTE, SWAP
-from maxima_board.rules.variants.base import Variant
-from maxima_board.rules.variants.optima import BOARD_9X9, BOARD_10X10, START_9, START_10, UNITS
+from maxima_board.rules.variants.optima import OPTIMA, OPTIMA_9X9, UNITS
 
 
 class Shot:
     """Remove an enemy two squares away orthogonally, staying on s (t == s)."""
 
-    def gen(self, T, b, c, s, emit):
+    def unit_moves(self, T, b, c, s, emit):
         for d in ORTHOGONAL:
             ray = T.rays[s][d]
             if len(ray) >= 2 and b[ray[1]] * c < 0:
@@ -31,7 +31,7 @@ class Shot:
 class Swap:
     """Swap-convert an adjacent enemy (O11: loyal untouched, royal captured)."""
 
-    def gen(self, T, b, c, s, emit):
+    def unit_moves(self, T, b, c, s, emit):
         for t in T.neighbours[s]:
             if b[t] * c < 0:
                 caps, convs = T.convert(b, c, (t,))
@@ -44,7 +44,7 @@ class Swap:
 class PawnStep:
     """One square forward (or capture diagonally forward); promotes on the last rank."""
 
-    def gen(self, T, b, c, s, emit):
+    def unit_moves(self, T, b, c, s, emit):
         n = T.n
         f, r = T.file_of[s], T.rank_of[s]
         last = n if c > 0 else 1
@@ -61,12 +61,10 @@ class PawnStep:
             emit(t, (), (), PROMOTE if r + c == last else 0)
 
 
-TOY_MOVES = {"VR": (Leap(K_LEAPS),), "QU": (Slide(ALL_DIRECTIONS),), "AR": (Slide(ORTHOGONAL), Shot()),
-             "CR": (Leap(K_LEAPS, capture=False), Swap()), "PN": (PawnStep(),), "WI": (Slide(ALL_DIRECTIONS),)}
+TOY_MOVES = {"VR": (Leap(KING_STEPS),), "QU": (Slide(ALL_DIRECTIONS),), "AR": (Slide(ORTHOGONAL), Shot()),
+             "CR": (Leap(KING_STEPS, replace=False), Swap()), "PN": (PawnStep(),), "WI": (Slide(ALL_DIRECTIONS),)}
 TOY_UNITS = tuple(dataclasses.replace(u, moves=TOY_MOVES.get(u.token, ())) for u in UNITS)
-TOY = Variant(name="optima-toy", title="Optima (toy units)", family="optima", summary="test only",
-              geometry=BOARD_10X10, start_fen=START_10, types=(), units=TOY_UNITS,
-              repetition=True, draw_result="1/2-1/2")
-TOY_9X9 = Variant(name="optima-toy-9x9", title="Optima 9x9 (toy units)", family="optima", summary="test only",
-                  geometry=BOARD_9X9, start_fen=START_9, types=(), units=TOY_UNITS,
-                  repetition=True, draw_result="1/2-1/2")
+TOY = dataclasses.replace(OPTIMA, name="optima-toy", title="Optima (toy units)", summary="test only",
+                          units=TOY_UNITS)
+TOY_9X9 = dataclasses.replace(OPTIMA_9X9, name="optima-toy-9x9", title="Optima 9x9 (toy units)",
+                              summary="test only", units=TOY_UNITS)

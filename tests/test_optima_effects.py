@@ -16,7 +16,8 @@ from maxima_board.rules import Position
 from maxima_board.rules.optima.tables import SWAP, Options, Tables
 from maxima_board.rules.optima.text import move_text, parse_board
 from maxima_board.rules.optima.units import ROYAL, TYPE_MASK
-from maxima_board.rules.variants.optima import BY_TOKEN, OPTIMA, OPTIMA_9X9, SECTION_B, UNITS
+from maxima_board.rules.variants.optima import OPTIMA, OPTIMA_9X9
+from maxima_board.rules.variants.optima_units import BY_TOKEN, SECTION_B, UNITS
 
 
 def setup(board: str, options: Options = Options()):
@@ -241,7 +242,7 @@ def test_O6_two_ways_to_the_same_result_are_one_move():
     s = T.geometry.index["b2"]
     emitted = []
     for prim in T.type_of[b[s]].moves:
-        prim.gen(T, b, 1, s, lambda t, caps=(), convs=(), flags=0: emitted.append((t, tuple(sorted(caps)))))
+        prim.unit_moves(T, b, 1, s, lambda t, caps=(), convs=(), flags=0: emitted.append((t, tuple(sorted(caps)))))
     assert len(emitted) > len(set(emitted))
     moves = [m for m in T.board_moves(b, 1) if m[0] == s]
     assert len(moves) == len(set(moves)) == len(set(emitted)) == 14

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from maxima_board.rules import FenError, Move, MoveError, Position, variants
+from maxima_board.rules import FenError, Move, MoveError, Position, parse_move, variants
 from maxima_board.rules.optima.fen import parse, parse_rules
 from maxima_board.rules.optima.forces import start_fen
 from maxima_board.rules.optima.placement import first_rank
 from maxima_board.rules.optima.tables import PROMOTE, SWAP, Options, Tables
-from maxima_board.rules.optima.text import move_text, parse_move_text
+from maxima_board.rules.optima.text import move_text
 from maxima_board.rules.optima.units import ROYAL
 from maxima_board.rules.variants.optima import BY_TOKEN, OPTIMA, OPTIMA_9X9, PIECE_TOKENS, START_9, START_10
 
@@ -176,16 +176,16 @@ def test_O15_canonical_move_text_of_every_kind():
 @pytest.mark.parametrize("text", ["AR@e1", "VR*@j10", "e5-e5xg7", "e4-e5xe6^d6", "e5-e6^e6", "e9-d10xd10=WI",
                                   "a1-e5xb2,a10^b3,c3=WI", "d1-b1xa2"])
 def test_O15_move_texts_parse_and_write_back(text):
-    move = parse_move_text(text, OPTIMA.geometry)
+    move = parse_move(text, OPTIMA.geometry, OPTIMA.move_forms)
     assert str(move) == text
-    assert str(parse_move_text("AR" + text if "@" not in text else text, OPTIMA.geometry)) == text
+    assert str(parse_move("AR" + text if "@" not in text else text, OPTIMA.geometry, OPTIMA.move_forms)) == text
 
 
 @pytest.mark.parametrize("text", ["ar@e1", "AR@k1", "AR@e11", "e5-e5xg7,g7", "e5-e6^e6,e6", "e9-e10=W", "e5e6",
                                   "e5-e6x", "A@e1", "e5-e6^"])
 def test_O15_bad_move_texts_are_one_line_move_errors(text):
     with pytest.raises(MoveError) as info:
-        parse_move_text(text, OPTIMA.geometry)
+        parse_move(text, OPTIMA.geometry, OPTIMA.move_forms)
     assert "\n" not in str(info.value)
 
 

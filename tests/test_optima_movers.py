@@ -15,7 +15,8 @@ import pytest
 from maxima_board.rules import Position
 from maxima_board.rules.optima.tables import Options, Tables
 from maxima_board.rules.optima.text import move_text, parse_board
-from maxima_board.rules.variants.optima import BY_TOKEN, OPTIMA, OPTIMA_9X9, SECTION_A
+from maxima_board.rules.variants.optima import OPTIMA, OPTIMA_9X9
+from maxima_board.rules.variants.optima_units import BY_TOKEN, SECTION_A
 
 FILES = "abcdefghij"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from maxima_board.rules import Position
-from maxima_board.rules.variants.optima import FALCON, PAWN
+from maxima_board.rules.variants.optima_units import FALCON, PAWN
 from tests.optima_support import TOY
 
 AFTER_E10 = ("vr*requmakejufachcear/gdgdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpnpn/10/10/10/10/PNPNPNPNPNPNPNPNPNPN/"

@@ -15,7 +15,7 @@ of games when the board plays more than three. A group's page uses all
 four buttons; a spare one goes back to the first page. The pages are built
 from the board's games (``maxima_board.devices.boards.games_for``), a Deckle game once
 (its 10×10 form: set-up follows the pieces to the 10×8 one), grouped by
-family in the order of ``maxima-board variants``.
+family (``variants.relatives``), in the order of ``maxima-board variants``.
 
 A group's page of four games has no button to spare for going back, so
 every page closes by itself ``CLOSE_MS`` after the last press, counting
@@ -85,7 +85,7 @@ def _groups(games: list[str], count: int) -> list[list[str]]:
     smallest from ``LEAVES`` up that gives ``count`` groups or fewer)."""
     runs: list[list[str]] = []
     for game in games:
-        if runs and variants.get(runs[-1][0]).family == variants.get(game).family:
+        if runs and variants.get(game) in variants.relatives(runs[-1][0]):
             runs[-1].append(game)
         else:
             runs.append([game])

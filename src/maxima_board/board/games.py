@@ -12,7 +12,7 @@ from maxima_board.rules import variants
 from maxima_board.rules.variants.base import Variant
 from maxima_board.devices.boards import games_for
 
-from .settings import BOARD_KINDS, FORCES
+from .settings import BOARD_KINDS
 
 
 
@@ -38,8 +38,8 @@ def first_game(settings: object) -> str:
     whose config names no game does not start Maxima). Another game named
     for a board that cannot hold it stays: the board refuses it, naming it."""
     games = games_for(board_kind(settings))
-    variant = variants.get(getattr(settings, "variant", None) or "maxima").name
-    return games[0] if variant == "maxima" and variant not in games else variant
+    variant = variants.get(getattr(settings, "variant", None) or variants.DEFAULT).name
+    return games[0] if variant == variants.DEFAULT.name and variant not in games else variant
 
 
 @lru_cache(maxsize=None)
@@ -128,10 +128,7 @@ def fitted_title(variant: "Variant | str", room: int, suffix: str = "") -> str:
 def forces_for(variant: "Variant | str", forces: str) -> tuple[str, ...]:
     """The kinds of forces ``variant`` offers: Optima's (``u2`` only on
     10×10, O4), none for the other games."""
-    v = variants.get(variant)
-    if v.family != "optima":
-        return ()
-    return tuple(k for k in FORCES if k != "u2" or v.geometry.files == 10)
+    return variants.get(variant).forces
 
 
 def start_fen(variant: "Variant | str", settings: object, now_ms: int = 0) -> str:
@@ -142,7 +139,7 @@ def start_fen(variant: "Variant | str", settings: object, now_ms: int = 0) -> st
     was drawn; ``eq`` without a seed is the default set E10 / E9). ``u2``
     on 9×9 falls back to ``u1`` (O4)."""
     v = variants.get(variant)
-    if v.family != "optima":
+    if not v.forces:
         return "start"
     forces = getattr(settings, "forces", "eq") or "eq"
     if forces not in forces_for(v, forces):

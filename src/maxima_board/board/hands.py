@@ -105,7 +105,7 @@ def pick_move(position: Position, rng: random.Random) -> Move:
     the time, else any move."""
     moves = position.legal_moves
     board, turn = position.board, position.turn
-    royal = ROYAL if position.variant.family == "optima" else 0
+    royal = ROYAL if position.variant.uses_units else 0
     regicide = [m for m in moves if royal and any(abs(board[q]) & royal and board[q] * turn < 0 for q in m.captures)]
     if regicide:
         return rng.choice(regicide)

@@ -611,7 +611,7 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     if "offset" in sections["board"]:
         values["board_offset"] = sections["board"]["offset"]
     _check_placement(kind, values)
-    if values.get("forces") == "u2" and values.get("variant") == "optima-9x9":
+    if values.get("forces") == "u2" and _refuses_u2(values.get("variant")):
         raise _KeyError("[game] forces", '"u2" (two royals each) is played on 10x10 only (O4): use "u1" on 9x9')
     if "control" in sections["clock"]:
         values["time_control"] = sections["clock"]["control"]
@@ -645,10 +645,17 @@ def _check_placement(kind, values: dict[str, Any]) -> None:
         except ValueError:
             return        # an unknown game: its own key reports it
     elif offset:
-        from maxima_board.devices.boards import games_for
-        fits = [g for g in games_for(kind) if g != "maxima" and _fits(g, kind, offset)]
+        from maxima_board.devices.boards import games_for, home_board
+        fits = [g for g in games_for(kind) if home_board(g) is None and _fits(g, kind, offset)]
         if not fits:
             raise _KeyError(key, f'"{offset}" puts no game on {kind.title}')
+
+
+def _refuses_u2(game: object) -> bool:
+    """Whether ``game`` is set up with forces, but never "u2" (Optima 9x9, O4); an unknown game's own key reports it."""
+    from maxima_board.rules import variants
+    offered = variants.get(game).forces if game in variants.names() else ()
+    return bool(offered) and "u2" not in offered
 
 
 def _fits(game: str, kind, offset: str) -> bool:

@@ -124,13 +124,20 @@ def _field(variant: Variant) -> tuple[int, int, int]:
     return g.files, full[0], len(full)
 
 
+def home_board(variant: "str | Variant") -> BoardKind | None:
+    """The board a game was written for (Maxima's: the Maxima board), or None."""
+    name = variants.get(variant).name
+    return next((kind for kind in BOARDS.values() if name in kind.native), None)
+
+
 def _need(variant: Variant) -> str:
     """Which board a game that does not fit needs, in words."""
-    if variant.name == "maxima":
-        return "Maxima needs the Maxima board"
-    if variant.family == "deckle":
+    home = home_board(variant)
+    if home is not None:
+        return f"{variant.title} needs {home.title}"
+    if variant.series:
         g = variant.geometry
-        return f"Deckle's {g.files}×{len(g.ranks)} games need the 10×10 board"
+        return f"{variant.series} {g.files}×{len(g.ranks)} games need the 10×10 board"
     return f"{variant.title} needs the 10×10 board"
 
 
@@ -215,7 +222,7 @@ def place(game: "str | Variant", board: "str | BoardKind", offset: object = None
                 raise PlacementError(f"offset {offset!r} puts {variant.title}'s {name} off "
                                      f"{kind.title}")
             raise PlacementError(f"{_need(variant)}; this is {kind.title}"
-                                 if kind.name != "10x10" or variant.name == "maxima"
+                                 if kind.name != "10x10" or home_board(variant) is not None
                                  else f"{variant.title} does not fit {kind.title}")
         board_of[name] = target
     game_of = {b: g for g, b in board_of.items()}

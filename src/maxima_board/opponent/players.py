@@ -55,7 +55,7 @@ def play_greedy(position: Position, rng: random.Random) -> tuple[Move, int]:
     if not moves:
         raise ValueError("no legal move")
     side = position.turn
-    optima = position.variant.family == "optima"
+    optima = position.variant.uses_units
     base = material(position.board, optima) * side
     scored = []
     for move in moves:
@@ -72,7 +72,7 @@ def play_minimax2(position: Position, rng: random.Random) -> tuple[Move, int]:
     if not moves:
         raise ValueError("no legal move")
     side = position.turn
-    optima = position.variant.family == "optima"
+    optima = position.variant.uses_units
     base = material(position.board, optima) * side
     scored = []
     for move in moves:

@@ -95,7 +95,7 @@ class Supervisor:
                 options["Seed"] = str(self.seed)
             if engine.has_option("UCI_Variant"):
                 engine.set_option("UCI_Variant", self.variant)
-            elif self.variant != "maxima":
+            elif self.variant != variants.DEFAULT.name:
                 raise EngineError(f"engine {engine.name or self.spec.label} has no UCI_Variant option")
             for name, value in options.items():
                 if engine.has_option(name):

@@ -110,8 +110,10 @@ OPTIMA = ("optima", "optima-9x9")
 def optima_starts(variant: str, forces: list[str], games: int, seed: int) -> list[str]:
     """The start FEN of each of ``games`` Optima games: the kinds of ``forces`` in turn (u2 not on 9x9),
     game g's forces drawn with the seed SEED * 1000000 + g."""
+    from maxima_board.rules import variants
     from maxima_board.rules.optima.forces import start_fen
-    kinds = [k for k in forces if not (k == "u2" and variant == "optima-9x9")]
+    offered = variants.get(variant).forces
+    kinds = [k for k in forces if not (k == "u2" and offered and k not in offered)]
     if not kinds:
         raise ValueError(f"--forces: no kind of forces {variant} has among {','.join(forces)}")
     return [start_fen(variant, kinds[g % len(kinds)], seed=seed * 1_000_000 + g) for g in range(games)]

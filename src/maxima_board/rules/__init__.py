@@ -6,8 +6,7 @@ A game is data (:mod:`maxima_board.rules.variants`), a piece is data
 from . import variants
 from .geometry import Geometry
 from .notation import FenError, Move, MoveError, parse_move
-from .position import Check, Outcome, Piece, Position, Signature
-from .position_classes import position_class
+from .position import Check, Outcome, Piece, Position, Signature, position_class
 from .variant import BLACK, MAXIMA, PIECE_NAMES, WHITE, Variant
 
 START_FEN = MAXIMA.start_fen

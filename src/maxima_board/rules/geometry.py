@@ -46,6 +46,8 @@ class Geometry:
         self.min_rank = low
         self.grid = [[self._at.get((f, r), -1) for r in range(low, self.ranks[-1] + 1)]
                      for f in range(files)]
+        # cells of the grid that are no squares (Maxima's beside its goal squares; a FEN writes them x)
+        self.has_holes = any(v < 0 for column in self.grid for v in column)
         self.rays: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
             tuple(self._ray(sq, d) for d in ALL_DIRECTIONS) for sq in range(self.size))
         self.step: tuple[tuple[int, ...], ...] = tuple(

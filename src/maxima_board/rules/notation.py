@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 from .geometry import FILE_LETTERS, Geometry
+from .move_forms import CANONICAL, MoveForms
 from maxima_board.rules.variants.base import BLACK, WHITE, Variant
 
 
@@ -87,36 +88,43 @@ class Move:
         return f"Move({self.canonical()!r})"
 
 
-_SQ = r"[a-z]\d{1,2}"
-_MOVE_RE = re.compile(rf"^({_SQ})(?:(<>)({_SQ})|-(?:(S)(?:x({_SQ}))?|({_SQ})(?:x({_SQ}(?:,{_SQ})*))?(?:=([A-Z]))?))$")
-
-
-def parse_move(text: str, geometry: Geometry) -> Move:
-    """Read a canonical move (D17 forms included); a leading upper-case piece
-    letter (``Qd1-d4``) is allowed. The kind of a plain ``FROM-TO`` is only a
-    guess: a Position matches the string against its legal moves."""
-    raw = text.strip()
-    body = raw[1:] if raw[:1].isalpha() and raw[:1].upper() == raw[:1] and len(raw) > 1 else raw
-    m = _MOVE_RE.match(body)
-    if not m:
-        raise MoveError(f"not a move: {raw!r} (expected FROM-TO, FROM-TOxC1,C2, FROM-S, FROM-SxC, "
-                        f"FROM<>TO, optionally =L)")
-    frm_name, swap, swap_to, suicide, destroyed, to_name, caps_text, promo = m.groups()
+def parse_move(text: str, geometry: Geometry, forms: MoveForms = CANONICAL) -> Move:
+    """Read a move written in one of ``forms`` (a game's ``move_forms``; by
+    default the canonical moves of M14, U13, D17: a leading upper-case piece
+    letter, ``Qd1-d4``, is allowed; Optima's O15 forms take a unit token,
+    ``ARe5-e5xg7``). The result is only what the text says (the kind of a plain
+    ``FROM-TO`` is a guess): a Position matches it against its legal moves.
+    MoveError names what is wrong."""
+    raw = text.strip() if isinstance(text, str) else ""
+    m = forms.placement.match(raw) if forms.placement is not None else None
     try:
-        frm = geometry.square(frm_name)
-        if swap:
-            return Move(frm, geometry.square(swap_to), (), geometry, None, "swap")
-        if suicide:
-            if destroyed:
-                return Move(frm, None, (geometry.square(destroyed),), geometry, None, "destruction")
+        if m:
+            sq = geometry.square(m["sq"])
+            return Move(sq, sq, (), geometry, None, "placement", (), m["token"])
+        lead = raw[:1]
+        body = raw[1:] if forms.letter and lead.isalpha() and lead.upper() == lead and len(raw) > 1 else raw
+        m = forms.board.match(body)
+        if not m:
+            raise MoveError(f"not {forms.name}: {raw!r} (expected {forms.expected})")
+        found = m.groupdict()
+        frm = geometry.square(found["frm"])
+        if found.get("swap_to"):
+            return Move(frm, geometry.square(found["swap_to"]), (), geometry, None, "swap")
+        if found.get("suicide"):
+            if found.get("destroyed"):
+                return Move(frm, None, (geometry.square(found["destroyed"]),), geometry, None, "destruction")
             return Move(frm, None, (), geometry)
-        to = geometry.square(to_name)
-        caps = tuple(sorted(geometry.square(x) for x in caps_text.split(","))) if caps_text else ()
+        to = geometry.square(found["to"])
+        caps = [geometry.square(x) for x in found["caps"].split(",")] if found["caps"] else []
+        convs = [geometry.square(x) for x in found["convs"].split(",")] if found.get("convs") else []
     except ValueError as exc:
+        if isinstance(exc, MoveError):
+            raise
         raise MoveError(f"{exc} in move {raw!r}") from None
-    if len(set(caps)) != len(caps):
-        raise MoveError(f"a square is captured twice in move {raw!r}")
-    return Move(frm, to, caps, geometry, promo)
+    for squares, what in ((caps, "captured"), (convs, "converted")):
+        if len(set(squares)) != len(squares):
+            raise MoveError(f"a square is {what} twice in move {raw!r}")
+    return Move(frm, to, tuple(sorted(caps)), geometry, found["promo"], "", tuple(sorted(convs)))
 
 
 # ASCII only: str.isdigit() also accepts '²' or '٣', which int() rejects or
@@ -193,7 +201,7 @@ def _parse_rows(rows_text: str, variant: Variant, multi_digit: bool) -> list[int
                 continue
             previous_digit = False
             exists = g.exists(file, rank)
-            if ch == "x" and variant.family == "maxima":
+            if ch == "x" and g.has_holes:
                 if exists:
                     raise FenError(f"rank {rank}: 'x' on square {g.names[g.at(file, rank)]}, which exists")
             elif ch.lower() in codes and ch.isalpha():
@@ -218,8 +226,8 @@ def _other_game(ch: str, variant: Variant) -> str | None:
     from . import variants
     if not ch.isalpha():
         return None
-    for other in variants.all_variants():
-        if other.family == variant.family and ch.lower() in other.letters:
+    for other in variants.relatives(variant):
+        if ch.lower() in other.letters:
             return other.title
     return None
 
@@ -245,7 +253,7 @@ def parse_fen(fen: str, variant: Variant) -> FenData:
     if not isinstance(fen, str):
         raise FenError("FEN must be text")
     check_fen_characters(fen)
-    if variant.family == "deckle":
+    if variant.chess_fen:
         return _parse_deckle(fen, variant)
     parts = fen.split()
     if len(parts) != 3:
@@ -259,8 +267,7 @@ def parse_fen(fen: str, variant: Variant) -> FenData:
 
 def _sibling(variant: Variant, rows: int) -> Variant:
     from . import variants
-    stem = variant.name.removesuffix("-10x8")
-    return variants.get(stem if rows == 10 else f"{stem}-10x8")
+    return variants.resized(variant, rows)
 
 
 def _parse_deckle(fen: str, variant: Variant) -> FenData:
@@ -403,7 +410,7 @@ def _rows(board: list[int], variant: Variant) -> str:
 def format_fen(data: FenData, variant: Variant) -> str:
     side = "w" if data.turn == WHITE else "b"
     rows = _rows(data.board, variant)
-    if variant.family != "deckle":
+    if not variant.chess_fen:
         return f"{rows} {side} {data.ply}"
     castling = "".join(ch for ch, bit in (("K", 1), ("Q", 2), ("k", 4), ("q", 8)) if data.castling & bit) or "-"
     names = variant.geometry.names

@@ -32,8 +32,19 @@ SWAP = 2        # mover and the piece on ``to`` exchange squares
 PROMOTE = 3     # arg: the code of the new piece
 EN_PASSANT = 4  # captures: the advanced Pawn's square
 
+# Leap vectors (file step, rank step), in geometry's direction order where they are steps.
 KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 KING_STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1))
+WAZIR = KING_STEPS[:4]      # one step orthogonally
+FERZ = KING_STEPS[4:]       # one step diagonally
+CAMEL = ((1, 3), (3, 1), (3, -1), (1, -3), (-1, -3), (-3, -1), (-3, 1), (-1, 3))
+DABBABA = tuple((2 * x, 2 * y) for x, y in WAZIR)
+ALFIL = tuple((2 * x, 2 * y) for x, y in FERZ)
+
+
+def multiples(vectors, ks) -> tuple[tuple[int, int], ...]:
+    """``k·v`` for every v in ``vectors`` and k in ``ks`` (Optima's Hero: King steps times 1, 2, 3)."""
+    return tuple((k * x, k * y) for k in ks for x, y in vectors)
 
 
 class Primitive:

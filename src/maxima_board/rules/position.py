@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Iterator
+from typing import Iterator
 
 from . import variants
 from .movegen import Rules
@@ -91,14 +91,11 @@ class Position:
     32
     """
 
-    # Which class plays a game (Optima's positions have their own state:
-    # OptimaPosition) is decided by maxima_board.rules.position_classes, which sets this
-    # when the engine package is imported; this module names no other class.
-    chooser: ClassVar[Callable[["Variant | str"], type["Position"]] | None] = None
-
     def __new__(cls, fen: str | None = "start", variant: "Variant | str" = MAXIMA, *args, **kwargs):
-        if cls is Position and Position.chooser is not None:
-            cls = Position.chooser(variant)
+        """``Position(fen, variant)`` is an instance of the class the variant
+        names (:func:`position_class`): an Optima game's is an OptimaPosition."""
+        if cls is Position:
+            cls = position_class(variant)
         return super().__new__(cls)
 
     def __init__(self, fen: str | None = "start", variant: "Variant | str" = MAXIMA, *, validate: bool = True):
@@ -112,7 +109,7 @@ class Position:
         self._rules = rules_for(variant)
         self.board: list[int] = data.board
         self.turn: int = data.turn
-        self._deckle = variant.family == "deckle"
+        self._deckle = variant.chess_fen
         self._ply = data.ply
         self.state = (data.castling, data.ep, data.ban) if self._deckle else None
         self.halfmove = data.halfmove
@@ -168,7 +165,7 @@ class Position:
                 raise FenError(f"{name}'s own palace is filled by {name}'s pieces (M11)")
         mover = -self.turn
         side = "White" if mover == WHITE else "Black"
-        rule = {"maxima": "M12", "ultima": "U11", "deckle": "D5"}[self.variant.family]
+        rule = self.variant.check_rule
         if rules.palace and rules.palace_held(self.board, self.turn, mover):
             return
         if rules.attacks(self.board, self.turn, self.kings):
@@ -186,17 +183,17 @@ class Position:
         """An independent copy with the same history."""
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
-        other.board = list(self.board)
-        other.move_stack = list(self.move_stack)
-        other._undo = list(self._undo)
-        other._cache = {}
-        other._seen = Counter(self._seen)
-        self._copy_own_state(other)
+        other.__dict__.update(self._own_state())
         return other
 
-    def _copy_own_state(self, other: "Position") -> None:
-        other.kings = list(self.kings)
-        other._king_counts = dict(self._king_counts)
+    def _own_state(self) -> dict[str, object]:
+        """Fresh copies of the members a position changes in place, for :meth:`copy`."""
+        return {**self._history_state(), "kings": list(self.kings), "_king_counts": dict(self._king_counts)}
+
+    def _history_state(self) -> dict[str, object]:
+        """Fresh copies of the board and the history, the part of :meth:`_own_state` every game has."""
+        return {"board": list(self.board), "move_stack": list(self.move_stack), "_undo": list(self._undo),
+                "_cache": {}, "_seen": Counter(self._seen)}
 
     def piece_at(self, square: int | str) -> Piece | None:
         sq = self.geometry.square(square) if isinstance(square, str) else square
@@ -269,7 +266,7 @@ class Position:
         """A legal move from its canonical string. A string without captures
         (``d2-d5``, ``c9-d10=W``) names the legal move with that origin,
         destination (and promotion) if there is exactly one."""
-        move = parse_move(text, self.geometry)
+        move = parse_move(text, self.geometry, self.variant.move_forms)
         legal = self.legal_moves
         wanted = str(move)
         for m in legal:
@@ -459,6 +456,11 @@ class Position:
         if self.variant is MAXIMA:
             return f"Position({self.fen()!r})"
         return f"Position({self.fen()!r}, {self.variant.name!r})"
+
+
+def position_class(variant: "Variant | str") -> type[Position]:
+    """The class whose instances play ``variant``: the one its data names, or the plain :class:`Position`."""
+    return variants.get(variant).position_class or Position
 
 
 def _perft(rules: Rules, b: list[int], c: int, kings: list[int], state, depth: int) -> int:

@@ -80,7 +80,7 @@ class GameRecord:
         record = cls({name: "" for name in TAG_ORDER}, [str(m) for m in position.move_stack])
         record.tags.update({"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "-",
                             "White": "?", "Black": "?", "Result": "*", "Variant": position.variant.title})
-        if position.variant.family == "optima":
+        if position.variant.uses_units:
             record.tags.update(optima_tags(position))
         record.tags.update(tags)
         if start.fen() != position.variant.start_fen:
@@ -122,7 +122,7 @@ class GameRecord:
     def _optima_state(self, variant: Variant) -> dict:
         """Optima's game state a FEN does not hold (O16): the Forces tag."""
         forces = self.tags.get("Forces", "").strip()
-        if variant.family != "optima" or not forces:
+        if not variant.forces or not forces:
             return {}
         if forces not in ("eq", "u1", "u2", "random"):
             raise RecordError(f"Forces tag: unknown forces {forces!r} (known: eq, u1, u2, random)")

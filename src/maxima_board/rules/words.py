@@ -12,7 +12,7 @@ import re
 
 from .variants import get as variant_of
 from maxima_board.rules.variants.base import Variant
-from maxima_board.rules.variants.optima import BY_TOKEN
+from maxima_board.rules.variants.optima_units import BY_TOKEN
 
 _SQ = r"[a-z](?:1[0-9]|[0-9])"
 _SQS = rf"{_SQ}(?:,{_SQ})*"
@@ -27,7 +27,7 @@ def piece_names(variant: Variant | str) -> dict[str, str]:
     """The name of every piece of ``variant`` by its lower-case FEN letter
     (Optima: token): ``{"p": "Pawn", "q": "Withdrawer", ...}`` for Maxima."""
     v = variant_of(variant)
-    if v.family == "optima":
+    if v.uses_units:
         return {u.token.lower(): u.name for u in v.units}
     return {t.letter: t.name for t in v.types}
 
@@ -37,7 +37,7 @@ def piece_name(variant: Variant | str, letter: str) -> str:
     ``letter``, either case; KeyError if ``variant`` has no such piece."""
     v = variant_of(variant)
     key = letter.rstrip("*").lower()
-    if v.family == "optima":
+    if v.uses_units:
         return BY_TOKEN[key.upper()].name
     return v.type_of(key).name
 

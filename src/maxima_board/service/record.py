@@ -24,7 +24,7 @@ def game_record(store: GameStore, game: GameRow) -> GameRecord:
     except ValueError:
         variant = None
     tags["Variant"] = variant.title if variant is not None else game.variant
-    if variant is not None and variant.family == "optima":
+    if variant is not None and variant.uses_units:
         tags.update(optima_tags(variant, game.start_fen))
     record = GameRecord(dict(tags), store.moves(game.id))
     if variant is None or game.start_fen != variant.start_fen:

@@ -50,7 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
-from maxima_board.rules import START_FEN, Position, variants
+from maxima_board.rules import Position, variants
 from maxima_board.devices.boards import place
 from maxima_board.devices.interfaces import BUTTONS
 
@@ -93,9 +93,9 @@ def _square(word: str, line: int) -> str:
 
 def _fen(text: str, line: int, variant: str = "maxima") -> str:
     if text in ("", "start"):
-        if variants.get(variant).family == "optima":
+        if variants.get(variant).forces:
             return "start"   # the start of the forces chosen (``forces``, ``seed``)
-        return START_FEN if variant == "maxima" else variants.get(variant).start_fen
+        return variants.get(variant).start_fen
     try:
         Position(text, variant)
     except ValueError as exc:   # FenError, or any other refusal of the text

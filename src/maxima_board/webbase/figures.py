@@ -52,12 +52,12 @@ _OPTIMA_KINDS = {"pawn": StandIn("pawn", "a chess Pawn"), "guard": StandIn("rook
 def stand_in(variant: Variant, name: str, token: str = "", royal: bool = False, kind: str = "piece") -> StandIn:
     """The physical piece for the type ``name`` of ``variant`` (Optima:
     its ``token``, whether it is ``royal``, and its ``kind``)."""
-    if variant.family == "optima":
+    if variant.uses_units:
         if kind in _OPTIMA_KINDS:
             return _OPTIMA_KINDS[kind]
         words = f"a cap labelled {token}" + (" with a gold ring" if royal else "")
         return StandIn("cap", words, label=token, royal=royal)
-    if variant.family == "deckle":
+    if variant.chess_army:
         if name in ORTHODOX:
             return StandIn(name.lower(), name)
         return StandIn("rook", "a Rook upside down", flipped=True)

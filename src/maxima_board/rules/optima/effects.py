@@ -1,6 +1,6 @@
 """Move primitives with effects beyond replacement (O9.5-O9.7, O11, O12.8-O12.17).
 
-Each primitive is data plus ``gen(T, b, c, s, emit)`` (see :mod:`.tables`). The
+Each primitive is data plus ``unit_moves(T, b, c, s, emit)`` (see :mod:`.tables`). The
 wrappers (:class:`Proximity`, :class:`Rifle`, :class:`TwoPart`) take other
 primitives — from here or from :mod:`.movers` — and change what their moves do,
 so a unit of Section B is a tuple of primitive instances with parameters and no
@@ -14,10 +14,9 @@ left it (O12.8).
 """
 from __future__ import annotations
 
-from maxima_board.rules.geometry import ALL_DIRECTIONS, DIAGONAL, ORTHOGONAL, VECTORS
+from maxima_board.rules.geometry import VECTORS
+from maxima_board.rules.pieces import ALL
 from .tables import SWAP
-
-ORTH, DIAG, ALL = ORTHOGONAL, DIAGONAL, ALL_DIRECTIONS
 
 
 def _distance(T, s: int, t: int) -> int:
@@ -35,7 +34,7 @@ class StopSlide:
         self.dirs = tuple(dirs)
         self.range = range
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         rays, neighbours = T.rays[s], T.neighbours
         for d in self.dirs:
             ray = rays[d] if self.range is None else rays[d][:self.range]
@@ -61,7 +60,7 @@ class Proximity:
         self.reach = reach
         self.convert = convert
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         step, shielded, hood, reach = T.step, T.shielded, self.hood, self.reach
 
         def triggered(t, caps=(), convs=(), flags=0):
@@ -75,7 +74,7 @@ class Proximity:
             else:
                 emit(t, [q for q in around if b[q] * c < 0 and not shielded[-b[q] * c]])
 
-        self.inner.gen(T, b, c, s, triggered)
+        self.inner.unit_moves(T, b, c, s, triggered)
 
 
 class Rifle:
@@ -87,14 +86,14 @@ class Rifle:
     def __init__(self, inner):
         self.inner = inner
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         armored = T.armored
 
         def shoot(t, caps=(), convs=(), flags=0):
             if tuple(caps) == (t,) and not convs and not armored[-b[t] * c]:
                 emit(s, (t,))
 
-        self.inner.gen(T, b, c, s, shoot)
+        self.inner.unit_moves(T, b, c, s, shoot)
 
 
 class TwoPart:
@@ -109,9 +108,9 @@ class TwoPart:
         self.part = part
         self.return_on_capture = return_on_capture
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         firsts: list[tuple[int, tuple]] = []
-        self.part.gen(T, b, c, s, lambda m, caps=(), convs=(), flags=0: firsts.append((m, tuple(caps))))
+        self.part.unit_moves(T, b, c, s, lambda m, caps=(), convs=(), flags=0: firsts.append((m, tuple(caps))))
         mover = b[s]
         for m, caps1 in firsts:
             emit(m, caps1)
@@ -124,7 +123,7 @@ class TwoPart:
                     return
                 emit(t, tuple(_caps1) + tuple(caps))
 
-            self.part.gen(T, after, c, m, second)
+            self.part.unit_moves(T, after, c, m, second)
 
 
 class ZigZag:
@@ -132,11 +131,11 @@ class ZigZag:
     a, b, a, b, … and b, a, b, a, … of at least one step; every square before the
     last empty, the last empty or an enemy (replaced)."""
 
-    def __init__(self, pairs, capture: bool = True):
+    def __init__(self, pairs, replace: bool = True):
         self.pairs = tuple(pairs)
-        self.capture = capture
+        self.replace = replace
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         step = T.step
         for x, y in self.pairs:
             for first, second in ((x, y), (y, x)):
@@ -147,7 +146,7 @@ class ZigZag:
                         emit(q)
                         d = second if d == first else first
                         continue
-                    if v < 0 and self.capture:
+                    if v < 0 and self.replace:
                         emit(q, (q,))
                     break
 
@@ -171,7 +170,7 @@ class LeapConvert:
     def __init__(self, dirs):
         self.dirs = tuple(dirs)
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         rays = T.rays[s]
         for d in self.dirs:
             ray = rays[d]
@@ -194,7 +193,7 @@ class SwapLeap:
         self.vectors = tuple(vectors)
         self.move = move
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         for t in T.leaps(self.vectors)[s]:
             v = b[t] * c
             if v == 0:
@@ -217,7 +216,7 @@ class Approach:
         self.dirs = tuple(dirs)
         self.range = range
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         rays, step = T.rays[s], T.step
         for d in self.dirs:
             ray = rays[d] if self.range is None else rays[d][:self.range]

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from maxima_board.rules.notation import FenError, _count, check_fen_characters
 from maxima_board.rules.variants.base import BLACK, WHITE, Variant
-from maxima_board.rules.variants.optima import BY_TOKEN, OPTIMA, OPTIMA_9X9
+from maxima_board.rules import variants
+from maxima_board.rules.variants.optima_units import BY_TOKEN, UNITS
 from .placement import KINDS, Reserve, royals_first_sides, set_size, side_at, token_key
 from .tables import Options
 from .text import format_board, parse_board
@@ -37,7 +38,8 @@ class OptimaFen:
 
 
 def variant_for(n: int) -> Variant:
-    return OPTIMA if n == 10 else OPTIMA_9X9
+    """The game of Optima's units on the n×n board (Optima, Optima 9x9)."""
+    return next(v for v in variants.all_variants() if v.units is UNITS and len(v.geometry.ranks) == n)
 
 
 # ------------------------------------------------------------------ tokens

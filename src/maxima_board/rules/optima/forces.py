@@ -20,7 +20,7 @@ from __future__ import annotations
 import random as _random
 
 from maxima_board.rules.variants.base import Variant
-from maxima_board.rules.variants.optima import BY_TOKEN, E9, E10, OPTIMA, OPTIMA_9X9, PIECE_TOKENS
+from maxima_board.rules.variants.optima_units import BY_TOKEN, E9, E10, PIECE_TOKENS
 from . import fen as fenmod
 from .placement import Reserve, set_size
 from .tables import Options
@@ -34,7 +34,7 @@ _PAWNS_GUARDS = {10: ("gd" * 10, "pn" * 10, "PN" * 10, "GD" * 10), 9: ("gd" * 9,
 def _variant(variant: "Variant | str") -> Variant:
     from maxima_board.rules import variants
     v = variants.get(variant)
-    if v.family != "optima":
+    if not v.forces:
         raise ValueError(f"{v.title} is not an Optima game (optima or optima-9x9)")
     return v
 
@@ -114,7 +114,7 @@ def start_fen(variant: "Variant | str" = "optima", forces: str = "eq", *, seed: 
             pool = _draw(rng, 2 * size, want)
         codes = _codes(pool)
         reserve = Reserve(forces, pool=tuple(sorted(codes, key=lambda c: fenmod.token_key(c, fenmod.UNITS_BY_CODE))))
-    data = fenmod.OptimaFen(OPTIMA if n == 10 else OPTIMA_9X9, board, 1, reserve, Options(), 0)
+    data = fenmod.OptimaFen(fenmod.variant_for(n), board, 1, reserve, Options(), 0)
     text = fenmod.format(data)
     try:
         fenmod.parse(text)

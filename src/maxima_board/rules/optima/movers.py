@@ -1,36 +1,26 @@
 """Move primitives of Optima's plain movers (O3, O7, O8, O9.1-O9.4, O12.1-O12.7,
 the moves of the O12.12 immobilizers).
 
-Each primitive is data plus ``gen(T, b, c, s, emit)`` (see :mod:`.tables`): for
+Each primitive is data plus ``unit_moves(T, b, c, s, emit)`` (see :mod:`.tables`): for
 colour ``c``'s unit on ``s`` of board ``b`` it calls ``emit(t, caps, convs, flags)``
 once per way of moving; the generator merges equal moves (O6). A unit is a
 tuple of primitive instances; nothing here knows a unit.
 
-Vectors are ``(file step, rank step)`` pairs (O3's (x, y)); directions are
-:mod:`maxima_board.rules.geometry`'s N, E, S, W, NE, SE, SW, NW. O6's "mover lifted off
+Vectors are ``(file step, rank step)`` pairs (O3's (x, y)) and directions
+:mod:`maxima_board.rules.geometry`'s N, E, S, W, NE, SE, SW, NW: the vocabulary of
+:mod:`maxima_board.rules.pieces` (``KING_STEPS``, ``WAZIR``, ``KNIGHT``, ``ORTH``...),
+whose ``Leap`` and ``Slide`` are also Optima's plain leap and slide. O6's "mover lifted off
 s": no primitive here reads ``b[s]``; the only line that can run back to
 ``s`` is the hopper's run of victims (O12.5), which ends there.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from maxima_board.rules.geometry import ALL_DIRECTIONS, DIAGONAL, ORTHOGONAL, VECTORS
+from maxima_board.rules import pieces
+from maxima_board.rules.geometry import VECTORS
 from .tables import PROMOTE
-
-ORTH, DIAG, ALL = ORTHOGONAL, DIAGONAL, ALL_DIRECTIONS
-W_LEAPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
-F_LEAPS = ((1, 1), (1, -1), (-1, -1), (-1, 1))
-K_LEAPS = W_LEAPS + F_LEAPS
-N_LEAPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-C_LEAPS = ((1, 3), (3, 1), (3, -1), (1, -3), (-1, -3), (-3, -1), (-3, 1), (-1, 3))
-D_LEAPS = tuple((2 * x, 2 * y) for x, y in W_LEAPS)
-A_LEAPS = tuple((2 * x, 2 * y) for x, y in F_LEAPS)
-
-
-def multiples(vectors, ks) -> tuple[tuple[int, int], ...]:
-    """``k·v`` for every v in ``vectors`` and k in ``ks`` (Hero: K leaps times 1, 2, 3)."""
-    return tuple((k * x, k * y) for k in ks for x, y in vectors)
 
 
 def perpendicular(dirs) -> dict[int, tuple[int, ...]]:
@@ -72,51 +62,49 @@ def rider_lines(geometry, vectors, slip: int = 0) -> tuple[tuple[tuple[int, tupl
     return table
 
 
-def slide_along(ray, b, c, emit, capture: bool) -> None:
+def slide_along(ray, b, c, emit, replace: bool) -> None:
     """O3 slide along ``ray`` (squares in order): every empty square, then the
-    first occupied one when it is an enemy and ``capture`` (replacement)."""
+    first occupied one when it is an enemy and ``replace``."""
     for t in ray:
         v = b[t] * c
         if v == 0:
             emit(t)
             continue
-        if v < 0 and capture:
+        if v < 0 and replace:
             emit(t, (t,))
         return
 
 
-class Leap:
-    """O3 leap by ``vectors``. ``move``: to an empty square; ``capture``:
-    replacement on an enemy (a leap that only captures has ``move=False``)."""
+@dataclass(frozen=True, eq=False)
+class Leap(pieces.Leap):
+    """O3 leap by ``vectors``: the leap of :class:`maxima_board.rules.pieces.Leap`
+    (replacement on an enemy when ``replace``) on Optima's board; ``move``: also
+    to an empty square (a leap that only captures has ``move=False``)."""
 
-    def __init__(self, vectors, capture: bool = True, move: bool = True):
-        self.vectors = tuple(vectors)
-        self.capture = capture
-        self.move = move
+    move: bool = True
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         for t in T.leaps(self.vectors)[s]:
             v = b[t] * c
             if v == 0:
                 if self.move:
                     emit(t)
-            elif v < 0 and self.capture:
+            elif v < 0 and self.replace:
                 emit(t, (t,))
 
 
-class Slide:
-    """O3 slide along ``dirs`` up to ``range`` squares (None: unlimited);
-    ``capture``: replacement on the first occupied square when it is an enemy."""
+@dataclass(frozen=True, eq=False)
+class Slide(pieces.Slide):
+    """O3 slide along ``dirs``: the slide of :class:`maxima_board.rules.pieces.Slide`
+    (replacement on the first occupied square when it is an enemy and ``replace``)
+    on Optima's board, up to ``range`` squares (None: unlimited)."""
 
-    def __init__(self, dirs, range: int | None = None, capture: bool = True):
-        self.dirs = tuple(dirs)
-        self.range = range
-        self.capture = capture
+    range: int | None = None
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         rays = T.rays[s]
         for d in self.dirs:
-            slide_along(rays[d] if self.range is None else rays[d][:self.range], b, c, emit, self.capture)
+            slide_along(rays[d] if self.range is None else rays[d][:self.range], b, c, emit, self.replace)
 
 
 class Rider:
@@ -125,17 +113,17 @@ class Rider:
     ``slip`` > 0: O12.2's slipping rider — the square s+v/``slip`` must be empty
     and is never a destination; the landings are s+v/slip + v, s+v/slip + 2v, …"""
 
-    def __init__(self, vectors, capture: bool = True, slip: int = 0):
+    def __init__(self, vectors, replace: bool = True, slip: int = 0):
         self.vectors = tuple(vectors)
-        self.capture = capture
+        self.replace = replace
         self.slip = slip
 
-    def gen(self, T, b, c, s, emit) -> None:
-        capture = self.capture
+    def unit_moves(self, T, b, c, s, emit) -> None:
+        replace = self.replace
         for gate, line in rider_lines(T.geometry, self.vectors, self.slip)[s]:
             if gate >= 0 and b[gate]:
                 continue
-            slide_along(line, b, c, emit, capture)
+            slide_along(line, b, c, emit, replace)
 
 
 class Fly:
@@ -144,7 +132,7 @@ class Fly:
     def __init__(self, dirs):
         self.dirs = tuple(dirs)
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         rays = T.rays[s]
         for d in self.dirs:
             for t in rays[d]:
@@ -161,7 +149,7 @@ class FlyHop:
         self.dirs = tuple(dirs)
         self.run = run
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         rays = T.rays[s]
         limit = self.run
         for d in self.dirs:
@@ -187,7 +175,7 @@ class ScreenCapture:
         self.screens = frozenset(screens)
         self.most = max(screens)
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         rays = T.rays[s]
         for d in self.dirs:
             seen = 0
@@ -212,7 +200,7 @@ class Plow:
         self.range = range
         self.armor_stops = armor_stops
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         rays = T.rays[s]
         armored = T.armored
         for d in self.dirs:
@@ -235,14 +223,14 @@ class Bent:
     from c along e up to ``second`` squares (None: unlimited); the end is empty or
     an enemy (replaced). The corner itself is not a destination of this path."""
 
-    def __init__(self, dirs, first: int | None = None, second: int | None = None, capture: bool = True):
+    def __init__(self, dirs, first: int | None = None, second: int | None = None, replace: bool = True):
         self.dirs = tuple(dirs)
         self.first = first
         self.second = second
-        self.capture = capture
+        self.replace = replace
         self.turns = perpendicular(self.dirs)
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         rays = T.rays
         for d in self.dirs:
             leg = rays[s][d] if self.first is None else rays[s][d][:self.first]
@@ -251,18 +239,18 @@ class Bent:
                     break
                 for e in self.turns[d]:
                     ray = rays[corner][e] if self.second is None else rays[corner][e][:self.second]
-                    slide_along(ray, b, c, emit, self.capture)
+                    slide_along(ray, b, c, emit, self.replace)
 
 
 class DoubleLeap:
     """O12.7's second leap: leap by ``vectors`` to an empty m, then leap by
     ``vectors`` from m to t ≠ s, t empty or an enemy (replaced, the only capture)."""
 
-    def __init__(self, vectors, capture: bool = True):
+    def __init__(self, vectors, replace: bool = True):
         self.vectors = tuple(vectors)
-        self.capture = capture
+        self.replace = replace
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         table = T.leaps(self.vectors)
         for m in table[s]:
             if b[m]:
@@ -273,7 +261,7 @@ class DoubleLeap:
                 v = b[t] * c
                 if v == 0:
                     emit(t)
-                elif v < 0 and self.capture:
+                elif v < 0 and self.replace:
                     emit(t, (t,))
 
 
@@ -284,7 +272,7 @@ class Promote:
     def __init__(self, *primitives):
         self.primitives = primitives
 
-    def gen(self, T, b, c, s, emit) -> None:
+    def unit_moves(self, T, b, c, s, emit) -> None:
         last = T.n if c > 0 else 1
         rank_of = T.rank_of
 
@@ -292,4 +280,4 @@ class Promote:
             emit(t, caps, convs, flags | PROMOTE if rank_of[t] == last else flags)
 
         for prim in self.primitives:
-            prim.gen(T, b, c, s, promoting)
+            prim.unit_moves(T, b, c, s, promoting)

@@ -13,13 +13,12 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from maxima_board.rules import variants
-from maxima_board.rules.notation import FenError, Move, MoveError
+from maxima_board.rules.notation import FenError, Move, MoveError, parse_move
 from maxima_board.rules.position import Check, Outcome, Position, Signature
 from maxima_board.rules.variants.base import BLACK, WHITE, Variant
 from . import fen as fenmod
 from .placement import Reserve, count_placements, placements, set_size, side_at
 from .tables import PLACE, PROMOTE, SWAP, Options, Tables
-from .text import parse_move_text
 from .units import ROYAL, TYPE_MASK, UnitType
 
 FORCES = ("eq", "u1", "u2", "random")
@@ -77,7 +76,7 @@ class OptimaPosition(Position):
     def __init__(self, fen: str | None = "start", variant: "Variant | str" = "optima", *, validate: bool = True,
                  forces: str | None = None, royals: int | None = None):
         variant = variants.get(variant)
-        if variant.family != "optima":
+        if not variant.uses_units:
             raise ValueError(f"{variant.title} is not an Optima game")
         if fen is None or fen == "start":
             fen = variant.start_fen
@@ -165,8 +164,8 @@ class OptimaPosition(Position):
         """The canonical FEN (O15); it reads back to the same position."""
         return fenmod.format(self._fen_data())
 
-    def _copy_own_state(self, other: "Position") -> None:
-        other.royals = dict(self.royals)
+    def _own_state(self) -> dict[str, object]:
+        return {**self._history_state(), "royals": dict(self.royals)}
 
     def piece_at(self, square: int | str) -> Unit | None:
         sq = self.geometry.square(square) if isinstance(square, str) else square
@@ -224,7 +223,7 @@ class OptimaPosition(Position):
         exactly one."""
         if isinstance(text, Move):
             text = str(text)
-        move = parse_move_text(text, self.geometry)
+        move = parse_move(text, self.geometry, self.variant.move_forms)
         legal = self.legal_moves
         wanted = str(move)
         for m in legal:

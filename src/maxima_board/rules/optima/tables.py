@@ -12,7 +12,7 @@ Raw moves are tuples ``(s, t, caps, convs, flags)``:
 A placement (O5) is ``(PLACE, t, (), (), v)``: put ``v`` (the signed board
 value: colour sign, type code, ROYAL bit) on the empty square ``t``.
 
-A primitive is any object with ``gen(T, b, c, s, emit)``: for colour ``c``'s
+A primitive is any object with ``unit_moves(T, b, c, s, emit)``: for colour ``c``'s
 unit on ``s`` of board ``b`` (lifted off ``s`` where O6 says so, which is the
 primitive's business), call ``emit(t, caps=(), convs=(), flags=0)`` for each
 move; order and duplicates do not matter (O6: equal moves are one move).
@@ -151,7 +151,7 @@ class Tables:
                 out.add((_s, t, tuple(sorted(caps)), tuple(sorted(convs)), flags))
 
             for prim in unit.moves:
-                prim.gen(self, b, c, s, emit)
+                prim.unit_moves(self, b, c, s, emit)
         return list(out)
 
     def make(self, b: list[int], m: tuple) -> tuple:

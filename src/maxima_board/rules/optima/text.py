@@ -2,13 +2,13 @@
 
 This module holds the board-field reader and the move writer that every
 Optima module and test shares; the full FEN (reserve, rules, ply, O16
-checks) is :mod:`.fen`'s.
+checks) is :mod:`.fen`'s, and moves are read by the one move reader,
+:func:`maxima_board.rules.notation.parse_move`, in Optima's forms
+(:data:`maxima_board.rules.move_forms.UNITS`).
 """
 from __future__ import annotations
 
-import re
-
-from maxima_board.rules.notation import _DIGITS, FenError, Move, MoveError
+from maxima_board.rules.notation import _DIGITS, FenError
 from .tables import PLACE, PROMOTE, Tables
 from .units import ROYAL, TYPE_MASK
 
@@ -103,37 +103,3 @@ def move_text(raw: tuple, tables: Tables) -> str:
     if flags & PROMOTE:
         text += "=WI"
     return text
-
-
-_SQ = r"[a-z](?:10|[1-9])"
-_PLACE_RE = re.compile(rf"^([A-Z]{{2}}\*?)@({_SQ})$")
-_BOARD_RE = re.compile(rf"^(?:[A-Z]{{2}}\*?)?({_SQ})-({_SQ})(?:x({_SQ}(?:,{_SQ})*))?(?:\^({_SQ}(?:,{_SQ})*))?(=WI)?$")
-
-
-def parse_move_text(text: str, geometry) -> Move:
-    """Read an Optima move written as O15 says (``TT@sq``, ``TT*@sq``,
-    ``FROM-TO[xC,..][^V,..][=WI]``, optionally after a unit token such as
-    ``ARe5-e5xg7``). The result is only what the text says; a position
-    matches it against its legal moves. MoveError names what is wrong."""
-    raw = text.strip() if isinstance(text, str) else ""
-    m = _PLACE_RE.match(raw)
-    try:
-        if m:
-            sq = geometry.square(m.group(2))
-            return Move(sq, sq, (), geometry, None, "placement", (), m.group(1))
-        m = _BOARD_RE.match(raw)
-        if not m:
-            raise MoveError(f"not an Optima move: {raw!r} (expected TT@sq, TT*@sq or "
-                            f"FROM-TO[xC1,C2][^V1,V2][=WI])")
-        frm_name, to_name, caps_text, convs_text, promo = m.groups()
-        frm, to = geometry.square(frm_name), geometry.square(to_name)
-        caps = [geometry.square(x) for x in caps_text.split(",")] if caps_text else []
-        convs = [geometry.square(x) for x in convs_text.split(",")] if convs_text else []
-    except ValueError as exc:
-        if isinstance(exc, MoveError):
-            raise
-        raise MoveError(f"{exc} in move {raw!r}") from None
-    for squares, what in ((caps, "captured"), (convs, "converted")):
-        if len(set(squares)) != len(squares):
-            raise MoveError(f"a square is {what} twice in move {raw!r}")
-    return Move(frm, to, tuple(sorted(caps)), geometry, "WI" if promo else None, "", tuple(sorted(convs)))

@@ -34,4 +34,28 @@ def all_variants() -> list[Variant]:
     return list(_ALL.values())
 
 
-__all__ = ["BLACK", "MAXIMA", "ULTIMA", "ULTIMA_PURE", "Variant", "WHITE", "all_variants", "get", "names"]
+DEFAULT = MAXIMA   # the game a board plays when nothing names one
+
+_FAMILIES: dict[str, list[Variant]] = {}
+for _variant in _ALL.values():
+    _FAMILIES.setdefault(_variant.family, []).append(_variant)
+
+
+def relatives(variant: "str | Variant") -> list[Variant]:
+    """The games of ``variant``'s family, itself included, in listing order."""
+    return list(_FAMILIES[get(variant).family])
+
+
+def resized(variant: "str | Variant", ranks: int) -> Variant | None:
+    """The game with ``variant``'s pieces on a board of ``ranks`` ranks:
+    ``variant`` itself when its board has them, else its other size (Deckle's
+    10x8 games, Optima 9x9); None when there is none."""
+    v = get(variant)
+    for other in (v, *_ALL.values()):
+        if other.types == v.types and other.units == v.units and len(other.geometry.ranks) == ranks:
+            return other
+    return None
+
+
+__all__ = ["BLACK", "DEFAULT", "MAXIMA", "ULTIMA", "ULTIMA_PURE", "Variant", "WHITE", "all_variants", "get", "names",
+           "relatives", "resized"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from maxima_board.rules.geometry import Geometry
+from maxima_board.rules.move_forms import CANONICAL, MoveForms
 from maxima_board.rules.pieces import PieceType
 
 WHITE = 1
@@ -16,9 +17,11 @@ class Variant:
 
     ``name`` is the id (``"swapper-chess-10x8"``), ``title`` the name people
     write (``"Swapper Chess 10x8"``), ``summary`` one line for listings.
-    ``types`` are the piece types; ``family`` selects the FEN format and the
-    end-of-game rules: ``"maxima"`` (M13, M14), ``"ultima"`` (U12, U13),
-    ``"deckle"`` (D3, D16) or ``"optima"`` (O13, O15). Rule switches:
+    ``types`` are the piece types; ``family`` is the group the game belongs
+    to (``"maxima"``, ``"ultima"``, ``"deckle"``, ``"optima"``): a key of
+    tables (the computer's levels, who can still win) and of listings, never
+    a switch: what a game does differently is one of the fields below.
+    Rule switches:
 
     - ``check``: ``"palace"`` (M12 winning replies: King capture or palace
       invasion, with goal squares ``white_goals``/``black_goals``) or ``"king"``;
@@ -31,7 +34,18 @@ class Variant:
       ``fifty_moves``, ``repetition``, ``insufficient_material`` (D16);
       ``draw_result``: how a draw is written;
     - ``units``: Optima's unit types (:mod:`maxima_board.rules.optima.units`), which
-      replace ``types`` in the ``"optima"`` family.
+      replace ``types`` in the ``"optima"`` family;
+    - ``move_forms``: the grammar of its move texts (:mod:`maxima_board.rules.move_forms`);
+    - ``position_class``: the class whose instances play it (Optima's
+      :class:`~maxima_board.rules.optima.position.OptimaPosition`); None: the plain
+      :class:`~maxima_board.rules.position.Position`;
+    - ``forces``: the kinds of forces a game is set up with (O4), none for most;
+    - ``chess_fen``: the FEN and state of chess (D3: castling rights, en-passant
+      squares, half-move clock, move number) instead of M14's;
+    - ``chess_army``: chess's army plus one piece (D1), stood in by chess pieces;
+    - ``series``: how a game's series is named where the games differ only in
+      an added piece (``"Deckle's"``), else empty;
+    - ``check_rule``: the rule that forbids leaving the King attacked (M12, U11, D5).
     """
 
     name: str
@@ -59,10 +73,22 @@ class Variant:
     insufficient_material: bool = False
     draw_result: str = "1/2"
     units: tuple = ()
+    move_forms: MoveForms = CANONICAL
+    position_class: type | None = None
+    forces: tuple[str, ...] = ()
+    chess_fen: bool = False
+    chess_army: bool = False
+    series: str = ""
+    check_rule: str = ""
     letters: dict[str, PieceType] = field(init=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "letters", {t.letter: t for t in self.types})
+
+    @property
+    def uses_units(self) -> bool:
+        """Whether the pieces are Optima's units (two-letter tokens, royal units, O2) rather than ``types``."""
+        return bool(self.units)
 
     def type_of(self, letter: str) -> PieceType:
         """The piece type of a FEN letter (either case); KeyError if not in this game."""

@@ -33,6 +33,7 @@ MAXIMA = Variant(
     start_fen="xxx2xxx/1g1qk1g1/1bnmrnb1/dppppppd/8/8/8/DPPPPPPD/1BNMRNB1/1G1QK1G1/xxx2xxx w 0",
     types=TYPES,
     family="maxima",
+    check_rule="M12",
     check="palace",
     white_goals=(_G.square("d0"), _G.square("e0")),
     black_goals=(_G.square("d10"), _G.square("e10")),

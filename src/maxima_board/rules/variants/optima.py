@@ -1,126 +1,25 @@
-"""Optima (Michael Howe; optima.md): 53 piece types, pawns, guards and the Wizard, on 10x10 and 9x9.
-
-Every unit is data: its token, name, the primitives of :mod:`maxima_board.rules.optima.movers`
-and :mod:`maxima_board.rules.optima.effects` it moves and captures with, and the attributes
-of O2. Codes are stable (they are stored on boards and in the compiled engine):
-never renumber.
-"""
+"""Optima (Michael Howe; optima.md) on 10x10 and 9x9: the games, made of the unit data of
+:mod:`maxima_board.rules.variants.optima_units`, played by
+:class:`maxima_board.rules.optima.position.OptimaPosition` (a reserve, rules options, royal units)."""
 from __future__ import annotations
 
-from maxima_board.rules.geometry import Geometry
-from maxima_board.rules.optima.units import ADJACENT, FIRST_ALL, FIRST_DIAG, FIRST_ORTH, KNIGHT_SQUARES, UnitType
-from maxima_board.rules.optima.movers import (A_LEAPS, ALL, C_LEAPS, D_LEAPS, DIAG, F_LEAPS, K_LEAPS, N_LEAPS, ORTH, W_LEAPS, Bent, DoubleLeap, Fly, FlyHop, Leap, Plow, Promote, Rider, ScreenCapture, Slide, multiples)
-from maxima_board.rules.optima.effects import (Approach, LeapConvert, Proximity, Rifle, StopSlide, SwapLeap, TwoPart, ZigZag, zigzag_pairs)
+from maxima_board.rules.move_forms import UNITS as UNIT_MOVES
+from maxima_board.rules.optima.position import OptimaPosition
 from .base import Variant
+from .optima_units import BOARD_9X9, BOARD_10X10, BY_TOKEN, E9, E10, PIECE_TOKENS, START_9, START_10, UNITS
 
-U = UnitType
-
-# ---------------------------------------------------------------------------
-# Section A (O7, O8, O12.1-O12.7 and the immobilizers' moves of O12.12):
-# primitives from engine/optima/movers.py.
-# ---------------------------------------------------------------------------
-CENTAUR = U(1, "CE", "Centaur", (Leap(N_LEAPS), Slide(DIAG), Leap(W_LEAPS)), resolute=True)
-HERO = U(2, "HE", "Hero", (Leap(multiples(K_LEAPS, (1, 2, 3))),), resolute=True)
-MARSHAL = U(3, "MA", "Marshal", (Slide(ORTH), Leap(N_LEAPS), Leap(F_LEAPS)), shielded=True)
-MYRMIDON = U(4, "MY", "Myrmidon", (Leap(W_LEAPS + F_LEAPS + N_LEAPS + C_LEAPS),), shielded=True)
-NOMAD = U(5, "NO", "Nomad", (Rider(N_LEAPS + D_LEAPS + A_LEAPS),), resolute=True)
-PRINCE = U(6, "PR", "Prince", (Leap(N_LEAPS), Slide(ALL, 3)), loyal=True)
-QUEEN = U(7, "QU", "Queen", (Slide(ALL),), loyal=True)
-BASTION = U(8, "BS", "Bastion", (Leap(F_LEAPS), Rider(D_LEAPS), Rider(D_LEAPS, slip=2)), shielded=True)
-JUGGERNAUT = U(9, "JU", "Juggernaut", (Plow(ALL, 3, armor_stops=False),), resolute=True)
-LEGION = U(10, "LE", "Legion", (Plow(ORTH),))
-PHALANX = U(11, "PH", "Phalanx", (Plow(DIAG), Leap(W_LEAPS)))
-DAUPHIN = U(12, "DA", "Dauphin", (Slide(ALL), ScreenCapture(ALL, (1,))), loyal=True)
-DEACON = U(13, "DE", "Deacon", (Fly(DIAG), Leap(W_LEAPS), ScreenCapture(DIAG, (0, 1))))
-PARAPET = U(14, "PA", "Parapet", (Fly(ORTH), ScreenCapture(ORTH, (0, 1))))
-GENERAL = U(15, "GE", "General", (Fly(ALL), ScreenCapture(ALL, (1,)), Leap(K_LEAPS, move=False)), shielded=True)
-FALCON = U(16, "FA", "Falcon", (FlyHop(ALL, run=1),), resolute=True)
-KITE = U(17, "KI", "Kite", (FlyHop(DIAG), Leap(W_LEAPS, capture=False), Leap(K_LEAPS, move=False)))
-OWL = U(18, "OW", "Owl", (FlyHop(ORTH), Leap(K_LEAPS, move=False)))
-TOWER = U(19, "TO", "Tower", (Bent(ORTH),))
-PATRIARCH = U(20, "PT", "Patriarch", (Bent(DIAG), Leap(W_LEAPS)))
-BATTLEMENT = U(21, "BT", "Battlement", (Slide(ORTH), Bent(ORTH, first=1), Bent(ORTH, second=1)))
-PRELATE = U(22, "PL", "Prelate", (Slide(DIAG), Bent(DIAG, first=1), Bent(DIAG, second=1), Leap(W_LEAPS)))
-CAVALRY = U(23, "CV", "Cavalry", (Leap(N_LEAPS), DoubleLeap(N_LEAPS)))
-BASILISK = U(24, "BA", "Basilisk", (Leap(K_LEAPS + N_LEAPS),), immobilizes=KNIGHT_SQUARES)
-CHIMAERA = U(25, "CH", "Chimaera", (Slide(ORTH),), immobilizes=FIRST_ORTH)
-CYCLOPS = U(26, "CY", "Cyclops", (Slide(DIAG), Leap(W_LEAPS, capture=False)), immobilizes=FIRST_DIAG)
-GORGONA = U(27, "GO", "Gorgona", (Slide(ALL, capture=False),), immobilizes=FIRST_ALL)
-MEDUSA = U(28, "ME", "Medusa", (Slide(ALL, capture=False), Leap(multiples(K_LEAPS, (1, 2)), move=False)),
-           immobilizes=ADJACENT)
-PAWN = U(29, "PN", "Pawn", (Promote(Slide(ORTH, 2, capture=False), Leap(F_LEAPS, move=False)),), kind="pawn")
-GUARD = U(30, "GD", "Guard", (Slide(ALL, 2),), armored=True, kind="guard")
-
-SECTION_A = (CENTAUR, HERO, MARSHAL, MYRMIDON, NOMAD, PRINCE, QUEEN, BASTION, JUGGERNAUT, LEGION, PHALANX,
-             DAUPHIN, DEACON, PARAPET, GENERAL, FALCON, KITE, OWL, TOWER, PATRIARCH, BATTLEMENT, PRELATE,
-             CAVALRY, BASILISK, CHIMAERA, CYCLOPS, GORGONA, MEDUSA, PAWN, GUARD)
-
-
-
-
-# ---------------------------------------------------------------------------
-# Section B (O9.5-O9.7, O10, O11, O12.8-O12.11, O12.13-O12.17):
-# primitives from engine/optima/effects.py.
-# ---------------------------------------------------------------------------
-CHAMBERLAIN = U(31, "CM", "Chamberlain", (TwoPart(Slide(ORTH, 2)),), loyal=True)
-MINISTER = U(32, "MI", "Minister", (TwoPart(Slide(DIAG, 2)), Leap(W_LEAPS)), loyal=True)
-VICEROY = U(33, "VR", "Viceroy", (TwoPart(Leap(K_LEAPS), return_on_capture=True),))
-RANGER = U(34, "RA", "Ranger", (ZigZag(zigzag_pairs(ORTH)),))
-SCOUT = U(35, "SC", "Scout", (Leap(W_LEAPS), ZigZag(zigzag_pairs(DIAG))), resolute=True)
-CHAPLAIN = U(36, "CP", "Chaplain", (Leap(W_LEAPS, capture=False), Proximity(Leap(F_LEAPS + A_LEAPS, capture=False))))
-CHARGER = U(37, "CG", "Charger", (Proximity(Leap(N_LEAPS, capture=False)),))
-DRAGOON = U(38, "DR", "Dragoon", (Proximity(Leap(W_LEAPS + D_LEAPS, capture=False)),))
-CITADEL = U(39, "CT", "Citadel", (Proximity(StopSlide(ORTH)),))
-REGENT = U(40, "RE", "Regent", (Proximity(StopSlide(ALL, 3)),))
-INQUISITOR = U(41, "IN", "Inquisitor", (Proximity(StopSlide(DIAG)), Leap(W_LEAPS, capture=False)))
-FRIGATE = U(42, "FR", "Frigate", (Proximity(Slide(ORTH), ORTH),))
-SLOOP = U(43, "SL", "Sloop", (Proximity(Slide(DIAG), DIAG), Leap(W_LEAPS)))
-ARCHER = U(44, "AR", "Archer", (Slide(ALL, 3), Rifle(Slide(ALL, 3))))
-LANCER = U(45, "LA", "Lancer", (Leap(K_LEAPS + N_LEAPS), Rifle(Leap(K_LEAPS + N_LEAPS))))
-SPEARMAN = U(46, "SP", "Spearman", (Slide(ORTH), Rifle(Slide(ORTH))))
-SWORDSMAN = U(47, "SW", "Swordsman", (Leap(W_LEAPS), Slide(DIAG), Rifle(Slide(DIAG))))
-WIZARD = U(48, "WI", "Wizard", (Proximity(Slide(ALL), reach=1),), immobilizes=ADJACENT, kind="wizard")
-AGENT = U(49, "AG", "Agent", (Slide(DIAG, capture=False), Leap(W_LEAPS, capture=False), LeapConvert(DIAG)))
-SPY = U(50, "SY", "Spy", (Slide(ORTH, capture=False), LeapConvert(ORTH)))
-AMBASSADOR = U(51, "AM", "Ambassador", (SwapLeap(multiples(K_LEAPS, (2, 3))),))
-CRUSADER = U(52, "CR", "Crusader", (SwapLeap(K_LEAPS + N_LEAPS),))
-KEEP = U(53, "KE", "Keep", (Leap(F_LEAPS, capture=False), Approach(ORTH), SwapLeap(W_LEAPS, move=False)))
-VICAR = U(54, "VI", "Vicar", (Leap(W_LEAPS, capture=False), Approach(DIAG), SwapLeap(F_LEAPS, move=False)))
-DIPLOMAT = U(55, "DI", "Diplomat", (Approach(ALL, 3),))
-ENVOY = U(56, "EN", "Envoy", (Slide(DIAG, 2, capture=False),
-                              Proximity(Slide(ORTH, 2, capture=False), reach=1, convert=True)))
-
-SECTION_B = (CHAMBERLAIN, MINISTER, VICEROY, RANGER, SCOUT, CHAPLAIN, CHARGER, DRAGOON, CITADEL, REGENT,
-             INQUISITOR, FRIGATE, SLOOP, ARCHER, LANCER, SPEARMAN, SWORDSMAN, WIZARD, AGENT, SPY, AMBASSADOR,
-             CRUSADER, KEEP, VICAR, DIPLOMAT, ENVOY)
-
-
-
-
-# ---------------------------------------------------------------------------
-UNITS = SECTION_A + SECTION_B
-BY_TOKEN = {u.token: u for u in UNITS}
-PIECE_TOKENS = tuple(sorted(u.token for u in UNITS if u.kind == "piece"))  # the 53 of O2
-
-# Project default equal-forces sets (O4; optima.md decision 25).
-E10 = ("AR", "CE", "CH", "FA", "JU", "KE", "MA", "QU", "RE", "VR*")
-E9 = ("CH", "FA", "QU", "RE", "VR*")
-
-BOARD_10X10 = Geometry(10, range(1, 11), lambda file, rank: True)
-BOARD_9X9 = Geometry(9, range(1, 10), lambda file, rank: True)
-
-START_10 = ("10/gdgdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpnpn/10/10/10/10/PNPNPNPNPNPNPNPNPNPN/"
-            "GDGDGDGDGDGDGDGDGDGD/10 w eq:ARCECHFAJUKEMAQUREVR*arcechfajukemaqurevr* - 0")
-START_9 = ("9/gdgdgdgdgdgdgdgdgd/pnpnpnpnpnpnpnpnpn/9/9/9/PNPNPNPNPNPNPNPNPN/GDGDGDGDGDGDGDGDGD/9 w "
-           "eq:CHFAQUREVR*chfaqurevr* - 0")
+__all__ = ["BOARD_9X9", "BOARD_10X10", "BY_TOKEN", "E9", "E10", "OPTIMA", "OPTIMA_9X9", "PIECE_TOKENS", "START_9",
+           "START_10", "UNITS"]
 
 OPTIMA = Variant(
     name="optima", title="Optima", family="optima",
     summary="Optima (Howe) on 10x10: 53 piece types with attributes, placement phase, royal pieces",
     geometry=BOARD_10X10, start_fen=START_10, types=(), units=UNITS,
-    repetition=True, draw_result="1/2-1/2")
+    repetition=True, draw_result="1/2-1/2", move_forms=UNIT_MOVES,
+    position_class=OptimaPosition, forces=("eq", "u1", "u2", "random"))
 OPTIMA_9X9 = Variant(
     name="optima-9x9", title="Optima 9x9", family="optima",
     summary="Optima (Howe) on 9x9: five pieces a side, one royal",
     geometry=BOARD_9X9, start_fen=START_9, types=(), units=UNITS,
-    repetition=True, draw_result="1/2-1/2")
+    repetition=True, draw_result="1/2-1/2", move_forms=UNIT_MOVES,
+    position_class=OptimaPosition, forces=("eq", "u1", "random"))   # u2: 10x10 only (O4)

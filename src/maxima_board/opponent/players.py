@@ -25,7 +25,7 @@ Player = Callable[[Position, random.Random], tuple[Move, int]]
 
 
 def _board_after(position: Position, move: Move) -> list[int]:
-    return position._after(move)   # the board after a legal move, nothing pushed
+    return position.board_after(move)
 
 
 def _terminal(position: Position, mover: int) -> int | None:

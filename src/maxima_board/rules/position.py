@@ -328,7 +328,8 @@ class Position:
         self._cache = cache
         return self.move_stack.pop()
 
-    def _after(self, move: Move) -> list[int]:
+    def board_after(self, move: Move) -> list[int]:
+        """The board (a list by square) after the legal ``move``, without playing it."""
         raw = self._legal_map().get(move)
         if raw is None:
             raise MoveError(f"illegal move {move} in {self.fen()}")
@@ -339,14 +340,14 @@ class Position:
     def occupancy_after(self, move: Move) -> int:
         """Occupancy bit mask after the legal ``move``, without playing it."""
         occ = 0
-        for sq, v in enumerate(self._after(move)):
+        for sq, v in enumerate(self.board_after(move)):
             if v:
                 occ |= 1 << sq
         return occ
 
     def signature(self, move: Move) -> Signature:
         """The physical signature of the legal ``move`` (see :class:`Signature`)."""
-        before, after = self.board, self._after(move)
+        before, after = self.board, self.board_after(move)
         vacated, filled, replaced = set(), set(), set()
         for sq, (x, y) in enumerate(zip(before, after)):
             if x and not y:

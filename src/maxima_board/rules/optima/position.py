@@ -276,7 +276,8 @@ class OptimaPosition(Position):
         self.turn, self._reserve, self._cache = turn, reserve, cache
         self._ply -= 1
 
-    def _after(self, move: Move) -> list[int]:
+    def board_after(self, move: Move) -> list[int]:
+        """The board (a list by square) after the legal ``move``, without playing it."""
         raw = self._legal_map().get(move)
         if raw is None:
             raise MoveError(f"illegal move {move} in {self.fen()}")

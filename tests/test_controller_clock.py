@@ -12,7 +12,8 @@ import textwrap
 import pytest
 
 from maxima_board.board import clock as clock_module
-from maxima_board.board.clock import (PRESETS, Clock, Stage, TimeControl, TimeControlError, flag_result, format_ms, parse_time_control)
+from maxima_board.board.clock import (PRESETS, Clock, Stage, TimeControl, TimeControlError, flag_result,
+                                      format_ms, parse_time_control)
 from maxima_board.board.core import Controller
 from maxima_board.service.record import export_text
 from maxima_board.service.script import Runner, ScriptError, parse_script, replay

@@ -5,7 +5,8 @@ import pytest
 
 from maxima_board.rules import Position, variants
 from maxima_board.rules.geometry import Geometry
-from maxima_board.rules.pieces import (ALL, DIAG, KING_STEPS, KNIGHT, ORTH, TYPES, Approach, Leap, PieceType, Slide, Withdrawal)
+from maxima_board.rules.pieces import (ALL, DIAG, KING_STEPS, KNIGHT, ORTH, TYPES, Approach, Leap, PieceType,
+                                       Slide, Withdrawal)
 from maxima_board.rules.variants.base import Variant
 
 # A made-up game built only from existing primitives: an 8x8 board with a

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from maxima_board.cli.config import (DEFAULT_COLUMNS, DEFAULT_PATTERNS, DEFAULT_ROWS, ConfigError, find_config, load_config, parse_config)
+from maxima_board.cli.config import (DEFAULT_COLUMNS, DEFAULT_PATTERNS, DEFAULT_ROWS, ConfigError,
+                                     find_config, load_config, parse_config)
 from maxima_board.devices.matrix_map import default_layout
 
 HERE = Path(__file__).parent

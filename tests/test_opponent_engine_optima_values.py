@@ -11,7 +11,8 @@ import pytest
 from maxima_board.rules.optima.forces import start_fen
 from maxima_board.rules.variants.optima import E10, UNITS
 from maxima_board.opponent import tune
-from maxima_board.opponent.material import (OPTIMA_9X9_TOKEN_VALUES, OPTIMA_9X9_VALUES, OPTIMA_TOKEN_VALUES, OPTIMA_VALUES)
+from maxima_board.opponent.material import (OPTIMA_9X9_TOKEN_VALUES, OPTIMA_9X9_VALUES, OPTIMA_TOKEN_VALUES,
+                                            OPTIMA_VALUES)
 
 from .opponent_engine import engine_binary  # noqa: F401 (fixture)
 

@@ -2,7 +2,8 @@
 import pytest
 
 from maxima_board.rules import BLACK, WHITE, FenError, Piece, Position, START_FEN
-from maxima_board.rules.variant import (CHAMELEON, COORDINATOR, GUARD, IMMOBILIZER, KING, LEAPER, MAGE, PAWN, WITHDRAWER)
+from maxima_board.rules.variant import (CHAMELEON, COORDINATOR, GUARD, IMMOBILIZER, KING, LEAPER, MAGE, PAWN,
+                                        WITHDRAWER)
 from tests.conftest import GEOMETRY, moves_from, pos, targets
 
 # ---------------------------------------------------------------- M1 board

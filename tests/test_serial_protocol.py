@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from maxima_board.devices import mbproto, protocol
 from maxima_board.devices.interfaces import LED_STATES
 from maxima_board.devices.matrix_map import MatrixMap
-from maxima_board.devices.protocol import (BAD_CRC, LED_STYLE, MALFORMED, OK, Ack, Error, Frame, Hello, LedFrame, Ping, Reset, encode_leds, led_line, parse_line)
+from maxima_board.devices.protocol import (BAD_CRC, LED_STYLE, MALFORMED, OK, Ack, Error, Frame, Hello,
+                                           LedFrame, Ping, Reset, encode_leds, led_line, parse_line)
 
 MAP = MatrixMap()
 

@@ -20,7 +20,8 @@ from typing import Any, Iterable
 
 from aiohttp import web
 
-from maxima_board.webbase.httpbase import (EventStreams, HostCheck, WebServer, page_app, reply_bytes, reply_json, reply_static, reply_text, SHARED_STATIC)
+from maxima_board.webbase.httpbase import (EventStreams, HostCheck, WebServer, page_app, reply_bytes,
+                                           reply_json, reply_static, reply_text, SHARED_STATIC)
 
 from .page import dashboard_page
 from .tables import ClubTables, record_text

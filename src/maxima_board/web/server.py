@@ -45,7 +45,9 @@ from maxima_board.devices.boards import games_for
 from maxima_board.storage.storefile import StoreError
 
 from .games import GameReader
-from maxima_board.webbase.httpbase import (EventStreams, HostCheck, WebServer, client_key, page_app, read_body, refuse, reply_bytes, reply_json, reply_static, reply_text, SHARED_STATIC)
+from maxima_board.webbase.httpbase import (EventStreams, HostCheck, WebServer, client_key, page_app,
+                                           read_body, refuse, reply_bytes, reply_json, reply_static,
+                                           reply_text, SHARED_STATIC)
 from maxima_board.webbase.page import board_page
 from .pin import PinGuard, pin_path
 from maxima_board.webbase.svg import board_svg

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from maxima_board.rules.geometry import Geometry
-from maxima_board.rules.pieces import (ALL, DIAG, KING_STEPS, KNIGHT, ORTH, Approach, Leap, Mimic, MutualDestruction, PawnMoves, PieceType, Slide, Swap, Withdrawal)
+from maxima_board.rules.pieces import (ALL, DIAG, KING_STEPS, KNIGHT, ORTH, Approach, Leap, Mimic,
+                                       MutualDestruction, PawnMoves, PieceType, Slide, Swap, Withdrawal)
 from . import ultima
 from .base import Variant
 

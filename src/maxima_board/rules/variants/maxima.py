@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from maxima_board.rules.geometry import Geometry
-from maxima_board.rules.pieces import (ALL, KING_STEPS, KNIGHT, ORTH, Coordination, Custodian, Imitation, Leap, LeapingSlide, PieceType, Slide, StepThenSlide, Withdrawal)
+from maxima_board.rules.pieces import (ALL, KING_STEPS, KNIGHT, ORTH, Coordination, Custodian, Imitation,
+                                       Leap, LeapingSlide, PieceType, Slide, StepThenSlide, Withdrawal)
 from .base import Variant
 
 KING = PieceType(1, "King", "k", (Leap(KNIGHT, wrap=True),), royal=True, imitated_as="step")

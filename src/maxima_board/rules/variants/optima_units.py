@@ -12,8 +12,10 @@ from __future__ import annotations
 from maxima_board.rules.geometry import Geometry
 from maxima_board.rules.pieces import ALFIL, ALL, CAMEL, DABBABA, DIAG, FERZ, KING_STEPS, KNIGHT, ORTH, WAZIR, multiples
 from maxima_board.rules.optima.units import ADJACENT, FIRST_ALL, FIRST_DIAG, FIRST_ORTH, KNIGHT_SQUARES, UnitType
-from maxima_board.rules.optima.movers import (Bent, DoubleLeap, Fly, FlyHop, Leap, Plow, Promote, Rider, ScreenCapture, Slide)
-from maxima_board.rules.optima.effects import (Approach, LeapConvert, Proximity, Rifle, StopSlide, SwapLeap, TwoPart, ZigZag, zigzag_pairs)
+from maxima_board.rules.optima.movers import (Bent, DoubleLeap, Fly, FlyHop, Leap, Plow, Promote, Rider,
+                                              ScreenCapture, Slide)
+from maxima_board.rules.optima.effects import (Approach, LeapConvert, Proximity, Rifle, StopSlide, SwapLeap,
+                                               TwoPart, ZigZag, zigzag_pairs)
 
 U = UnitType
 

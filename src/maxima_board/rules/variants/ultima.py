@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from maxima_board.rules.geometry import Geometry
-from maxima_board.rules.pieces import (ALL, KING_STEPS, ORTH, Coordination, Custodian, Imitation, Leap, LeapingSlide, PieceType, Slide, Withdrawal)
+from maxima_board.rules.pieces import (ALL, KING_STEPS, ORTH, Coordination, Custodian, Imitation, Leap,
+                                       LeapingSlide, PieceType, Slide, Withdrawal)
 from .base import Variant
 
 KING = PieceType(11, "King", "k", (Leap(KING_STEPS),), royal=True, imitated_as="step")

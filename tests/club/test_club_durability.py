@@ -22,7 +22,9 @@ import subprocess
 import threading
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -133,6 +135,23 @@ def exported(db: Path) -> str:
     return r.stdout
 
 
+@contextmanager
+def live_board(db: Path, *, clean_stop: bool = False) -> Iterator[LiveBoard]:
+    """``serve`` on ``db`` with its game started and its games list read
+    once (the web reader's first request); killed with SIGKILL at the end,
+    or stopped with SIGTERM (``clean_stop``)."""
+    board = LiveBoard(db)
+    try:
+        board.expect(STARTED)
+        json.loads(board.get("/api/games"))
+        yield board
+    finally:
+        if clean_stop:
+            board.stop()
+        else:
+            board.kill()
+
+
 def two_moves(board: LiveBoard) -> None:
     board.send("lift c3\nplace c4\nwait 400\nlift c7\nplace c6\nwait 400\n")
     board.expect(MOVE)
@@ -145,15 +164,10 @@ def test_the_reproduction_keeps_both_moves(tmp_path):
     /api/games, an outside connection opened and closed, two moves by
     hand, kill -9: both moves are stored."""
     db = tmp_path / "games.db"
-    board = LiveBoard(db)
-    try:
-        board.expect(STARTED)
-        json.loads(board.get("/api/games"))
+    with live_board(db) as board:
         outside_connection(db)
         assert os.path.exists(f"{db}-wal"), "the board's write-ahead log was deleted by an outside close"
         two_moves(board)
-    finally:
-        board.kill()
     assert integrity(db) == "ok"
     assert stored(db) == {1: ["c3-c4", "c7-c6"]}
     assert "1. Pc3-c4 Pc7-c6" in exported(db)
@@ -230,14 +244,9 @@ def test_a_clean_stop_leaves_every_game_in_the_database_file(tmp_path):
     the write-ahead log is checkpointed and emptied, so games.db copied
     alone holds every move."""
     db = tmp_path / "games.db"
-    board = LiveBoard(db)
-    try:
-        board.expect(STARTED)
-        board.get("/api/games")
+    with live_board(db, clean_stop=True) as board:
         two_moves(board)
         board.get("/games/1.pgn")
-    finally:
-        board.stop()
     wal = Path(f"{db}-wal")
     assert not wal.exists() or wal.stat().st_size == 0, wal.stat().st_size
     alone = tmp_path / "alone"
@@ -250,10 +259,7 @@ def test_backup_copies_a_live_database_that_opens_and_resumes(tmp_path):
     """``maxima-board backup`` while the board runs: the copy is one file
     that holds every acknowledged move and resumes the game."""
     db = tmp_path / "games.db"
-    board = LiveBoard(db)
-    try:
-        board.expect(STARTED)
-        board.get("/api/games")
+    with live_board(db) as board:
         two_moves(board)
         r = subprocess.run(MAXIMA_BOARD + ["backup", str(tmp_path / "copy.db"), "--db", str(db)],
                            capture_output=True, text=True, timeout=30)
@@ -261,8 +267,6 @@ def test_backup_copies_a_live_database_that_opens_and_resumes(tmp_path):
         assert "backup: 1 game " in r.stdout
         board.send("lift d3\nplace d4\nwait 400\n")
         board.expect(MOVE)
-    finally:
-        board.kill()
     copy = tmp_path / "copy.db"
     assert sorted(os.listdir(tmp_path)).count("copy.db") == 1
     assert not [n for n in os.listdir(tmp_path) if n.startswith("copy.db") and n != "copy.db"]

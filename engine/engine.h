@@ -12,11 +12,11 @@
 #define MAXMOVES 640
 #define MAXTYPES 16
 
-/* directions: N E S W NE SE SW NW (as engine/geometry.py) */
+/* directions: N E S W NE SE SW NW (as src/maxima_board/rules/geometry.py) */
 enum { DN, DE, DS, DW, DNE, DSE, DSW, DNW };
 extern const int OPP[8];
 
-/* move kinds (engine/pieces.py) */
+/* move kinds (src/maxima_board/rules/pieces.py) */
 enum { K_PLAIN = 0, K_CASTLE = 1, K_SWAP = 2, K_PROMOTE = 3, K_EP = 4 };
 
 /* primitives and capture effects */

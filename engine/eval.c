@@ -456,7 +456,7 @@ EvalSlot ev_cache[EV_CACHE];
  * each Pawn is worth its value + (P - value) * e + A * e * (a / m)^2, where a
  * is the ranks it has advanced past its start rank and m those to the last
  * rank before promotion; a frozen Pawn half of the terms. The counts are
- * White's minus Black's; selfplay.c prints them for opponent/tune.py. */
+ * White's minus Black's; selfplay.c prints them for src/maxima_board/opponent/tune.py. */
 void pawn_phase_counts(const Pos *p, const uint64_t fz[2][2], int *pieces, int *pawns2, int *run2) {
     int n = 0, pw = 0, run = 0;   /* a mobile Pawn counts two, a frozen one one */
     for (int ci = 0; ci < 2; ci++)

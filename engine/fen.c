@@ -1,4 +1,4 @@
-/* FEN (M14, U13, D3) and canonical move strings (M14, U13, D17), as engine/notation.py. */
+/* FEN (M14, U13, D3) and canonical move strings (M14, U13, D17), as src/maxima_board/rules/notation.py. */
 #include <string.h>
 #include <stdlib.h>
 #include <ctype.h>
@@ -37,7 +37,7 @@ void fen_error(char *err, int errlen, const char *fmt, ...) {
 }
 #define FAIL(...) do { fen_error(err, errlen, __VA_ARGS__); return 0; } while (0)
 
-/* a FEN counter (engine/notation.py's _count): ASCII digits, no leading zero, low..1,000,000 */
+/* a FEN counter (src/maxima_board/rules/notation.py's _count): ASCII digits, no leading zero, low..1,000,000 */
 static int count_field(const char *text, int low, int *out) {
     size_t n = strspn(text, "0123456789");
     if (text[n] || !n || (text[0] == '0' && n > 1) || n > 7) return 0;
@@ -47,7 +47,7 @@ static int count_field(const char *text, int low, int *out) {
     return 1;
 }
 
-/* the en-passant field (engine/notation.py's _parse_ep): squares of one file, consecutive,
+/* the en-passant field (src/maxima_board/rules/notation.py's _parse_ep): squares of one file, consecutive,
  * lowest first, at most pawn_advance - 1, beside the second rank of the side that just
  * moved, empty, with that side's Pawn after them and its second-rank square empty */
 static int parse_ep(const char *text, Pos *p, char *err, int errlen) {
@@ -84,7 +84,7 @@ static int parse_ep(const char *text, Pos *p, char *err, int errlen) {
     return 1;
 }
 
-/* the swap-back field (engine/notation.py's _parse_ban): X<>Y, the side to move's Swapper on X,
+/* the swap-back field (src/maxima_board/rules/notation.py's _parse_ban): X<>Y, the side to move's Swapper on X,
  * the other side's on Y, on one line with only empty squares between */
 static int parse_ban(const char *text, Pos *p, char *err, int errlen) {
     if (!strcmp(text, "-")) return 1;
@@ -107,7 +107,7 @@ static int parse_ban(const char *text, Pos *p, char *err, int errlen) {
     return 1;
 }
 
-/* A FEN as engine/notation.py's parse_fen reads it, then checked as Position does (M15, U14,
+/* A FEN as src/maxima_board/rules/notation.py's parse_fen reads it, then checked as Position does (M15, U14,
  * D18): one King a side, no side filling its own palace (M11), the side not to move not in
  * check unless the side to move holds its palace (a finished game). */
 int parse_fen(const char *fen, Pos *p, char *err, int errlen) {

@@ -1,7 +1,7 @@
 /* Levels 1-10 (search_api.h): node budget, depth cap (0: none), evaluation noise (centipawns, +-),
  * percent of random moves, quiescence; one table per family, because a node budget or a noise buys a
  * different strength in each (docs/opponent.md, "The levels' ladder", measured them).
- * opponent/levels.py holds the same numbers with each level's word (tests/test_opponent_engine_levels.py
+ * src/maxima_board/opponent/levels.py holds the same numbers with each level's word (tests/test_opponent_engine_levels.py
  * compares them with `maxima-engine levels FAMILY`). */
 #include <stdio.h>
 #include <string.h>

@@ -17,7 +17,7 @@ static void usage(void) {
                     "                                              values White's minus Black's)\n"
                     "       maxima-engine bench VARIANT DEPTH [FEN]   (perft speed)\n"
                     "       maxima-engine search VARIANT DEPTH [FEN]  (search speed)\n"
-                    "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES [-]]  (games for opponent/tune.py; -: Optima start FENs on stdin)\n"
+                    "       maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES [-]]  (games for src/maxima_board/opponent/tune.py; -: Optima start FENs on stdin)\n"
                     "       maxima-engine values optima|optima-9x9    (Optima's material values, TOKEN:VALUE)\n"
                     "       maxima-engine levels FAMILY           (maxima|ultima|deckle|optima: levels 1-10: node budget, depth cap,\n"
                     "                                              noise, random moves, quiescence)\n"

@@ -1,4 +1,4 @@
-/* Move generation, immobilization, check, legality, make (mirrors engine/movegen.py, engine/pieces.py). */
+/* Move generation, immobilization, check, legality, make (mirrors src/maxima_board/rules/movegen.py, src/maxima_board/rules/pieces.py). */
 #include <string.h>
 #include "engine.h"
 

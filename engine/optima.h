@@ -1,6 +1,6 @@
 /* Optima (optima.md O1-O16) in the compiled engine: its own position, move
- * and generator, mirroring engine/optima/ (units are data: a unit type is a
- * list of primitive instances with parameters, as engine/variants/optima.py). */
+ * and generator, mirroring src/maxima_board/rules/optima/ (units are data: a unit type is a
+ * list of primitive instances with parameters, as src/maxima_board/rules/variants/optima_units.py). */
 #ifndef OPTIMA_H
 #define OPTIMA_H
 #include <stdint.h>

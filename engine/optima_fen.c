@@ -1,4 +1,4 @@
-/* Optima's text (optima.md O15, O16; engine/optima/fen.py): tokens, the FEN read (with the rules field,
+/* Optima's text (optima.md O15, O16; src/maxima_board/rules/optima/fen.py): tokens, the FEN read (with the rules field,
  * O14, and the check of the positions a FEN may describe, O16) and written, the start FENs, and the
  * canonical move strings read and written. */
 #include <stdlib.h>
@@ -28,7 +28,7 @@ static void token_of(int code, int lower, char *out) {
 
 #define FAIL(...) do { fen_error(err, errlen, __VA_ARGS__); return 0; } while (0)
 
-/* Two-letter tokens with an optional '*' (engine/optima/fen.py's _tokens): codes
+/* Two-letter tokens with an optional '*' (src/maxima_board/rules/optima/fen.py's _tokens): codes
  * (type | OP_ROYAL), lower[i] for lower case; 0 and err on a bad token. */
 static int split_tokens(const char *text, const char *where, int *codes, int *lower, int max, int *count,
                         char *err, int errlen) {
@@ -185,7 +185,7 @@ int op_parse_fen(const char *fen, OPos *p, char *err, int errlen) {
         for (int i = 0; i < k; i++) p->hand[p->rkind == RK_EQ ? !lower[i] : 1][codes[i]]++;
         p->left = (int8_t)k;
     }
-    /* ply: digits, no leading zero, at most 1,000,000 (engine/notation.py's MAX_PLIES) */
+    /* ply: digits, no leading zero, at most 1,000,000 (src/maxima_board/rules/notation.py's MAX_PLIES) */
     const char *d = field[4];
     size_t nd = strspn(d, "0123456789");
     if (d[nd] || !nd || (d[0] == '0' && nd > 1) || nd > 7 || atol(d) > 1000000)
@@ -265,7 +265,7 @@ static int check_placement(const OPos *p, int n, char *err, int errlen) {
     return 1;
 }
 
-/* O16 (engine/optima/fen.py's check): the movement phase allows at most 2 royal units a side and
+/* O16 (src/maxima_board/rules/optima/fen.py's check): the movement phase allows at most 2 royal units a side and
  * none only for the side to move (it lost); the placement phase must follow O4/O5. */
 static int check_position(const OPos *p, int n, char *err, int errlen) {
     if (p->rkind != RK_NONE) return check_placement(p, n, err, errlen);

@@ -49,7 +49,7 @@ static const char *check_one(const OPos *p) {
 
 int op_main(int argc, char **argv) {
     const char *mode = argv[1], *variant = argv[2];
-    if (!strcmp(mode, "values")) {   /* the material table, for opponent/material.py's test */
+    if (!strcmp(mode, "values")) {   /* the material table, for src/maxima_board/opponent/material.py's test */
         op_select_values(!strcmp(variant, "optima-9x9") ? 9 : 10);
         for (int t = 1; t <= OP_NTYPES; t++) printf("%s%s:%d", t > 1 ? " " : "", OP_UNITS[t].tok, op_value(t));
         printf("\n");

@@ -1,4 +1,4 @@
-/* Optima's move generation (optima.md O6-O12, written from engine/optima/): immobilization (O10),
+/* Optima's move generation (optima.md O6-O12, written from src/maxima_board/rules/optima/): immobilization (O10),
  * the moves of each primitive with their captures and conversions (O11), two-part moves (O12.8),
  * placements (O5), equal moves merged (O6), and the counting mode of the evaluation (op_count). */
 #include <stdlib.h>

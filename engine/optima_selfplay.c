@@ -1,4 +1,4 @@
-/* Self-play of Optima for tuning its material values (opponent/tune.py):
+/* Self-play of Optima for tuning its material values (src/maxima_board/opponent/tune.py):
  *
  *   maxima-engine selfplay optima|optima-9x9 GAMES DEPTH SEED [MAXPLIES [-]]
  *
@@ -19,7 +19,7 @@
  * minus Black's; EVAL is the engine's static evaluation for White
  * (centipawns, without the tempo bonus) and Fi White's frozen units (O10) of
  * type i minus Black's (the evaluation counts a frozen unit at half its
- * value), so that opponent/tune.py fits the values inside the whole
+ * value), so that src/maxima_board/opponent/tune.py fits the values inside the whole
  * evaluation, as for the other games. A position is sampled when the other
  * side cannot capture a royal unit and the move the search chooses captures
  * and converts nothing. A royal capture wins (O13), a side with no move

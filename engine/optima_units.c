@@ -1,4 +1,4 @@
-/* Optima's 56 unit types as data (optima.md O2, O3; engine/variants/optima.py): each a list of
+/* Optima's 56 unit types as data (optima.md O2, O3; src/maxima_board/rules/variants/optima.py): each a list of
  * primitive instances with parameters (movers.py, effects.py); the vector sets of the leaps; which types
  * count their plain moves without marks; the material values of the 10x10 and 9x9 boards. */
 #include <string.h>
@@ -33,7 +33,7 @@ void op_build_vecsets(void) {
     vs_add(&OP_VS[LV_NDA], N_, 8, 1); vs_add(&OP_VS[LV_NDA], W_, 4, 2); vs_add(&OP_VS[LV_NDA], F_, 4, 2);
 }
 
-/* primitive constructors (parameters as in engine/variants/optima.py) */
+/* primitive constructors (parameters as in src/maxima_board/rules/variants/optima.py) */
 #define LEAP(vs) {.kind = P_LEAP, .vecs = vs, .capture = 1, .move = 1}
 #define LEAPM(vs) {.kind = P_LEAP, .vecs = vs, .capture = 0, .move = 1}        /* capture=False */
 #define LEAPC(vs) {.kind = P_LEAP, .vecs = vs, .capture = 1, .move = 0}        /* move=False */
@@ -164,7 +164,7 @@ void op_build_distinct(void) {
 }
 
 /* the 9x9 board's own values (optima-9x9), by token, over OP_UNITS' (10x10) values: all 56 fitted to
- * self-play on 9x9 from varied forces (opponent/tune.py --forces; docs/opponent-engine.md, Optima) */
+ * self-play on 9x9 from varied forces (src/maxima_board/opponent/tune.py --forces; docs/opponent-engine.md, Optima) */
 static const struct { const char *tok; int value; } VALUES_9X9[] = {
     {"CE", 702},
     {"HE", 654},

@@ -16,7 +16,7 @@ typedef struct {
 
 /* Levels 1-10, defined by work: a node budget per move (the same play on any
  * machine; a clock's time still caps it), a depth cap, evaluation noise and a
- * share of random moves for the weakest. opponent/levels.py holds the same
+ * share of random moves for the weakest. src/maxima_board/opponent/levels.py holds the same
  * tables with each level's word; `maxima-engine levels FAMILY` prints one. */
 typedef struct { int nodes, depth, noise, random_pct, quiescence; } Level;
 /* each family has its own rows (the ladder of docs/opponent.md measured them per family); the first three

@@ -1,4 +1,4 @@
-/* Self-play for tuning the material values (opponent/tune.py):
+/* Self-play for tuning the material values (src/maxima_board/opponent/tune.py):
  *
  *   maxima-engine selfplay VARIANT GAMES DEPTH SEED [MAXPLIES]
  *
@@ -14,7 +14,7 @@
  * Black's; EVAL is the engine's static evaluation of the position for White
  * (centipawns, without the tempo bonus) and Fi White's immobilized pieces of
  * type i minus Black's (evaluate() counts an immobilized piece at half its
- * value), so that opponent/tune.py can fit the values inside the whole
+ * value), so that src/maxima_board/opponent/tune.py can fit the values inside the whole
  * evaluation. A position is sampled when the side to move is not in check and
  * the move the search chooses captures nothing (a quiet position, as in
  * Texel tuning). In games with a Pawn that promotes (Deckle's) a line
@@ -25,7 +25,7 @@
  * follows the types line, and each pos line ends with the number of those
  * pieces on the board (both colours), evaluate()'s game phase, and White's
  * sum of the Pawns' advance shares squared (0..1024 each, doubled, a frozen
- * Pawn's not) minus Black's (eval.c, pawn_phase; opponent/tune.py
+ * Pawn's not) minus Black's (eval.c, pawn_phase; src/maxima_board/opponent/tune.py
  * --pawn-phase, --pawn-run). A line
  *
  *   terms NAME:WEIGHT...                 (the evaluation terms' columns with this build's weights, 0 when
@@ -34,7 +34,7 @@
  * follows, and after each pos line a line
  *
  *   feat F1 .. Fm                        (each term's count, White's minus Black's: evaluate() adds
- *                                         WEIGHT x F of each; opponent/tune.py --terms)
+ *                                         WEIGHT x F of each; src/maxima_board/opponent/tune.py --terms)
  *
  * A game reaching MAXPLIES (default 300) counts as a draw; in
  * Deckle's games the third repetition of a position is a draw (D16). */

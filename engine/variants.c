@@ -1,4 +1,4 @@
-/* Geometry and the 19 games as data (mirrors engine/geometry.py, engine/variants/). */
+/* Geometry and the 19 games as data (mirrors src/maxima_board/rules/geometry.py, engine/variants/). */
 #include <string.h>
 #include "engine.h"
 #include "values.h"
@@ -201,7 +201,7 @@ int select_variant(const char *name) {
         V.start_fen = V.start_buf;
     }
     if (!V.pawn_advance) V.pawn_advance = 1;
-    for (int i = 0; TUNED_VALUES[i].variant; i++)   /* values.h: fitted by opponent/tune.py */
+    for (int i = 0; TUNED_VALUES[i].variant; i++)   /* values.h: fitted by src/maxima_board/opponent/tune.py */
         if (!strcmp(TUNED_VALUES[i].variant, name)) {
             int t = type_of(TUNED_VALUES[i].letter);
             if (t) V.t[t].value = TUNED_VALUES[i].value;

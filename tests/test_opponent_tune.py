@@ -339,7 +339,7 @@ def test_forces_option_is_checked(capsys):
     assert tune.main(["--variants", "ultima", "--forces", "u1", "--load", "/nonexistent"]) == 2
     assert "for Optima" in capsys.readouterr().err
     assert tune.main(["--variants", "optima", "--write-to", "/nonexistent/values.h", "--load", "/nonexistent"]) == 2
-    assert "optima.c" in capsys.readouterr().err
+    assert "engine/optima_units.c" in capsys.readouterr().err
 
 
 def test_keep_holds_types_at_the_build_values_and_fits_the_others():

@@ -2,7 +2,7 @@
 
 The compiled engine (``engine``) and the baseline players know every
 game of the family, Optima included (the engine's Optima is
-``engine/optima.c``, proven identical to ``engine/optima/`` by
+``engine/optima_*.c``, proven identical to ``src/maxima_board/rules/optima/`` by
 tests/test_opponent_engine_optima.py). Everything that starts an engine asks
 :func:`refuse` first, so a game the computer does not play gives one clear
 line instead of an engine that cannot answer.

@@ -39,7 +39,7 @@ VALUES: dict[int, int] = {
 }
 
 
-# Optima (O2): by unit token, the values of engine/optima.c on 10x10 (the 12 types of the
+# Optima (O2): by unit token, the values of engine/optima_units.c on 10x10 (the 12 types of the
 # default set fitted to self-play from E10, the other 44 to self-play from varied forces, by
 # opponent/tune.py; docs/opponent-engine.md, Optima); a royal unit counts as its type.
 # tests/test_opponent_engine_optima_values.py keeps the tables equal.
@@ -52,7 +52,7 @@ OPTIMA_TOKEN_VALUES: dict[str, int] = {
     "SP": 451, "SW": 543, "WI": 1015, "AG": 508, "SY": 564, "AM": 477, "CR": 477, "KE": 765, "VI": 376,
     "DI": 679, "EN": 612,
 }
-# The 9x9 board's own table (optima.c's VALUES_9X9), fitted to 9x9 self-play from varied forces.
+# The 9x9 board's own table (optima_units.c's VALUES_9X9), fitted to 9x9 self-play from varied forces.
 OPTIMA_9X9_TOKEN_VALUES: dict[str, int] = {
     "CE": 702, "HE": 654, "MA": 656, "MY": 557, "NO": 742, "PR": 666, "QU": 806, "BS": 462, "JU": 572,
     "LE": 589, "PH": 469, "DA": 933, "DE": 501, "PA": 652, "GE": 725, "FA": 711, "KI": 484, "OW": 695,

@@ -44,7 +44,7 @@ KIND --seed N`` prints), KIND taking the listed kinds in turn (u2, which
 standard input. ``--keep AR,CE,...`` holds those types at the build's values
 (their material counted in ``rest``) and fits the others (Optima 10x10: the
 12 types fitted from E10 kept, the 44 others fitted from varied forces).
-Optima's values are in ``engine/optima.c`` (and
+Optima's values are in ``engine/optima_units.c`` (and
 ``opponent/material.py``), not in values.h: ``--write`` does not take them.
 
 With ``--pawn-phase`` (Deckle's games, whose selfplay output carries the game
@@ -89,6 +89,8 @@ import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from maxima_board.rules.variants import get as get_variant, resized
 
 from .specs import SOURCE_DIR
 
@@ -470,17 +472,16 @@ DECKLE_STANDARD = "kqrbnp"   # a Deckle game's pieces but the added one (terms.h
 def term_game(variant: str) -> str:
     """The terms.h key a variant's fitted weights are written under: its family (maxima, ultima: both
     Ultimas, deckle: every Deckle game, 10x8 too); the engine applies a game's own entries over them."""
-    if variant.startswith("ultima"):
-        return "ultima"
-    return "deckle" if variant.endswith(("-chess", "-chess-10x8")) else variant
+    return get_variant(variant).family
 
 
 def term_entries(t: dict) -> list[tuple[str, str, str, int]]:
     """(game, term, letter or '', weight) of a tune() answer's term weights, the zero ones left out."""
     game, out = term_game(t["variant"]), []
+    added_piece = get_variant(t["variant"]).chess_army     # chess's army plus one piece: its letter is +
     for name, value in zip(t["term_names"], t["term_fitted"]):
         term, _, letter = name.partition(".")
-        if game == "deckle" and letter and letter not in DECKLE_STANDARD:
+        if added_piece and letter and letter not in DECKLE_STANDARD:
             letter = "+"
         if value:
             out.append((game, term, letter, value))
@@ -600,7 +601,7 @@ def main(argv: list[str] | None = None) -> int:
         print("tune: --forces is for Optima (optima, optima-9x9)", file=sys.stderr)
         return 2
     if (args.write or args.write_to) and any(v in OPTIMA for v in variants):
-        print("tune: Optima's values live in engine/optima.c and opponent/material.py, "
+        print("tune: Optima's values live in engine/optima_units.c and src/maxima_board/opponent/material.py, "
               "not values.h: --write does not take them", file=sys.stderr)
         return 2
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:   # the games of each variant in its own process
@@ -638,7 +639,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {terms_target}")
         tuned = [t for t in tuned if t["material_fitted"] or t["pawn_end"] is not None or t["pawn_run"] is not None]
         if args.also_10x8:
-            tuned += [dict(t, variant=t["variant"] + "-10x8") for t in tuned if t["variant"].endswith("-chess")]
+            tuned += [dict(t, variant=other.name) for t in tuned
+                      if (other := resized(t["variant"], 8)) is not None and other.name != t["variant"]]
         if tuned:
             write_values(tuned, command.strip(), target)
             print(f"wrote {target}")

@@ -443,3 +443,15 @@ def test_terms_only_writes_terms_h_and_leaves_values_h(engine_binary, tmp_path, 
     games = {m.group(1) for m in tune.TERM_ENTRY.finditer(text)}
     assert "ultima" in games and "ultima-pure" not in games and "/* ultima: python -m opponent.tune" in text
     assert not (tmp_path / "values.h").exists()
+
+
+def test_terms_are_keyed_by_family_and_a_deckle_games_added_piece_is_plus():
+    """terms.h's keys: maxima, ultima (both Ultimas), deckle (every Deckle game, 10x8 too); in a
+    Deckle game the letter of the piece it adds to chess's army (D1) is written +."""
+    assert [tune.term_game(v) for v in ("maxima", "ultima", "ultima-pure", "swapper-chess",
+                                        "swapper-chess-10x8")] == ["maxima", "ultima", "ultima", "deckle", "deckle"]
+    fitted = {"variant": "swapper-chess", "term_names": ["mobility.s", "mobility.n", "tempo"],
+              "term_fitted": [12, 7, 0]}
+    assert tune.term_entries(fitted) == [("deckle", "mobility", "+", 12), ("deckle", "mobility", "n", 7)]
+    ultima = {"variant": "ultima", "term_names": ["mobility.s"], "term_fitted": [5]}
+    assert tune.term_entries(ultima) == [("ultima", "mobility", "s", 5)]

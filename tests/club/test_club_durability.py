@@ -404,3 +404,22 @@ def test_kill_9_of_serve_three_hundred_times_loses_nothing(tmp_path):
     expected, seed = serve_kill_trials(tmp_path / "games.db", 300, 3000)
     print(f"serve soak (seed {seed}): {expected.counts}, lost: 0")
     assert expected.counts["kills"] >= 300, (seed, expected.counts)
+
+
+def test_a_backup_that_fails_leaves_no_file_behind(tmp_path, monkeypatch):
+    """A failure after the copy was made (here: the rename into place) is one
+    StoreError, and the half-done copy beside DEST is removed."""
+    from maxima_board.storage.storefile import StoreError
+
+    db = tmp_path / "games.db"
+    GameStore(db).close()
+    store = GameStore(db, readonly=True)
+
+    def refuse(*_):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(StoreError, match="nothing was replaced"):
+        store.backup(str(tmp_path / "copy.db"))
+    store.close()
+    assert not [n for n in os.listdir(tmp_path) if n.startswith("copy.db")]

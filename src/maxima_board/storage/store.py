@@ -139,6 +139,7 @@ class GameStore:
             target = sqlite3.connect(tmp, isolation_level=None)
         except sqlite3.Error as exc:
             raise StoreError(f"backup {dest}: {describe(exc, dest)}") from None
+        placed = False
         try:
             self._conn.backup(target)
             target.execute("PRAGMA journal_mode=DELETE")
@@ -150,14 +151,13 @@ class GameStore:
             with open(tmp, "rb+") as f:     # our own new file, no connection on it: safe to open
                 os.fsync(f.fileno())
             os.replace(tmp, dest)
+            placed = True
         except (sqlite3.Error, OSError) as exc:
-            target.close()
-            _remove(tmp)
             raise StoreError(f"backup {dest}: {describe(exc, dest)}; nothing was replaced") from None
-        except BaseException:
-            target.close()
-            _remove(tmp)
-            raise
+        finally:
+            if not placed:
+                target.close()
+                _remove(tmp)
         return count
 
     def _release(self) -> None:

@@ -210,10 +210,9 @@ def _backup_target(text: str) -> str:
     """Where the copy goes; StoreError for a place that is not ours to write."""
     if os.path.isdir(text):
         return os.path.join(text, time.strftime("games-%Y%m%d-%H%M%S.db"))
-    parent = os.path.dirname(os.path.abspath(text))
-    if not os.path.isdir(parent):
-        raise StoreError(f"backup {text}: directory {parent} does not exist")
     found = identify(text, f"backup {text}")      # NotOurs: a file that is not a maxima-board database
+    if found.kind == "no-parent":
+        raise StoreError(f"backup {text}: directory {os.path.dirname(os.path.abspath(text))} does not exist")
     if found.kind == "empty":
         raise NotOurs(f"backup {text}: an empty file that is not a maxima-board database; nothing was replaced")
     return text

@@ -153,7 +153,6 @@ class PicoLink:
                  presence_poll_ms: int = 100, ping_ms: int = 500, board: str = "maxima",
                  watch: DeviceWatch | None = None) -> None:
         self.port_factory = port_factory
-        self.watch = watch                       # wakes the loop when the device may have appeared
         self.reconnect = Reconnect(present, watch, presence_poll_ms, backoff_initial_ms, backoff_max_ms)
         self.matrix_map = matrix_map or MatrixMap()
         self.board = board
@@ -214,6 +213,11 @@ class PicoLink:
         link = cls(open_port, matrix_map, present=present, **options)
         link.device = device
         return link
+
+    @property
+    def watch(self) -> DeviceWatch | None:
+        """The device watch that wakes the loop when the device may have appeared."""
+        return self.reconnect.watch
 
     # -- SensorSource / LedSink ---------------------------------------------
     @property

@@ -1,6 +1,7 @@
 """The board's loop while spectators flood its web page (issue 22, finding 1).
 
     python bench/club_attack.py [--games 500] [--clients 4] [--seconds 30]
+    python bench/club_attack.py --attack pins [--seconds 60] [--guessers 8]
 
 Runs ``maxima-board run`` as its own process, as the service does: the Pico
 topology against a simulated Pico (hardware/pico_sim.py: the firmware's own
@@ -274,5 +275,77 @@ def main() -> int:
     return 0
 
 
+# -- issue 31, finding 2: PIN guesses from rotating addresses -------------------------------
+def pin_guesses(seconds: float, threads: int) -> int:
+    """``maxima-board serve`` on a fresh database; ``threads`` guessers post
+    wrong PINs as fast as the board answers, each post from the next of
+    4,000 loopback addresses. Prints how many PINs the board checked (403)
+    and refused unchecked (429) per minute."""
+    import json as _json
+
+    work = Path(tempfile.mkdtemp(prefix="club-pins-"))
+    board = subprocess.Popen([sys.executable, "-m", "maxima_board.cli.main", "serve", "--port", "0",
+                              "--bind", "127.0.0.1", "--db", str(work / "games.db")],
+                             cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    port = pin = None
+    for _ in range(20):
+        m = re.search(r"serve: http://127\.0\.0\.1:(\d+)/\s+web PIN (\d+)", board.stderr.readline())
+        if m:
+            port, pin = int(m.group(1)), m.group(2)
+            break
+    if port is None:
+        board.kill()
+        print("serve did not start", file=sys.stderr)
+        return 1
+    threading.Thread(target=lambda: [None for _ in board.stderr], daemon=True).start()
+    counts: dict[int, int] = {}
+    lock = threading.Lock()
+    end = time.monotonic() + seconds
+
+    def guesser(n: int) -> None:
+        rng = random.Random(n)
+        k = n
+        while time.monotonic() < end:
+            k += threads
+            source = f"127.{1 + (k // 250) % 16}.{k % 250 + 1}.{n + 2}"
+            guess = f"{rng.randrange(10 ** 6):06d}"
+            if guess == pin:
+                continue
+            body = _json.dumps({"pin": guess}).encode()
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+                conn.request("POST", "/api/new-game", body, {"Content-Type": "application/json"})
+                status = conn.getresponse().status
+                conn.close()
+            except OSError:
+                status = 0
+            with lock:
+                counts[status] = counts.get(status, 0) + 1
+
+    workers = [threading.Thread(target=guesser, args=(n,)) for n in range(threads)]
+    began = time.monotonic()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    took = time.monotonic() - began
+    board.terminate()
+    board.wait(15)
+    per_minute = {status: n * 60.0 / took for status, n in counts.items()}
+    print(f"PIN guesses for {took:.0f} s from rotating loopback addresses, {threads} guessers: "
+          f"{sum(counts.values())} posts ({', '.join(f'{s}: {n}' for s, n in sorted(counts.items()))})")
+    print(f"  checked (403): {per_minute.get(403, 0.0):.1f} a minute; refused unchecked (429): "
+          f"{per_minute.get(429, 0.0):.0f} a minute")
+    return 0
+
+
 if __name__ == "__main__":
+    if "--attack" in sys.argv and sys.argv[sys.argv.index("--attack") + 1:][:1] == ["pins"]:
+        options = argparse.ArgumentParser(description="PIN guesses from rotating addresses")
+        options.add_argument("--attack")
+        options.add_argument("--seconds", type=float, default=60.0)
+        options.add_argument("--guessers", type=int, default=8)
+        chosen = options.parse_args()
+        sys.exit(pin_guesses(chosen.seconds, chosen.guessers))
     sys.exit(main())

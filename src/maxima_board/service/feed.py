@@ -21,7 +21,7 @@ Site, Date, Round, White, Black), ``start_fen``, ``fen``, ``turn``
 (``"white"``/``"black"``), ``moves`` (canonical) and ``sans`` (with the
 piece letter, as in the record), ``move_texts`` (the moves in words,
 :mod:`maxima_board.rules.words`: "Pawn f3-f4 takes e4"), ``last`` (``{"from", "to"}`` or None),
-``leds``, ``display``, ``mode``, ``result``, ``reason``, ``link_ok``,
+``leds``, ``display`` (the OLED's lines, the web PIN hidden: :func:`public_lines`), ``mode``, ``result``, ``reason``, ``link_ok``,
 ``clocks`` (``{"white": ms, "black": ms, "running": "white"|"black"|None}``
 when the controller has a clock, else None), ``seq`` (increasing per
 feed) and ``at`` (wall time in ms when it was taken).
@@ -76,6 +76,25 @@ def move_labels(position: Position, known: tuple[list[str], str, list[str]] | No
     return copy.fen(), labels
 
 
+HIDDEN = "(on the board)"
+
+
+def public_lines(lines: list[str], secrets: list[str | None]) -> list[str]:
+    """The OLED's ``lines`` as the page and the broadcast may show them:
+    each of the board's ``secrets`` (its web PIN) written as ``HIDDEN``.
+    A secret leaves the board only on its own screen (and the operator's
+    terminal), whatever screen shows it: "Show web PIN?", "New web PIN?"."""
+    hidden = [s for s in secrets if s]
+    if not hidden:
+        return list(lines)
+    out = []
+    for line in lines:
+        for secret in hidden:
+            line = line.replace(secret, HIDDEN)
+        out.append(line)
+    return out
+
+
 def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int = 0,
                    known: tuple[list[str], str, list[str]] | None = None,
                    previous_texts: list[str] | None = None) -> dict:
@@ -103,7 +122,8 @@ def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int
         "fen": position.fen(), "turn": "white" if position.turn == WHITE else "black",
         "moves": [str(m) for m in position.move_stack], "sans": sans,
         "move_texts": texts, "last": last,
-        "leds": controller.leds, "display": controller.display, "mode": controller.mode,
+        "leds": controller.leds, "display": public_lines(controller.display, [getattr(controller, "web_pin", None)]),
+        "mode": controller.mode,
         "result": controller.result, "reason": controller.reason,
         "link_ok": getattr(controller, "link_ok", True), "clocks": clocks_of(controller),
         "seq": seq, "at": int(time.time() * 1000),

@@ -22,8 +22,11 @@ PIN_DIGITS = 6
 MAX_FAILURES = 5          # wrong PINs in a row from one client before it is locked out
 LOCK_S = 30.0             # first lock; doubles with each further wrong PIN, up to MAX_LOCK_S
 MAX_LOCK_S = 600.0
-FORGET_S = 3600.0         # a client's wrong PINs are forgotten this long after its last one
+FORGET_S = 3600.0         # wrong PINs are forgotten this long after the last one (a client's, the board's)
 MAX_CLIENTS = 4096        # clients remembered (the oldest forgotten first)
+BOARD_FREE = 10           # wrong PINs from anywhere before the board takes one PIN at a time ...
+BOARD_WAIT_S = 2.0        # ... at most one every BOARD_WAIT_S, doubling with each further wrong PIN ...
+MAX_BOARD_WAIT_S = 60.0   # ... up to this: the 10^6 PINs then take a year to try, from any number of addresses
 
 
 def new_pin(digits: int = PIN_DIGITS) -> str:
@@ -81,23 +84,38 @@ def replace_pin(db_path: str) -> str:
 
 
 class PinGuard:
-    """Checks PINs, per client (an address: ``httpbase.client_key``). After
-    ``MAX_FAILURES`` wrong PINs in a row a client is refused for a while
-    (``LOCK_S``, doubling with each further wrong PIN, at most
-    ``MAX_LOCK_S``), so the PIN cannot be guessed by trying them all; the
-    lock ends by itself, and other clients (the player with the PIN read
-    off the board) are not locked out. An empty PIN is not a guess: it is
-    never counted (:meth:`check` is not to be called with one)."""
+    """Checks PINs, per client (an address: ``httpbase.client_key``) and
+    for the board as a whole.
+
+    Per client: after ``MAX_FAILURES`` wrong PINs in a row the client is
+    refused for a while (``LOCK_S``, doubling with each further wrong PIN,
+    at most ``MAX_LOCK_S``); other clients (the player with the PIN read
+    off the board) are not locked by it.
+
+    For the board: a guesser with many addresses gets five tries from
+    each, so after ``BOARD_FREE`` wrong PINs from anywhere the board
+    checks at most one PIN every ``BOARD_WAIT_S`` (doubling with each
+    further wrong PIN, at most ``MAX_BOARD_WAIT_S``); a PIN sent sooner is
+    refused unchecked. Guessing half the 10^6 PINs then takes
+    5·10^5 × 60 s, about a year. The owner is never locked out for long:
+    the next PIN after the wait is checked, a right one ends the board's
+    wait, and MENU → "New web PIN?" (:meth:`set_pin`) forgets everything.
+
+    Wrong PINs are forgotten ``FORGET_S`` after the last one. An empty PIN
+    is not a guess: :meth:`check` is not to be called with one."""
 
     def __init__(self, pin: str, clock: Callable[[], float] = time.monotonic):
         self.pin = pin
         self._clock = clock
         self._clients: OrderedDict[str, tuple[int, float, float]] = OrderedDict()   # failures, locked until, last
+        self._board = (0, 0.0, 0.0)     # wrong PINs from anywhere, next PIN checked at, last wrong one
+        self.checked = 0                # PINs compared with the board's (right or wrong)
 
     def set_pin(self, pin: str) -> None:
         """A new PIN (MENU → New web PIN?): every lock and count is forgotten."""
         self.pin = pin
         self._clients.clear()
+        self._board = (0, 0.0, 0.0)
 
     def _entry(self, client: str) -> tuple[int, float, float]:
         entry = self._clients.get(client)
@@ -106,16 +124,37 @@ class PinGuard:
             return (0, 0.0, 0.0)
         return entry or (0, 0.0, 0.0)
 
+    def _board_entry(self) -> tuple[int, float, float]:
+        if self._board[0] and self._clock() - self._board[2] > FORGET_S:
+            self._board = (0, 0.0, 0.0)
+        return self._board
+
     def locked_for(self, client: str = "") -> float:
-        """Seconds until this client's PINs are checked again (0: not locked)."""
-        return max(0.0, self._entry(client)[1] - self._clock())
+        """Seconds until this client's PINs are checked again (0: now)."""
+        return max(0.0, self._entry(client)[1] - self._clock(), self._board_entry()[1] - self._clock())
+
+    def board_waits(self) -> bool:
+        """Whether the board takes one PIN at a time (many wrong ones from anywhere)."""
+        return self._board_entry()[0] >= BOARD_FREE
+
+    def refusal(self, client: str = "") -> str | None:
+        """Why a PIN from ``client`` would not be checked now, or None."""
+        wait = self.locked_for(client)
+        if wait <= 0:
+            return None
+        if self._entry(client)[1] - self._clock() >= wait:
+            return f"too many wrong PINs: try again in {wait:.0f} s"
+        return (f"too many wrong PINs on this board: the next one is checked in {max(1.0, wait):.0f} s "
+                f"(the board's owner can make a new PIN: MENU, New web PIN?)")
 
     def check(self, given: str, client: str = "") -> bool:
-        """True for the right PIN while the client is not locked."""
+        """True for the right PIN while neither the client nor the board waits."""
         if self.locked_for(client) > 0:
             return False
+        self.checked += 1
         if hmac.compare_digest(given.strip().encode(), self.pin.encode()):
             self._clients.pop(client, None)
+            self._board = (0, 0.0, 0.0)
             return True
         now = self._clock()
         failures = self._entry(client)[0] + 1
@@ -126,4 +165,9 @@ class PinGuard:
         self._clients.move_to_end(client)
         while len(self._clients) > MAX_CLIENTS:
             self._clients.popitem(last=False)
+        wrong = self._board_entry()[0] + 1
+        wait_until = 0.0
+        if wrong >= BOARD_FREE:
+            wait_until = now + min(MAX_BOARD_WAIT_S, BOARD_WAIT_S * 2 ** min(wrong - BOARD_FREE, 16))
+        self._board = (wrong, wait_until, now)
         return False

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import logging
 import re
 import secrets
 import threading
@@ -49,7 +50,7 @@ from maxima_board.webbase.httpbase import (EventStreams, HostCheck, WebServer, c
                                            read_body, refuse, reply_bytes, reply_json, reply_static,
                                            reply_text, SHARED_STATIC)
 from maxima_board.webbase.page import board_page
-from .pin import PinGuard, pin_path
+from .pin import BOARD_FREE, BOARD_WAIT_S, MAX_BOARD_WAIT_S, PinGuard, pin_path
 from maxima_board.webbase.svg import board_svg
 
 TAG_FIELDS = {"white": "White", "black": "Black", "event": "Event", "round": "Round", "site": "Site"}
@@ -57,6 +58,7 @@ MAX_TAG = 80
 # 90+30 (Fischer), 60d10 (delay), 40/90,30+30 (stages); "none".
 _TIME_CONTROL = re.compile(r"^(none|(\d{1,3}/)?\d{1,3}([+d]\d{1,3})?(,(\d{1,3}/)?\d{1,3}([+d]\d{1,3})?)*)$")
 _GAME_PATH = re.compile(r"^/games/(\d{1,9})\.pgn$")
+log = logging.getLogger("webpage")
 
 
 def available_games(board_kind: str = "maxima") -> list[dict]:
@@ -376,10 +378,14 @@ class BoardPage:
         pin = form.get("pin", "").strip()
         if not pin:
             return reply_json({"ok": False, "error": "enter the board's PIN (on the board: MENU, Show web PIN?)"}, 400)
-        locked = self.guard.locked_for(client)
-        if locked > 0:
-            return reply_json({"ok": False, "error": f"too many wrong PINs: try again in {locked:.0f} s"}, 429)
+        refusal = self.guard.refusal(client)
+        if refusal is not None:
+            return reply_json({"ok": False, "error": refusal}, 429)
+        waited = self.guard.board_waits()
         if not self.guard.check(pin, client):
+            if self.guard.board_waits() and not waited:
+                log.warning("web: %d wrong PINs on this board within the hour: one PIN checked every %.0f-%.0f s "
+                            "from now (MENU, New web PIN? ends it)", BOARD_FREE, BOARD_WAIT_S, MAX_BOARD_WAIT_S)
             return reply_json({"ok": False, "error": "wrong PIN (shown on the board: MENU, Show web PIN?)"}, 403)
         try:
             new = parse_new_game(form, board_kind_of(self.feed.latest))

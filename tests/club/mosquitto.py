@@ -43,15 +43,29 @@ def club_broker_files() -> tuple[str, str]:
     return blocks[0], blocks[1]
 
 
+def club_firewall() -> str:
+    """The nftables rules docs/club.md puts in front of the club's broker."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "club.md").read_text(encoding="utf-8")
+    after = text.split("loaded with `nft -f`):", 1)[1].split("\n\n", 1)[1]
+    block = []
+    for line in after.splitlines():
+        if line and not line.startswith("      "):
+            break
+        block.append(line[6:])
+    return "\n".join(block).strip() + "\n"
+
+
 class Broker:
     """Mosquitto with a generated configuration, on 127.0.0.1:``port``.
     Open (anonymous clients welcome), or ``secure``: the ACL and the
     configuration docs/club.md gives a club, read from it (a password file,
     an ACL that lets a board write only its own table's topics, user name =
-    table name, and the dashboard only read, message_size_limit,
-    max_connections), with our own listener and no persistence."""
+    table name, and the dashboard only read, max_packet_size, queue bounds,
+    max_connections), with our own listener and no persistence; and a
+    user of the tests' own, ``WATCHER``, that reads everything."""
 
     DASHBOARD = "dashboard"
+    WATCHER = "test-watcher"      # a user of the tests' own (secure): reads everything, writes nothing
 
     def __init__(self, binary: str, directory: Path, secure: bool = False, tables=(), club: str = "round"):
         self.binary = binary
@@ -65,10 +79,11 @@ class Broker:
         if secure:
             passwd, acl = directory / "passwd", directory / "acl"
             passwd.write_text("")
-            for user in [self.DASHBOARD, *tables]:
+            for user in [self.DASHBOARD, self.WATCHER, *tables]:
                 self.add_user(user)
             docs_acl, docs_conf = club_broker_files()
-            acl.write_text(docs_acl.replace("maxima-board/club/", f"maxima-board/{club}/"))
+            acl.write_text(docs_acl.replace("maxima-board/club/", f"maxima-board/{club}/")
+                           + f"\n# the tests' own: sees every message kept\nuser {self.WATCHER}\ntopic read maxima-board/#\n")
             for line in docs_conf.splitlines():
                 key = line.split(" ", 1)[0]
                 if key in ("listener", "persistence"):

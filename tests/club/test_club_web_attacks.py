@@ -191,11 +191,11 @@ def test_stored_games_are_read_while_the_board_loop_is_busy(tmp_path):
         busy.start()
         time.sleep(0.3)
         start = time.monotonic()
-        games = json.loads(board.get("/api/games")[1])
+        games = json.loads(board.get("/api/games")[1])["games"]       # the newest 20
         text = board.get("/games/7.pgn")[1].decode()
         took = time.monotonic() - start
         busy.join()
-        assert len(games) == 31 and games[6]["white"] == "Player 6"
+        assert len(games) == 20 and games[0]["id"] == 31 and games[-1]["white"] == "Player 11"
         assert '[White "Player 6"]' in text and "Pd3-d4" in text
         assert took < 1.5, f"the reads waited {took:.1f} s for the board's loop"
         board.commands = 0
@@ -598,7 +598,7 @@ def test_a_client_that_does_not_read_its_reply_loses_the_connection(tmp_path, mo
     from maxima_board.webbase import httpbase
 
     monkeypatch.setattr(httpbase, "SEND_S", 1.0, raising=False)
-    monkeypatch.setattr(games.GameReader, "games_json", lambda self: b"[" + b"0," * 20_000_000 + b"0]")
+    monkeypatch.setattr(games.GameReader, "page_json", lambda self, *args: b"[" + b"0," * 20_000_000 + b"0]")
     board = LoopBoard(tmp_path, 1)
     try:
         server = board.services.server

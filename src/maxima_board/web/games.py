@@ -44,7 +44,7 @@ def _whole(text: str, name: str, low: int, high: int) -> int:
     return int(text)
 
 
-def page_of(rows: list[GameRow], limit: int, before: int | None, given_limit: bool) -> bytes:
+def page_of(rows: list[GameRow], limit: int, given_limit: bool) -> bytes:
     """The JSON of a page: ``{"games": [...], "next": URL or null}`` from
     ``rows`` (read with one more than ``limit``: that one tells whether
     there is a next page)."""
@@ -104,12 +104,12 @@ class GameReader:
         key = (before, limit, given_limit)
         store = self._fresh()
         if store is None:
-            return page_of([], limit, before, given_limit)
+            return page_of([], limit, given_limit)
         page = self._pages.get(key)
         if page is None:
             rows = store.games_page(before, limit + 1)
             self._remember(rows[:limit])
-            page = self._pages[key] = page_of(rows, limit, before, given_limit)
+            page = self._pages[key] = page_of(rows, limit, given_limit)
             while len(self._pages) > PAGE_CACHE:
                 self._pages.popitem(last=False)
         return page

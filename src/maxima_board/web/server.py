@@ -327,7 +327,7 @@ class BoardPage:
             return refuse(request, 400, str(exc))
         if self.db_path is None:
             return await self._ask_loop(lambda c, now: c.store.games_page(before, limit + 1),
-                                        lambda rows: reply_bytes(page_of(rows, limit, before, given),
+                                        lambda rows: reply_bytes(page_of(rows, limit, given),
                                                                  "application/json"))
         try:
             body = await self._off_loop("reads", lambda: self._reader().page_json(before, limit, given))

@@ -552,7 +552,10 @@ def connection_cap() -> int:
 class WebServer:
     """``app`` (an ``aiohttp.web.Application``, made by ``make_app`` in the
     server's own loop) on ``host:port`` in a daemon thread. The socket is
-    bound at once (OSError saying where), served from :meth:`start`."""
+    bound at once (OSError saying where), served from :meth:`start`. Its
+    connections go through ``caps`` (:class:`~.connections.Connections`:
+    ``max_connections``, ``max_per_client``, ``MAX_REQUEST_BYTES``), which
+    the request guard tells when a request begins and ends."""
 
     def __init__(self, make_app: Callable[[], web.Application], host: str, port: int, name: str, *,
                  max_connections: int | None = None, max_per_client: int | None = None,

@@ -22,6 +22,14 @@ and the clients' requests by status.
 
 Targets (issue 22): longest gap <= 100 ms, no late ping, every move stored
 within settle time + 50 ms.
+
+    python bench/club_attack.py --attack connections [--heads-kb 480] [--sources 16]
+
+Issue 31, finding 5 instead (:func:`connections_attack`): ``maxima-board
+serve`` as its own process, 256 connections from ``--sources`` loopback
+addresses each sending ``--heads-kb`` kB of request headers that never end;
+prints the server's memory (VmRSS, VmHWM) before and after, how many of the
+connections it kept open, and whether another device still gets the page.
 """
 from __future__ import annotations
 
@@ -192,7 +200,18 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--quiet", type=float, default=None,
                         help="seconds of the quiet phase (default: as long as the flood; the machine's own noise)")
+    parser.add_argument("--attack", choices=("flood", "connections", "pins"), default="flood",
+                        help="flood: the game list flooded while moves are made (the default); "
+                             "connections: huge request heads on every connection; "
+                             "pins: wrong PINs from rotating addresses (issue 31)")
+    parser.add_argument("--guessers", type=int, default=8, help="--attack pins: threads posting PINs")
+    parser.add_argument("--heads-kb", type=int, default=480, help="--attack connections: kB of headers sent on each")
+    parser.add_argument("--sources", type=int, default=16, help="--attack connections: loopback addresses used")
     args = parser.parse_args()
+    if args.attack == "connections":
+        return connections_attack(args.heads_kb, args.sources)
+    if args.attack == "pins":
+        return pin_guesses(args.seconds, args.guessers)
     work = Path(tempfile.mkdtemp(prefix="club-attack-"))
     db = str(work / "games.db")
     game_id = make_database(db, args.games)
@@ -340,12 +359,110 @@ def pin_guesses(seconds: float, threads: int) -> int:
     return 0
 
 
+# -- --attack connections (issue 31, finding 5) ----------------------------------------------
+def _memory_kb(pid: int) -> dict[str, int]:
+    """VmRSS and VmHWM (peak) of process ``pid``, in kB."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            fields[name] = int(value.split()[0])
+    return fields
+
+
+def _still_open(sock: socket.socket) -> bool:
+    """True while the server has neither closed ``sock`` nor answered on it
+    (it answers a head it refuses, then closes)."""
+    sock.setblocking(False)
+    try:
+        sock.recv(65536)
+        return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+
+
+def connections_attack(heads_kb: int, sources: int, connections: int = 256) -> int:
+    """``connections`` connections from ``sources`` loopback addresses, each
+    sending ``heads_kb`` kB of header fields (8,000 bytes each) of a request
+    head that never ends, against ``maxima-board serve``; prints its memory
+    and whether a newcomer still gets the page."""
+    work = Path(tempfile.mkdtemp(prefix="club-attack-connections-"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join((str(ROOT / "src"), str(ROOT))))
+    board = subprocess.Popen([sys.executable, "-m", "maxima_board.cli.main", "serve", "--port", "0", "--bind",
+                              "127.0.0.1", "--db", str(work / "games.db")], cwd=ROOT, env=env,
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    port = None
+    for _ in range(20):
+        m = re.search(r"serve: http://127\.0\.0\.1:(\d+)/", board.stderr.readline())
+        if m:
+            port = int(m.group(1))
+            break
+    if port is None:
+        print("serve did not start", file=sys.stderr)
+        board.kill()
+        return 1
+    threading.Thread(target=lambda: [None for _ in board.stderr], daemon=True).start()
+
+    def get_page(source: str) -> tuple[int | str, float]:
+        began = time.monotonic()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+        try:
+            conn.request("GET", "/")
+            response = conn.getresponse()
+            response.read()
+            return response.status, (time.monotonic() - began) * 1000
+        except (OSError, http.client.HTTPException) as exc:
+            return type(exc).__name__, (time.monotonic() - began) * 1000
+        finally:
+            conn.close()
+    try:
+        time.sleep(1.0)
+        get_page("127.0.0.1")
+        before = _memory_kb(board.pid)
+        socks: list[socket.socket] = []
+        refused = 0
+        for n in range(connections):
+            try:
+                s = socket.create_connection(("127.0.0.1", port), 5,
+                                             source_address=(f"127.0.10.{n % sources + 1}", 0))
+                s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                socks.append(s)
+            except OSError:
+                refused += 1
+        field = b"y" * 7980
+        sent = 0
+        began = time.monotonic()
+        for line in range(heads_kb * 1000 // 8000):
+            for s in socks:
+                try:
+                    s.settimeout(2)
+                    s.sendall(b"X-Big-%03d: %s\r\n" % (line, field))
+                    sent += 8000
+                except OSError:
+                    pass
+        took = time.monotonic() - began
+        time.sleep(1.0)
+        after = _memory_kb(board.pid)
+        open_now = sum(_still_open(s) for s in socks)
+        status, ms = get_page("127.0.11.1")
+        print(f"connections: {len(socks)} opened from {sources} addresses ({refused} refused at connect), "
+              f"{sent / 1e6:.1f} MB of headers sent in {took:.1f} s, up to {heads_kb} kB on each")
+        print(f"  server memory: VmRSS {before['VmRSS'] / 1024:.0f} MB before, {after['VmRSS'] / 1024:.0f} MB after; "
+              f"peak (VmHWM) {after['VmHWM'] / 1024:.0f} MB")
+        print(f"  connections the server kept open: {open_now} of {len(socks)}; "
+              f"another device's GET /: {status} in {ms:.0f} ms")
+        for s in socks:
+            s.close()
+    finally:
+        board.terminate()
+        try:
+            board.wait(15)
+        except subprocess.TimeoutExpired:
+            board.kill()
+    return 0
+
+
 if __name__ == "__main__":
-    if "--attack" in sys.argv and sys.argv[sys.argv.index("--attack") + 1:][:1] == ["pins"]:
-        options = argparse.ArgumentParser(description="PIN guesses from rotating addresses")
-        options.add_argument("--attack")
-        options.add_argument("--seconds", type=float, default=60.0)
-        options.add_argument("--guessers", type=int, default=8)
-        chosen = options.parse_args()
-        sys.exit(pin_guesses(chosen.seconds, chosen.guessers))
     sys.exit(main())

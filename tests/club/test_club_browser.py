@@ -122,3 +122,38 @@ def test_page_shows_the_leds_in_words_and_clocks_when_the_board_has_them(browser
         wait_for(lambda: "last move to: d4" in text(browser, "lit"), what="the LEDs in words")
     finally:
         board.close()
+
+
+def test_the_games_list_shows_a_page_and_goes_on(browser, tmp_path):
+    """Issue 31: the page loaded every stored game. Now it shows the newest
+    20 and "Older games" adds the next 20 until there are no more."""
+    from .test_club_web import stored_games
+
+    stored_games(str(tmp_path / "games.db"), 45)
+    process = subprocess.Popen(MAXIMA_BOARD + ["serve", "--port", "0", "--bind", "127.0.0.1",
+                                              "--db", str(tmp_path / "games.db")],
+                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        url = None
+        for _ in range(10):
+            m = re.search(r"serve: (http://127\.0\.0\.1:\d+/)", process.stderr.readline())
+            if m:
+                url = m.group(1)
+                break
+        assert url, "serve did not say where it listens"
+        browser.get(url)
+        count = "return document.querySelectorAll('#games li').length;"
+        wait_for(lambda: browser.execute_script(count) == 20, what="the first page of games")
+        items = browser.find_elements("css selector", "#games li a")
+        assert items[0].text.startswith("46. ") and items[-1].text.startswith("27. ")
+        more = browser.find_element("id", "games-more")
+        assert more.is_displayed()
+        more.click()
+        wait_for(lambda: browser.execute_script(count) == 40, what="the second page")
+        more.click()
+        wait_for(lambda: browser.execute_script(count) == 46, what="the last page")
+        assert browser.find_elements("css selector", "#games li a")[-1].text.startswith("1. Player 1 ")
+        wait_for(lambda: not more.is_displayed(), what="no more pages")
+    finally:
+        process.terminate()
+        process.wait(10)

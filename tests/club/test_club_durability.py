@@ -231,7 +231,7 @@ def test_reading_the_games_in_the_boards_process_keeps_its_locks(tmp_path):
         assert before > 0, "a WAL writer holds a lock on the database file"
         identify(str(db), "db")
         reader = GameReader(str(db))
-        reader.games_json()
+        reader.page_json()
         reader.record_text(1)
         reader.close()
         assert locks() == before

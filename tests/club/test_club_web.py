@@ -133,8 +133,9 @@ def test_games_list_and_record_download(board):
     board.play("lift d3", "place d4", "wait 400", "lift c7", "place c5", "wait 400")
     wait_for(lambda: len(state(board)["moves"]) == 2, what="two moves")
     status, _, body = get(board.url + "/api/games")
-    games = json.loads(body)
-    assert [g["plies"] for g in games] == [2]
+    page = json.loads(body)
+    games = page["games"]
+    assert [g["plies"] for g in games] == [2] and page["next"] is None
     status, headers, body = get(board.url + f"/games/{games[0]['id']}.pgn")
     assert "attachment" in headers["Content-Disposition"]
     text = body.decode()
@@ -154,8 +155,8 @@ def test_new_game_needs_the_pin(board):
     assert code == 200 and reply["ok"], reply
     s = wait_for(lambda: (lambda s: s if s["tags"].get("White") == "Ann" else None)(state(board)), what="new game")
     assert s["tags"]["Black"] == "Bob" and s["tags"]["Round"] == "3" and s["mode"] == "play"
-    games = json.loads(get(board.url + "/api/games")[2])
-    assert games[-1]["white"] == "Ann" and games[-1]["event"] == "Club night"
+    games = json.loads(get(board.url + "/api/games")[2])["games"]          # newest first
+    assert games[0]["white"] == "Ann" and games[0]["event"] == "Club night"
 
 
 def test_new_game_from_a_fen_and_bad_fields_refused(board):
@@ -333,3 +334,58 @@ def test_the_form_sets_the_computer_opponent():
         assert layer.side == SIDES["black"] != SIDES["none"]
     finally:
         layer.close()
+
+
+def stored_games(db: str, count: int) -> None:
+    """``count`` finished games of one move each, in one transaction."""
+    import sqlite3
+
+    GameStore(db).close()                  # our schema and application id
+    conn = sqlite3.connect(db)
+    with conn:
+        for n in range(count):
+            game = conn.execute("INSERT INTO games (start_fen, created, event, site, date, round, white, black, "
+                                "result, finished) VALUES (?, '2025-05-01T19:00:00', 'Season', '', '2025.05.01', "
+                                "'-', ?, ?, '1-0', 1)", (START_FEN, f"Player {n + 1}", "Black")).lastrowid
+            conn.execute("INSERT INTO moves (game_id, ply, move, fen, created) VALUES (?, 0, 'd3-d4', 'x', '')",
+                         (game,))
+    conn.close()
+
+
+def test_the_games_list_comes_in_pages(tmp_path):
+    """Issue 31: /api/games sent every stored game (244 ms with 870). Now a
+    page of the newest 20 and the address of the next; following it walks
+    every game once, newest first; a bad query gets 400."""
+    db = str(tmp_path / "games.db")
+    stored_games(db, 900)
+    server = board_server(BoardFeed(), "123456", "127.0.0.1", 0, db_path=db).start()
+    url = f"http://127.0.0.1:{server.port}"
+    try:
+        page = json.loads(get(url + "/api/games")[2])
+        assert [g["id"] for g in page["games"]] == list(range(900, 880, -1))
+        assert page["games"][0]["white"] == "Player 900" and page["games"][0]["plies"] == 1
+        assert page["next"] == "/api/games?before=881"
+        seen = [g["id"] for g in page["games"]]
+        page = json.loads(get(url + page["next"])[2])
+        assert [g["id"] for g in page["games"]] == list(range(880, 860, -1))
+        page = json.loads(get(url + "/api/games?before=861&limit=100")[2])
+        assert len(page["games"]) == 100 and page["next"] == "/api/games?before=761&limit=100"
+        pages = 0
+        address = "/api/games"
+        seen = []
+        while address is not None:
+            page = json.loads(get(url + address)[2])
+            assert len(page["games"]) <= 20
+            seen += [g["id"] for g in page["games"]]
+            address = page["next"]
+            pages += 1
+        assert seen == list(range(900, 0, -1)) and pages == 45
+        assert json.loads(get(url + "/api/games?before=1")[2]) == {"games": [], "next": None}
+        for query in ("before=x", "before=0", "before=-5", "limit=0", "limit=101", "before=" + "9" * 30,
+                      "limit=%EF%BC%95"):
+            with pytest.raises(urllib.error.HTTPError) as bad:
+                get(url + "/api/games?" + query)
+            assert bad.value.code == 400, query
+        assert "Player 12" in get(url + "/games/12.pgn")[2].decode()     # a game of no page read yet
+    finally:
+        server.close()

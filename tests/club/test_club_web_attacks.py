@@ -191,11 +191,11 @@ def test_stored_games_are_read_while_the_board_loop_is_busy(tmp_path):
         busy.start()
         time.sleep(0.3)
         start = time.monotonic()
-        games = json.loads(board.get("/api/games")[1])
+        games = json.loads(board.get("/api/games")[1])["games"]       # the newest 20
         text = board.get("/games/7.pgn")[1].decode()
         took = time.monotonic() - start
         busy.join()
-        assert len(games) == 31 and games[6]["white"] == "Player 6"
+        assert len(games) == 20 and games[0]["id"] == 31 and games[-1]["white"] == "Player 11"
         assert '[White "Player 6"]' in text and "Pd3-d4" in text
         assert took < 1.5, f"the reads waited {took:.1f} s for the board's loop"
         board.commands = 0
@@ -398,32 +398,48 @@ def test_a_request_head_that_never_ends_is_closed(monkeypatch):
 
 
 def test_live_streams_are_bounded(served):
-    """Every open page holds an event stream; past the cap (per device, and
-    in all) the server says so (503) instead of taking on more."""
+    """Every open page holds an event stream; past the cap per device the
+    server says so (503). Issue 31 finding 5: 64 streams from 8 addresses
+    left a real user 503. Now a device holds at most 4 (one per open page),
+    a newcomer ends the oldest stream of a device holding the most, and a
+    stream whose page was closed makes room at once."""
     from maxima_board.webbase import httpbase
 
-    per_client = getattr(httpbase, "MAX_STREAMS_PER_CLIENT", 8)
-    streams = []
+    per_client, total = httpbase.MAX_STREAMS_PER_CLIENT, httpbase.MAX_STREAMS
+    streams: list[socket.socket] = []
 
     def open_stream(source: str) -> int:
-        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10, source_address=(source, 0))
-        conn.request("GET", "/events")
-        response = conn.getresponse()
-        if response.status == 200:
-            streams.append(conn)
+        s = socket.create_connection(("127.0.0.1", served.port), 10, source_address=(source, 0))
+        s.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = s.recv(4096)
+            assert chunk, f"closed without an answer ({head!r})"
+            head += chunk
+        status = status_of(head)
+        if status == 200:
+            streams.append(s)
         else:
-            conn.close()
-        return response.status
+            s.close()
+        return status
     try:
         assert all(open_stream("127.0.1.250") == 200 for _ in range(per_client))
         assert open_stream("127.0.1.250") == 503
-        for n in range(getattr(httpbase, "MAX_STREAMS", 64) - per_client):
+        streams.pop(0).close()            # a page closed (reloaded): its stream makes room at once
+        assert open_stream("127.0.1.250") == 200
+        for n in range(total - per_client):
             assert open_stream(f"127.0.1.{n // per_client + 1}") == 200
-        status, _, _ = served.request("GET", "/events", source="127.0.2.1", timeout=5)
-        assert status == 503
+        oldest = streams[0]
+        assert open_stream("127.0.2.1") == 200      # a newcomer gets in, ending the oldest stream
+        oldest.settimeout(5)                        # of a device holding the most
+        while oldest.recv(65536):
+            pass
+        assert open_stream("127.0.2.1") == 200 and open_stream("127.0.2.2") == 200
+        assert open_stream(f"127.0.1.{total // per_client - 1}") == 503    # still at its own cap
+        assert per_client <= 4 and total // per_client >= 16
     finally:
-        for conn in streams:
-            conn.close()
+        for s in streams:
+            s.close()
 
 
 # -- finding 9: malformed requests, HEAD -----------------------------------------------
@@ -582,7 +598,7 @@ def test_a_client_that_does_not_read_its_reply_loses_the_connection(tmp_path, mo
     from maxima_board.webbase import httpbase
 
     monkeypatch.setattr(httpbase, "SEND_S", 1.0, raising=False)
-    monkeypatch.setattr(games.GameReader, "games_json", lambda self: b"[" + b"0," * 20_000_000 + b"0]")
+    monkeypatch.setattr(games.GameReader, "page_json", lambda self, *args: b"[" + b"0," * 20_000_000 + b"0]")
     board = LoopBoard(tmp_path, 1)
     try:
         server = board.services.server
@@ -594,3 +610,171 @@ def test_a_client_that_does_not_read_its_reply_loses_the_connection(tmp_path, mo
             wait_for(lambda: server.connections == 0, timeout=10, what="the connection to be closed")
     finally:
         board.close()
+
+
+# -- issue 31, findings 5 and 8: caps a few addresses cannot exhaust, IPv6, gzip --------
+def keep_alive(port: int, source: str, path: str = "/api/state") -> socket.socket:
+    """A connection from ``source`` that made one request, read its reply
+    whole, and stays open (keep-alive), as a browser leaves it."""
+    s = socket.create_connection(("127.0.0.1", port), 10, source_address=(source, 0))
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        assert chunk, f"closed without an answer ({data!r})"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert status_of(head) == 200, head
+    length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+    while len(body) < length:
+        body += s.recv(65536)
+    return s
+
+
+def closed_by_server(s: socket.socket, within: float) -> bool:
+    """True when the server closes ``s`` (or answers and closes) within ``within`` seconds."""
+    s.settimeout(within)
+    try:
+        while s.recv(65536):
+            pass
+        return True
+    except ConnectionResetError:
+        return True
+    except socket.timeout:
+        return False
+
+
+def test_a_few_addresses_cannot_take_every_connection(served):
+    """Finding 5: 256 keep-alive connections from 9 addresses left a real
+    user 503. Now one address holds at most 16; when all 256 are open, a
+    newcomer gets in by closing the oldest idle connection of an address
+    holding the most, and an address at its own cap gets in by closing its
+    own oldest idle one. A request in progress (a live stream) is never
+    closed for room."""
+    from maxima_board.webbase import httpbase
+
+    per_client, total = httpbase.MAX_PER_CLIENT, httpbase.MAX_CONNECTIONS
+    held: list[socket.socket] = []
+    try:
+        for n in range(total):
+            source = f"127.0.6.{n // per_client + 1}"
+            if n % per_client < per_client // 2:
+                held.append(keep_alive(served.port, source))
+            else:                                         # slowloris: a head that never ends
+                s = socket.create_connection(("127.0.0.1", served.port), 10, source_address=(source, 0))
+                s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                held.append(s)
+        time.sleep(0.3)
+        status, _, body = served.request("GET", "/", source="127.0.7.1", timeout=5)
+        assert status == 200 and b"new-game-form" in body
+        assert closed_by_server(held[0], 2), "the oldest idle connection was not the one closed"
+        assert not closed_by_server(held[1], 0.2)
+        mine = keep_alive(served.port, f"127.0.6.{total // per_client}")   # at its own cap: gets in too
+        held.append(mine)
+        assert closed_by_server(held[total - per_client], 2)
+        assert per_client <= 16 and total // per_client >= 16
+    finally:
+        for s in held:
+            s.close()
+
+
+def test_a_request_of_half_a_megabyte_of_headers_is_cut_off(served):
+    """Finding 5: headers of ~500 kB on each of 256 connections left the
+    board at 300 MB. Now a connection that sends more than 32 kB for one
+    request (head and body) is closed at once; the count starts again with
+    every request, so a long-lived connection is not."""
+    from maxima_board.webbase import httpbase
+
+    with socket.create_connection(("127.0.0.1", served.port), 10) as s:
+        s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        sent = 0
+        try:
+            while sent < 24 * 8000:        # 24 fields of 8 kB: within aiohttp's own limits
+                s.sendall(b"X-Big-%d: %s\r\n" % (sent, b"y" * 8000))
+                sent += 8000
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        assert closed_by_server(s, 2), f"{sent} bytes of headers and the connection still open"
+    with socket.create_connection(("127.0.0.1", served.port), 10) as s:     # 40 requests of 2 kB each
+        for n in range(40):
+            s.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + b"p" * 2000 + b"\r\n\r\n")
+            reply = b""
+            while b"\r\n\r\n" not in reply:
+                reply += s.recv(65536)
+            assert status_of(reply) == 200, (n, reply[:200])
+            head, _, body = reply.partition(b"\r\n\r\n")
+            length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+            while len(body) < length:
+                body += s.recv(65536)
+    assert httpbase.MAX_REQUEST_BYTES * httpbase.MAX_CONNECTIONS <= 16 << 20
+
+
+def test_a_body_that_does_not_inflate_gets_400_and_one_log_line(served):
+    """Finding 8: a gzip or deflate body that did not inflate got 500 (and
+    two log lines). Now 400 and one line; a body that does inflate is read
+    (here: a wrong PIN, so 403); an unknown encoding gets 415."""
+    import gzip
+    import zlib
+
+    wrong = "000000" if served.pin != "000000" else "111111"
+    for encoding, body in (("gzip", b"this is not gzip"), ("deflate", b"\x00\x01 nor deflate"),
+                           ("gzip", gzip.compress(b'{"pin": "1"}')[:-6])):
+        status, _, reply = served.request("POST", "/api/new-game", body,
+                                          {"Content-Type": "application/json", "Content-Encoding": encoding})
+        assert status == 400 and b"does not inflate" in reply, (encoding, status, reply)
+    for encoding, body in (("gzip", gzip.compress(json.dumps({"pin": wrong}).encode())),
+                           ("deflate", zlib.compress(json.dumps({"pin": wrong}).encode()))):
+        status, _, reply = served.request("POST", "/api/new-game", body,
+                                          {"Content-Type": "application/json", "Content-Encoding": encoding})
+        assert status == 403 and b"wrong PIN" in reply, (encoding, status, reply)
+    bomb = gzip.compress(b"{" + b" " * (4 << 20) + b"}")
+    assert served.request("POST", "/api/new-game", bomb, {"Content-Type": "application/json",
+                                                          "Content-Encoding": "gzip"})[0] == 413
+    assert served.request("POST", "/api/new-game", b"xx", {"Content-Type": "application/json",
+                                                           "Content-Encoding": "br"})[0] == 415
+    time.sleep(0.3)
+    log = "".join(served.stderr)
+    assert "Traceback" not in log and "internal error" not in log and "failed" not in log, log
+    assert sum("does not inflate" in line for line in log.splitlines()) == 3, log
+
+
+def test_ipv6_devices_of_one_network_are_told_apart(tmp_path):
+    """Finding 8: clients were grouped by /64, so five wrong PINs from one
+    phone locked out every device of the home or club network (they share
+    its /64). Now a device is its address: for the PIN lock, the request
+    rate and the caps; and a server on ::1 counts its connections so."""
+    from maxima_board.service.feed import BoardFeed
+    from maxima_board.web import pin as pins
+    from maxima_board.web.server import board_server
+    from maxima_board.webbase.httpbase import RateLimit, client_key
+
+    phone, laptop = "2001:db8:1:2:a::1", "2001:db8:1:2:b::2"
+    assert client_key(phone) != client_key(laptop)
+    assert client_key("::ffff:192.168.1.7") == "192.168.1.7" == client_key("192.168.1.7")
+    assert client_key("fe80::1%wlan0") == client_key("fe80::1") == "fe80::1"
+    guard = pins.PinGuard("123456")
+    for _ in range(pins.MAX_FAILURES):
+        assert not guard.check("000000", client_key(phone))
+    assert guard.locked_for(client_key(phone)) > 0
+    assert guard.locked_for(client_key(laptop)) == 0 and guard.check("123456", client_key(laptop))
+    limit = RateLimit(rate=1.0, burst=2)
+    assert limit.allow(client_key(phone)) and limit.allow(client_key(phone)) and not limit.allow(client_key(phone))
+    assert limit.allow(client_key(laptop))
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 on this machine")
+    try:
+        server = board_server(BoardFeed(), "123456", "::1", 0).start()
+    except OSError as exc:
+        pytest.skip(f"cannot bind ::1: {exc}")
+    try:
+        conns = []
+        for _ in range(3):
+            conn = http.client.HTTPConnection("::1", server.port, timeout=10)
+            conn.request("GET", "/api/variants", headers={"Host": f"[::1]:{server.port}"})
+            assert conn.getresponse().read() and conn.sock is not None
+            conns.append(conn)
+        wait_for(lambda: server.caps.held_by("::1") == 3, timeout=5, what="three connections of ::1")
+        for conn in conns:
+            conn.close()
+    finally:
+        server.close()

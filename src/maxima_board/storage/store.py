@@ -253,11 +253,11 @@ class GameStore:
                     game_id=game_id, plies=self._plies.get(game_id))
 
     # ------------------------------------------------------------ reads
-    def _rows(self, where: str = "", params: tuple = ()) -> list[GameRow]:
+    def _rows(self, where: str = "", params: tuple = (), order: str = "ORDER BY id") -> list[GameRow]:
         variant = _VARIANT_COLUMN if self._has_variant() else "'maxima'"
         rows = self._conn.execute(
             f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves WHERE game_id = games.id), {variant} "
-            f"FROM games {where} ORDER BY id", params).fetchall()
+            f"FROM games {where} {order}", params).fetchall()
         games = [GameRow(*row[:11], bool(row[11]), row[12], row[13]) for row in rows]
         self._plies.update((g.id, g.plies) for g in games)
         return games
@@ -278,6 +278,14 @@ class GameStore:
     def games(self) -> list[GameRow]:
         """All stored games, oldest first."""
         return self._rows()
+
+    def games_page(self, before: int | None, limit: int) -> list[GameRow]:
+        """At most ``limit`` games numbered below ``before`` (None: the
+        newest), newest first: the rows' key (``id``) bounds the read, so a
+        page costs the same whatever the number of games stored."""
+        if before is None:
+            return self._rows("", (limit,), "ORDER BY id DESC LIMIT ?")
+        return self._rows("WHERE id < ?", (before, limit), "ORDER BY id DESC LIMIT ?")
 
     def game(self, game_id: int) -> GameRow:
         """One game by number; ValueError if there is none."""

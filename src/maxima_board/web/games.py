@@ -3,12 +3,18 @@ read-only SQLite connection of its own (``GameStore(readonly=True)``, a
 ``mode=ro`` URI), in the web server's reading thread, never through the
 board's loop. What was read is kept until the database changes (``PRAGMA
 data_version``), so a page refreshed in a loop costs a counter look-up.
+
+The games list comes in pages (:meth:`GameReader.page_json`): at most
+``PAGE`` games, newest first, read by their number (``WHERE id < ? ORDER
+BY id DESC LIMIT ?`` on the table's key), so a phone's request costs the
+same with 30 games stored as with 900.
 """
 from __future__ import annotations
 
 import json
 import os
 from collections import OrderedDict
+from typing import Mapping
 from dataclasses import asdict
 
 from maxima_board.service.record import game_record
@@ -16,6 +22,37 @@ from maxima_board.storage.store import GameRow, GameStore
 from maxima_board.storage.storefile import StoreError
 
 PGN_CACHE = 2048    # game records kept (a few hundred bytes to a few kB each)
+PAGE = 20           # games in a page of the list ...
+MAX_PAGE = 100      # ... and at most, when asked for more
+PAGE_CACHE = 64     # pages kept while the database does not change
+
+
+def page_query(query: Mapping[str, str]) -> tuple[int | None, int, bool]:
+    """``before``, ``limit`` and whether the limit was given, of a games-list
+    request's query (``?before=ID&limit=K``); ValueError says what is wrong."""
+    before = limit = None
+    if "before" in query:
+        before = _whole(query["before"], "before", 1, 2**63 - 1)
+    if "limit" in query:
+        limit = _whole(query["limit"], "limit", 1, MAX_PAGE)
+    return before, limit or PAGE, limit is not None
+
+
+def _whole(text: str, name: str, low: int, high: int) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) <= 19) or not low <= int(text) <= high:
+        raise ValueError(f"{name}: a whole number from {low} to {high}")
+    return int(text)
+
+
+def page_of(rows: list[GameRow], limit: int, given_limit: bool) -> bytes:
+    """The JSON of a page: ``{"games": [...], "next": URL or null}`` from
+    ``rows`` (read with one more than ``limit``: that one tells whether
+    there is a next page)."""
+    games = rows[:limit]
+    following = None
+    if len(rows) > limit and games:
+        following = f"/api/games?before={games[-1].id}" + (f"&limit={limit}" if given_limit else "")
+    return json.dumps({"games": [asdict(g) for g in games], "next": following}).encode()
 
 
 class GameReader:
@@ -28,8 +65,8 @@ class GameReader:
         self.db_path = db_path
         self._store: GameStore | None = None
         self._version: int | None = None
-        self._rows: dict[int, GameRow] = {}
-        self._list = b"[]"
+        self._rows: OrderedDict[int, GameRow] = OrderedDict()     # rows read at this version
+        self._pages: OrderedDict[tuple[int | None, int, bool], bytes] = OrderedDict()
         self._records: OrderedDict[GameRow, str] = OrderedDict()
         self._opened: tuple[int, int] | None = None
 
@@ -41,7 +78,7 @@ class GameReader:
         return st.st_dev, st.st_ino
 
     def _fresh(self) -> GameStore | None:
-        """The store, the game list read again if the database changed;
+        """The store, what was read forgotten if the database changed;
         None while the board has not made its database yet."""
         if self._store is not None and self._identity() != self._opened:
             self.close()           # the board moved a damaged database aside and began a new one
@@ -53,23 +90,49 @@ class GameReader:
                 return None
         version = self._store.data_version()
         if version != self._version:
-            games = self._store.games()
             self._version = version
-            self._rows = {g.id: g for g in games}
-            self._list = json.dumps([asdict(g) for g in games]).encode()
+            self._rows.clear()
+            self._pages.clear()
         return self._store
 
-    def games_json(self) -> bytes:
-        """``/api/games``: every stored game (``GameRow`` fields), oldest first."""
-        self._fresh()
-        return self._list
+    def page_json(self, before: int | None = None, limit: int = PAGE, given_limit: bool = False) -> bytes:
+        """``/api/games``: a page of at most ``limit`` stored games
+        (``GameRow`` fields) numbered below ``before`` (None: the newest),
+        newest first, and the address of the next page (``page_of``);
+        ``given_limit``: the request named the limit (the next page's
+        address names it too)."""
+        key = (before, limit, given_limit)
+        store = self._fresh()
+        if store is None:
+            return page_of([], limit, given_limit)
+        page = self._pages.get(key)
+        if page is None:
+            rows = store.games_page(before, limit + 1)
+            self._remember(rows[:limit])
+            page = self._pages[key] = page_of(rows, limit, given_limit)
+            while len(self._pages) > PAGE_CACHE:
+                self._pages.popitem(last=False)
+        return page
+
+    def _remember(self, rows: list[GameRow]) -> None:
+        for row in rows:
+            self._rows[row.id] = row
+            self._rows.move_to_end(row.id)
+        while len(self._rows) > PGN_CACHE:
+            self._rows.popitem(last=False)
 
     def record_text(self, game_id: int) -> str:
         """Game ``game_id``'s record (PGN-style); ValueError if there is none."""
         store = self._fresh()
-        row = self._rows.get(game_id)
-        if store is None or row is None:
+        if store is None:
             raise ValueError(f"no game {game_id}")
+        row = self._rows.get(game_id)
+        if row is None:
+            try:
+                row = store.game(game_id)
+            except ValueError:
+                raise ValueError(f"no game {game_id}") from None
+            self._remember([row])
         text = self._records.get(row)
         if text is None:
             text = game_record(store, row).to_text()
@@ -88,4 +151,4 @@ class GameReader:
             self._records.clear()
 
 
-__all__ = ["GameReader", "StoreError"]
+__all__ = ["GameReader", "MAX_PAGE", "PAGE", "StoreError", "page_of", "page_query"]

@@ -4,7 +4,9 @@
     GET  /events            server-sent events: the board state on every change
     GET  /api/state         the board state (maxima_board.service.feed snapshot + "svg")
     GET  /board.svg         the board as a picture
-    GET  /api/games         the stored games
+    GET  /api/games         a page of the stored games, newest first: the newest 20
+                            ({"games": [GameRow fields...], "next": the next page's URL or null});
+                            ?before=ID: those numbered below ID; &limit=K: K of them (1-100)
     GET  /api/variants      the games this board can start
     GET  /games/N.pgn       game N's record (PGN-style) to download
     POST /api/new-game      start a new game; needs the board's PIN
@@ -29,7 +31,6 @@ import secrets
 import threading
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
 from typing import Any, Callable, Iterable
 from urllib.parse import parse_qs
 
@@ -45,7 +46,7 @@ from maxima_board.devices.boards import games_for
 
 from maxima_board.storage.storefile import StoreError
 
-from .games import GameReader
+from .games import GameReader, page_of, page_query
 from maxima_board.webbase.httpbase import (EventStreams, HostCheck, WebServer, client_key, page_app,
                                            read_body, refuse, reply_bytes, reply_json, reply_static,
                                            reply_text, SHARED_STATIC)
@@ -322,11 +323,16 @@ class BoardPage:
         return await self.streams.serve(request, next_data)
 
     async def games(self, request: web.Request) -> web.Response:
-        if self.db_path is None:
-            return await self._ask_loop(lambda c, now: [asdict(g) for g in c.store.games()],
-                                        lambda games: reply_json(games))
         try:
-            body = await self._off_loop("reads", lambda: self._reader().games_json())
+            before, limit, given = page_query(request.query)
+        except ValueError as exc:
+            return refuse(request, 400, str(exc))
+        if self.db_path is None:
+            return await self._ask_loop(lambda c, now: c.store.games_page(before, limit + 1),
+                                        lambda rows: reply_bytes(page_of(rows, limit, given),
+                                                                 "application/json"))
+        try:
+            body = await self._off_loop("reads", lambda: self._reader().page_json(before, limit, given))
         except _Busy:
             return reply_json({"error": "the board is busy: try again"}, 503)
         except StoreError as exc:

@@ -4,10 +4,14 @@ in its own thread with its own asyncio loop, hardened for a club's Wi-Fi.
 Every network byte is hostile. The server answers only the local network
 (:func:`local_client`) and only for its own names (:class:`HostCheck`,
 against DNS rebinding); it caps connections (overall and per client
-address), closes a connection that has not sent a whole request within
-``IDLE_S`` (slowloris) or sat idle that long, bounds bodies, event-stream
-clients and queued work, and answers a malformed request with 400 and one
-log line. Nothing here ever waits on the board's loop.
+address, an idle connection of the client holding the most closed for a
+newcomer: ``connections``), closes a connection that has not sent a whole
+request within ``IDLE_S`` (slowloris) or sat idle that long, or that sends
+more than ``MAX_REQUEST_BYTES`` for one request, bounds bodies (inflated
+ones too), event-stream clients (the oldest stream of the client holding
+the most ended for a newcomer) and queued work, and answers a malformed
+request with 400 and one log line. Nothing here ever waits on the board's
+loop.
 """
 from __future__ import annotations
 
@@ -20,10 +24,13 @@ import socket
 import sys
 import threading
 import time
+import zlib
 from importlib import resources
 from typing import Any, Awaitable, Callable, Iterable
 
 from aiohttp import web
+
+from .connections import Connections, Gate
 
 MAX_BODY = 16 * 1024
 IDLE_S = 10.0              # whole request head within this, and idle keep-alive connections closed after it
@@ -31,11 +38,12 @@ BODY_S = 10.0              # a request body must arrive within this
 SEND_S = 30.0              # a reply must be taken within this
 KEEPALIVE_S = 15.0         # event streams: a comment this often keeps proxies and phones from closing them
 MAX_CONNECTIONS = 256      # open connections, all clients (below the default 1,024 descriptors)
-MAX_PER_CLIENT = 32        # open connections from one address (IPv6: one /64)
+MAX_PER_CLIENT = 16        # open connections from one address (a phone's browser opens about 6)
 MAX_STREAMS = 64           # event-stream clients at once ...
-MAX_STREAMS_PER_CLIENT = 8   # ... and from one address (IPv6: one /64)
+MAX_STREAMS_PER_CLIENT = 4   # ... and from one address (one per open page)
+MAX_REQUEST_BYTES = 32 * 1024   # bytes one request may send: its head and its body (MAX_BODY)
 BACKLOG = 128              # connections the kernel holds while the server is busy
-RATE = 50.0                # requests a second one client may make (IPv6: one /64) ...
+RATE = 50.0                # requests a second one client (address) may make ...
 BURST = 200                # ... and at once
 SLOW_DOWN_S = 1.0          # a client past its rate waits this long for its 429
 SWITCH_S = 0.001           # interpreter lock hand-over (sys.setswitchinterval), see WebServer.start
@@ -51,8 +59,6 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "Server": "maxima-board",
 }
-_REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 34\r\n"
-            b"Connection: close\r\n\r\ntoo many connections: try again.\r\n")
 
 log = logging.getLogger("webpage.http")
 
@@ -83,11 +89,13 @@ def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
 
 
 def client_key(address: str) -> str:
-    """One client for limits: an IPv4 address, or an IPv6 /64 (a device
-    makes up new addresses inside its /64 at will)."""
+    """One client for the limits (PIN lock, request rate, connections,
+    streams): its whole address, IPv4 or IPv6 (an IPv4-mapped one as IPv4,
+    without an IPv6 zone). Not an IPv6 /64: every device of a home or club
+    network shares one, and one device must not lock out or crowd out the
+    others. A device can make up addresses in its /64; the server-wide caps
+    (connections, streams, queued reads and commands) bound what it gains."""
     ip = _ip(address)
-    if isinstance(ip, ipaddress.IPv6Address):
-        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
     return str(ip) if ip is not None else address
 
 
@@ -237,8 +245,16 @@ def reply_static(package: str, name: str, path: str) -> web.Response:
 
 def refuse(request: web.Request, status: int, error: str) -> web.Response:
     """A refused request: the reply, and one (rate-limited) log line."""
-    bad_request_log(f"web: {status} for {request.remote} {request.method} {request.raw_path[:120]!r}: {error}")
+    log_refused(request, status, error)
     return reply_json({"ok": False, "error": error}, status)
+
+
+def log_refused(request: web.Request, status: int, error: str) -> None:
+    """The one (rate-limited) log line of a request refused with ``status``."""
+    bad_request_log(f"web: {status} for {request.remote} {request.method} {request.raw_path[:120]!r}: {error}")
+
+
+CONNECTIONS = web.AppKey("connections", Connections)   # the server's, set by WebServer before it serves
 
 
 def _middleware(hosts: HostCheck):
@@ -246,36 +262,49 @@ def _middleware(hosts: HostCheck):
 
     @web.middleware
     async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
-        remote = request.remote or ""
-        sockname = request.transport.get_extra_info("sockname") if request.transport else None
-        if not local_client(remote, sockname[0] if sockname else None):
-            return reply_json({"error": "this page answers the local network only"}, 403)
-        if not limit.allow(client_key(remote)):
-            await asyncio.sleep(SLOW_DOWN_S)      # its connections (MAX_PER_CLIENT) wait, not the board
-            return reply_json({"error": "too many requests: slow down"}, 429)
-        if not hosts.allows(request.headers.get("Host"), sockname[0] if sockname else None):
-            return refuse(request, 421, "this board does not answer to that host name "
-                                        "(use its address, or add the name to [web] hosts)")
-        path = request.path
-        if any(ord(ch) < 32 or ch == "\x7f" for ch in path):
-            return refuse(request, 400, "control characters in the path")
+        connections = request.app.get(CONNECTIONS)
+        if connections is None:
+            return await _guarded(request, handler, hosts, limit)
+        gate = connections.begin(request.transport)     # the connection is not idle while this runs
         try:
-            response = await handler(request)
-            if isinstance(response, web.Response):
-                await _send_within(request, response)
-            return response
-        except web.HTTPException as exc:
-            if exc.status >= 400:
-                return reply_json({"error": exc.reason}, exc.status)
-            raise
-        except (ConnectionError, asyncio.CancelledError):
-            raise
-        except (ValueError, UnicodeError, RecursionError) as exc:
-            return refuse(request, 400, f"unreadable request ({type(exc).__name__})")
-        except Exception as exc:   # a bug must not cost more than this request
-            log.error("web: %s %s failed: %s: %s", request.method, request.path[:120], type(exc).__name__, exc)
-            return reply_json({"error": "internal error"}, 500)
+            return await _guarded(request, handler, hosts, limit)
+        finally:
+            connections.end(gate)
     return guard
+
+
+async def _guarded(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+                   hosts: HostCheck, limit: RateLimit) -> web.StreamResponse:
+    """The request guard (:func:`_middleware`) of one request."""
+    remote = request.remote or ""
+    sockname = request.transport.get_extra_info("sockname") if request.transport else None
+    if not local_client(remote, sockname[0] if sockname else None):
+        return reply_json({"error": "this page answers the local network only"}, 403)
+    if not limit.allow(client_key(remote)):
+        await asyncio.sleep(SLOW_DOWN_S)      # its connections (MAX_PER_CLIENT) wait, not the board
+        return reply_json({"error": "too many requests: slow down"}, 429)
+    if not hosts.allows(request.headers.get("Host"), sockname[0] if sockname else None):
+        return refuse(request, 421, "this board does not answer to that host name "
+                                    "(use its address, or add the name to [web] hosts)")
+    path = request.path
+    if any(ord(ch) < 32 or ch == "\x7f" for ch in path):
+        return refuse(request, 400, "control characters in the path")
+    try:
+        response = await handler(request)
+        if isinstance(response, web.Response):
+            await _send_within(request, response)
+        return response
+    except web.HTTPException as exc:
+        if exc.status >= 400:
+            return reply_json({"error": exc.reason}, exc.status)
+        raise
+    except (ConnectionError, asyncio.CancelledError):
+        raise
+    except (ValueError, UnicodeError, RecursionError) as exc:
+        return refuse(request, 400, f"unreadable request ({type(exc).__name__})")
+    except Exception as exc:   # a bug must not cost more than this request
+        log.error("web: %s %s failed: %s: %s", request.method, request.path[:120], type(exc).__name__, exc)
+        return reply_json({"error": "internal error"}, 500)
 
 
 async def _send_within(request: web.Request, response: web.Response) -> None:
@@ -292,8 +321,58 @@ async def _send_within(request: web.Request, response: web.Response) -> None:
 
 
 async def read_body(request: web.Request) -> bytes:
-    """The request body, at most ``MAX_BODY`` bytes, within ``BODY_S``;
-    ``web.HTTPRequestEntityTooLarge`` / ``HTTPRequestTimeout`` otherwise."""
+    """The request body, at most ``MAX_BODY`` bytes, within ``BODY_S``,
+    inflated when it is sent gzip or deflate (:func:`inflate`; the server
+    leaves bodies as sent: ``auto_decompress=False``);
+    ``web.HTTPRequestEntityTooLarge`` / ``HTTPRequestTimeout`` otherwise, and
+    ``HTTPBadRequest`` (with one log line) for a body that does not inflate."""
+    raw = await _read_raw(request)
+    encoding = request.headers.get("Content-Encoding", "").strip().lower()
+    if encoding in ("", "identity"):
+        return raw
+    try:
+        return inflate(raw, encoding)
+    except LookupError:
+        log_refused(request, 415, f"content encoding {encoding[:40]!r} is not taken")
+        raise web.HTTPUnsupportedMediaType(reason="send the body as it is, gzip or deflate") from None
+    except ValueError as exc:
+        log_refused(request, 400, f"the body does not inflate ({encoding[:20]}): {exc}")
+        raise web.HTTPBadRequest(reason=f"the body does not inflate ({encoding[:20]})") from None
+
+
+def inflate(body: bytes, encoding: str) -> bytes:
+    """``body`` inflated (``encoding`` "gzip", "x-gzip" or "deflate": zlib
+    or raw), at most ``MAX_BODY`` bytes of it (``HTTPRequestEntityTooLarge``
+    past that: a small body may inflate to gigabytes); LookupError for any
+    other encoding, ValueError for a body that does not inflate whole."""
+    if encoding in ("gzip", "x-gzip"):
+        tries = (16 + zlib.MAX_WBITS,)
+    elif encoding == "deflate":
+        tries = (zlib.MAX_WBITS, -zlib.MAX_WBITS)
+    else:
+        raise LookupError(encoding)
+    why = "empty"
+    for wbits in tries:
+        inflater = zlib.decompressobj(wbits)
+        try:
+            out = inflater.decompress(body, MAX_BODY + 1)
+        except zlib.error as exc:
+            why = str(exc)
+            continue
+        if len(out) > MAX_BODY:
+            raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=len(out))
+        if not inflater.eof:
+            why = "cut short"
+            continue
+        if inflater.unused_data:
+            why = "data after its end"
+            continue
+        return out
+    raise ValueError(why)
+
+
+async def _read_raw(request: web.Request) -> bytes:
+    """The request body as sent, at most ``MAX_BODY`` bytes, within ``BODY_S``."""
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
     chunks: list[bytes] = []
@@ -310,19 +389,48 @@ async def read_body(request: web.Request) -> bytes:
     return b"".join(chunks)
 
 
+class _Stream:
+    """One live stream: its client, its handler's task, its connection."""
+
+    def __init__(self, key: str, task: asyncio.Task | None, transport: asyncio.BaseTransport | None):
+        self.key = key
+        self.task = task
+        self.transport = transport
+
+    @property
+    def gone(self) -> bool:
+        """Its connection is closed (a page reloaded): the stream has not noticed yet."""
+        return self.transport is None or self.transport.is_closing()
+
+    def end(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+
 class EventStreams:
     """Server-sent events for at most ``MAX_STREAMS`` clients. A client waits
     for :meth:`changed` (called in the server's loop); what it sends is what
     ``next_data(state)`` gives it then. A slow client skips states: each
-    message is the newest, nothing queues up."""
+    message is the newest, nothing queues up.
+
+    Room for a new stream (:meth:`_room_for`): a stream whose connection is
+    gone is ended first; a client at ``MAX_STREAMS_PER_CLIENT`` is refused
+    (503); when all are taken, the oldest stream of the client holding the
+    most (more than the newcomer) is ended, else the newcomer is refused."""
 
     def __init__(self, limit: int | None = None):
         self.limit = limit or MAX_STREAMS
-        self.clients = 0
+        self.ended_for_room = 0
         self._per_client: dict[str, int] = {}
+        self._live: dict[_Stream, None] = {}       # oldest first
         self._version = 0
         self._changed: asyncio.Event | None = None
         self._tasks: set[asyncio.Task] = set()
+
+    @property
+    def clients(self) -> int:
+        """Streams counted now."""
+        return len(self._live)
 
     async def close(self, app: web.Application | None = None) -> None:
         """End every stream (the server is stopping; an ``on_shutdown`` hook)."""
@@ -346,21 +454,52 @@ class EventStreams:
                 pass
         return self._version
 
+    def _drop(self, stream: _Stream) -> None:
+        """``stream`` no longer counts (it ended, or is being ended)."""
+        if stream in self._live:
+            del self._live[stream]
+            left = self._per_client.get(stream.key, 1) - 1
+            if left > 0:
+                self._per_client[stream.key] = left
+            else:
+                self._per_client.pop(stream.key, None)
+
+    def _room_for(self, key: str) -> bool:
+        """Make room for a stream of client ``key`` (class docstring); False: none."""
+        for stream in [s for s in self._live if s.gone]:
+            self._drop(stream)
+            stream.end()
+        held = self._per_client.get(key, 0)
+        if held >= MAX_STREAMS_PER_CLIENT:
+            return False
+        if len(self._live) < self.limit:
+            return True
+        most = max(self._per_client.values(), default=0)
+        if most <= held:
+            return False
+        victim = next(s for s in self._live if self._per_client.get(s.key) == most)
+        self._drop(victim)
+        victim.end()
+        self.ended_for_room += 1
+        return True
+
     async def serve(self, request: web.Request, next_data: Callable[[Any], Awaitable[str | None]],
                     state: Any = None) -> web.StreamResponse:
-        """Stream to one client until it goes or the server stops.
-        ``next_data`` gets ``state`` (the client's own, e.g. what it saw)."""
+        """Stream to one client until it goes, the server stops or its
+        stream is ended to make room (:meth:`_room_for`). ``next_data`` gets
+        ``state`` (the client's own, e.g. what it saw)."""
         key = client_key(request.remote or "")
-        if self.clients >= self.limit or self._per_client.get(key, 0) >= MAX_STREAMS_PER_CLIENT:
+        if not self._room_for(key):
             return reply_json({"error": "too many live pages open: try again later"}, 503)
         response = web.StreamResponse(headers={**SECURITY_HEADERS, "Content-Type": "text/event-stream",
                                                "X-Accel-Buffering": "no"})
         if request.method == "HEAD":
             await response.prepare(request)
             return response
-        self.clients += 1
-        self._per_client[key] = self._per_client.get(key, 0) + 1
         task = asyncio.current_task()
+        stream = _Stream(key, task, request.transport)
+        self._live[stream] = None
+        self._per_client[key] = self._per_client.get(key, 0) + 1
         if task is not None:
             self._tasks.add(task)
         try:
@@ -384,57 +523,10 @@ class EventStreams:
             if task is None or task.cancelling() == 0:
                 raise
         finally:
-            self.clients -= 1
-            left = self._per_client.pop(key, 1) - 1
-            if left > 0:
-                self._per_client[key] = left
+            response.force_close()   # an ended stream closes its connection: the page opens a new one
+            self._drop(stream)
             self._tasks.discard(task)   # type: ignore[arg-type]
         return response
-
-
-class _Gate(asyncio.Protocol):
-    """One connection, counted: past the caps it is answered 503 and closed
-    at once (its descriptor freed), else handed to aiohttp's handler."""
-
-    def __init__(self, server: "WebServer", inner: asyncio.Protocol):
-        self.server = server
-        self.inner: asyncio.Protocol | None = inner
-        self.key: str | None = None
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        peer = transport.get_extra_info("peername")
-        key = client_key(str(peer[0])) if peer else "?"
-        if not self.server.admit(key):
-            self.inner = None
-            try:
-                transport.write(_REFUSED)   # type: ignore[attr-defined]
-            finally:
-                transport.close()
-            return
-        self.key = key
-        assert self.inner is not None
-        self.inner.connection_made(transport)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.inner is not None:
-            self.server.release(self.key or "?")
-            self.inner.connection_lost(exc)
-            self.inner = None
-
-    def data_received(self, data: bytes) -> None:
-        if self.inner is not None:
-            self.inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return self.inner.eof_received() if self.inner is not None else None
-
-    def pause_writing(self) -> None:
-        if self.inner is not None:
-            self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        if self.inner is not None:
-            self.inner.resume_writing()
 
 
 def _one_line(loop: asyncio.AbstractEventLoop, context: dict) -> None:
@@ -460,7 +552,10 @@ def connection_cap() -> int:
 class WebServer:
     """``app`` (an ``aiohttp.web.Application``, made by ``make_app`` in the
     server's own loop) on ``host:port`` in a daemon thread. The socket is
-    bound at once (OSError saying where), served from :meth:`start`."""
+    bound at once (OSError saying where), served from :meth:`start`. Its
+    connections go through ``caps`` (:class:`~.connections.Connections`:
+    ``max_connections``, ``max_per_client``, ``MAX_REQUEST_BYTES``), which
+    the request guard tells when a request begins and ends."""
 
     def __init__(self, make_app: Callable[[], web.Application], host: str, port: int, name: str, *,
                  max_connections: int | None = None, max_per_client: int | None = None,
@@ -470,9 +565,8 @@ class WebServer:
         self.max_per_client = max_per_client or MAX_PER_CLIENT
         self.idle_s = idle_s or IDLE_S
         self._make_app = make_app
-        self._open: dict[str, int] = {}
-        self.connections = 0
-        self.refused = 0
+        self.caps = Connections(name, self.max_connections, self.max_per_client, MAX_REQUEST_BYTES,
+                                client_key, bad_request_log)
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
         try:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -490,25 +584,16 @@ class WebServer:
     def port(self) -> int:
         return int(self.sock.getsockname()[1])
 
-    # -- connection caps (the server's loop only) -----------------------------
-    def admit(self, key: str) -> bool:
-        if self.connections >= self.max_connections or self._open.get(key, 0) >= self.max_per_client:
-            self.refused += 1
-            if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
-                bad_request_log(f"web: {self.name}: connection refused from {key} "
-                                f"({self.connections} open; {self.refused} refused so far)")
-            return False
-        self.connections += 1
-        self._open[key] = self._open.get(key, 0) + 1
-        return True
+    # -- connection caps (the server's loop only: ``connections``) ----------------
+    @property
+    def connections(self) -> int:
+        """Connections open now."""
+        return self.caps.connections
 
-    def release(self, key: str) -> None:
-        self.connections -= 1
-        left = self._open.get(key, 1) - 1
-        if left > 0:
-            self._open[key] = left
-        else:
-            self._open.pop(key, None)
+    @property
+    def refused(self) -> int:
+        """Connections refused so far (past the caps, no idle one to close)."""
+        return self.caps.refused
 
     # -- the thread ------------------------------------------------------------
     def _run(self) -> None:
@@ -526,15 +611,18 @@ class WebServer:
     async def _serve(self) -> None:
         self._stopped = asyncio.Event()
         app = self._make_app()
+        app[CONNECTIONS] = self.caps
+        # a head: a request line of 4 kB, 32 fields of 8 kB (a browser sends about 15 short
+        # ones), and all of it within MAX_REQUEST_BYTES (the gate closes the connection past it)
         runner = web.AppRunner(app, handle_signals=False, access_log=None, keepalive_timeout=self.idle_s,
-                               shutdown_timeout=2.0,
-                               max_line_size=8190, max_field_size=8190, max_headers=64,
+                               shutdown_timeout=2.0, auto_decompress=False,
+                               max_line_size=4096, max_field_size=8190, max_headers=32,
                                logger=_ServerLog(logging.getLogger("aiohttp.server"), {}))
         await runner.setup()
         server = runner.server
         assert server is not None
         listener = await asyncio.get_running_loop().create_server(
-            lambda: _Gate(self, server()), sock=self.sock, backlog=BACKLOG)
+            lambda: Gate(self.caps, server()), sock=self.sock, backlog=BACKLOG)
         self._ready.set()
         try:
             await self._stopped.wait()

@@ -143,6 +143,7 @@ def board_page(snapshot: dict | None, games: list[dict] | None = None) -> str:
     <p id="result" class="result">{escape(result_text)}</p>
     <h2>Games</h2>
     <ul id="games" class="games"></ul>
+    <button type="button" id="games-more" hidden>Older games</button>
     <details id="new-game">
       <summary>New game</summary>
       <form id="new-game-form" method="post" autocomplete="off">

@@ -5,7 +5,8 @@
 let state = null;
 let receivedAt = 0;
 let gamesKey = "";
-let games = [];
+let games = [];        // the games shown, newest first: the first page, then the older pages asked for
+let nextPage = null;   // the address of the next (older) page of games; null: there is none
 let legendKey = "";
 const titles = {};   // game id -> its name, from /api/variants
 
@@ -97,7 +98,8 @@ function render(s) {
 function showGames() {
   const ul = $("games");
   ul.textContent = "";
-  for (const g of games.slice().reverse()) {
+  $("games-more").hidden = !nextPage;
+  for (const g of games) {
     const live = state && g.id === state.game;
     const plies = live ? state.moves.length : g.plies;
     const li = document.createElement("li");
@@ -115,13 +117,40 @@ function showGames() {
   }
 }
 
+// A page of the games list (/api/games: {"games": newest first, "next": the next page's address}).
+async function fetchGames(address) {
+  const r = await fetch(address);
+  if (!r.ok) return null;
+  const page = await r.json();
+  const next = typeof page.next === "string" && page.next.startsWith("/api/games?") ? page.next : null;
+  return Array.isArray(page.games) ? {games: page.games, next} : null;
+}
+
+// The first page again (a game started or ended); older pages shown before are dropped.
 async function loadGames() {
   try {
-    const r = await fetch("/api/games");
-    if (!r.ok) return;
-    games = await r.json();
+    const page = await fetchGames("/api/games");
+    if (!page) return;
+    games = page.games; nextPage = page.next;
     showGames();
   } catch (e) { /* the next game change retries */ }
+}
+
+// "Older games": the next page, added under those shown.
+async function moreGames() {
+  const button = $("games-more");
+  if (!nextPage || button.disabled) return;
+  button.disabled = true;
+  try {
+    const page = await fetchGames(nextPage);
+    if (page) {
+      const shown = new Set(games.map((g) => g.id));
+      games = games.concat(page.games.filter((g) => !shown.has(g.id)));
+      nextPage = page.next;
+      showGames();
+    }
+  } catch (e) { /* the button stays: the user may try again */ }
+  button.disabled = false;
 }
 
 async function loadVariants() {
@@ -172,6 +201,7 @@ function connect() {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("new-game-form").addEventListener("submit", submitNewGame);
+  $("games-more").addEventListener("click", moreGames);
   legendKey = "";
   loadVariants();
   connect();

@@ -16,9 +16,11 @@ table at most until then; a forger who keeps sending can hold it as long
 as he keeps sending, which only the broker's password set-up prevents).
 
 Places. When ``max_tables`` are kept, a new table takes the place of the
-weakest kept one only if it is stronger. Strength: 0, no sound state (only
-a status or records); 1, offline or silent for SILENT_S; 2, one sound
-state; 3, sound states that advanced (two or more). A new table's first
+weakest kept one only if it is stronger (among equally weak ones with a
+live state, the one placed last goes first, so an older table outlasts a
+flood). Strength: 0, no sound state (only a status or records); 1,
+offline or silent for SILENT_S; 2, one sound state; 3, sound states that
+advanced (two or more). A new table's first
 state counts 2, its second later state 3 (the tables waiting for a place
 are remembered, at most ``max_tables`` of them). So a flood of one-shot
 table ids can neither drop a live board's table nor keep out a board that
@@ -103,10 +105,13 @@ class Places:
     @staticmethod
     def weakest(tables: dict[str, dict[str, Any]], below: int, now: float) -> str | None:
         """The kept table to give up for a newcomer of strength ``below``:
-        the weakest, the longest unheard among equals; None if none is weaker."""
+        the weakest; among equals without a believed live state the longest
+        unheard, among equals with one the last placed (a flood's own); None
+        if none is weaker."""
         best, key = None, None
         for name, entry in tables.items():
             s = strength(entry, now)
-            if s < below and (key is None or (s, entry.get("heard", 0.0)) < key):
-                best, key = name, (s, entry.get("heard", 0.0))
+            mine = (s, entry.get("heard", 0.0) if s < 2 else -entry.get("placed", 0.0))
+            if s < below and (key is None or mine < key):
+                best, key = name, mine
         return best

@@ -324,7 +324,8 @@ class ClubTables:
         entry = self._tables.get(table)
         if entry is None:
             entry = self._tables[table] = {"table": table, "online": None, "state": None, "order": None,
-                                           "status_boot": 0, "dropped": 0, "heard": time.monotonic()}
+                                           "status_boot": 0, "dropped": 0, "heard": time.monotonic(),
+                                           "placed": time.monotonic()}
         return entry
 
     def _forget_table(self, table: str) -> None:
@@ -356,6 +357,7 @@ class ClubTables:
                 entry.pop("svg", None)
                 self._cursors.pop(table, None)
                 self._working.pop(table, None)
+                self._records.changed()          # the records beyond its game count again
             else:
                 entry["online"], entry["status_boot"] = None, 0
             if entry["state"] is None and entry["online"] is None and table not in self._records.tables():

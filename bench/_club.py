@@ -43,7 +43,7 @@ def start_dashboard(broker: str, club: str, *options: str, source: Path | str = 
                     **popen) -> tuple[subprocess.Popen, str]:
     """``maxima-board dashboard`` of the checkout ``source`` on a free
     loopback port, its own process; returns it and its URL (``http://127.0.0.1:PORT/``)."""
-    env = dict(os.environ, PYTHONPATH=str(source))
+    env = dict(os.environ, PYTHONPATH=f"{Path(source) / 'src'}{os.pathsep}{source}")     # its own package (a src layout)
     dashboard = subprocess.Popen([sys.executable, "-m", "maxima_board.cli.main", "dashboard", "--broker", broker,
                                   "--club", club, "--port", "0", "--bind", "127.0.0.1", *options],
                                  cwd=source, env=env, stderr=subprocess.PIPE, text=True, **popen)

@@ -2,6 +2,7 @@
 
     python bench/club_attack.py [--games 500] [--clients 4] [--seconds 30]
     python bench/club_attack.py --attack pins [--seconds 60] [--guessers 8]
+    python bench/club_attack.py --attack dashboard [--source CHECKOUT]
 
 Runs ``maxima-board run`` as its own process, as the service does: the Pico
 topology against a simulated Pico (hardware/pico_sim.py: the firmware's own
@@ -200,18 +201,22 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--quiet", type=float, default=None,
                         help="seconds of the quiet phase (default: as long as the flood; the machine's own noise)")
-    parser.add_argument("--attack", choices=("flood", "connections", "pins"), default="flood",
-                        help="flood: the game list flooded while moves are made (the default); "
+    parser.add_argument("--attack", choices=("flood", "connections", "pins", "dashboard"), default="flood",
+                        help="flood: the game list flooded while moves are made (issue 22, the default); "
                              "connections: huge request heads on every connection; "
-                             "pins: wrong PINs from rotating addresses (issue 31)")
+                             "pins: wrong PINs from rotating addresses; "
+                             "dashboard: the club dashboard's round files and long records (issue 31)")
     parser.add_argument("--guessers", type=int, default=8, help="--attack pins: threads posting PINs")
     parser.add_argument("--heads-kb", type=int, default=480, help="--attack connections: kB of headers sent on each")
     parser.add_argument("--sources", type=int, default=16, help="--attack connections: loopback addresses used")
+    parser.add_argument("--source", default=str(ROOT), help="--attack dashboard: the checkout whose dashboard runs")
     args = parser.parse_args()
     if args.attack == "connections":
         return connections_attack(args.heads_kb, args.sources)
     if args.attack == "pins":
         return pin_guesses(args.seconds, args.guessers)
+    if args.attack == "dashboard":
+        return dashboard_attack(Path(args.source))
     work = Path(tempfile.mkdtemp(prefix="club-attack-"))
     db = str(work / "games.db")
     game_id = make_database(db, args.games)
@@ -461,6 +466,129 @@ def connections_attack(heads_kb: int, sources: int, connections: int = 256) -> i
             board.wait(15)
         except subprocess.TimeoutExpired:
             board.kill()
+    return 0
+
+
+# -- --attack dashboard: issue 31, findings 3 and 4 ----------------------------------------------------
+# python bench/club_attack.py --attack dashboard [--source CHECKOUT]
+# A Mosquitto broker of its own and ``maxima-board dashboard`` of CHECKOUT (default: this one; a
+# ``git archive`` of an older commit measures it before a change). Prints the time of GET /round/R.pgn
+# for a round of 20 games x 120 plies and of 10 games x ~2,000 plies (one board's), then how late
+# another table's state reaches /api/tables after one board published 40 records of ~2,000 plies.
+
+def long_moves(seed: int, plies: int) -> list[str]:
+    """Legal Maxima moves that do not end the game, captures last (about 1,900 of them)."""
+    rng = random.Random(seed)
+    position, moves = Position(), []
+    for _ in range(plies):
+        options = list(position.legal_moves)
+        rng.shuffle(options)
+        options.sort(key=lambda m: bool(m.captures))
+        for move in options:
+            position.push(move)
+            if position.outcome() is None:
+                moves.append(str(move))
+                break
+            position.pop()
+        else:
+            break
+    return moves
+
+
+def _publish(broker, messages: list[tuple[str, bytes]]) -> None:
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        for topic, payload in messages:
+            client.publish(topic, payload, qos=1, retain=True).wait_for_publish(30)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+def _get(url: str, timeout: float = 300.0) -> tuple[int, bytes, float]:
+    """(status, body, seconds) of one GET."""
+    import urllib.error
+    import urllib.request
+    began = time.monotonic()
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return r.status, r.read(), time.monotonic() - began
+    except urllib.error.HTTPError as exc:
+        return exc.code, b"", time.monotonic() - began
+
+
+def _record(game: int, moves: list[str], round_name: str) -> bytes:
+    import json
+    return json.dumps({"game": game, "tags": {"Round": round_name, "White": "W", "Black": "B"},
+                       "start_fen": Position().fen(), "variant": "maxima", "title": "Maxima",
+                       "moves": moves, "result": "*", "reason": None}).encode()
+
+
+def _round_cost(url: str, name: str, games: int, times: int) -> str:
+    deadline = time.monotonic() + 600
+    while True:                      # every game in (a fast dashboard replays them while we wait)
+        status, body, _ = _get(f"{url}round/{name}.pgn")
+        if status == 200 and body.count(b"[Event ") == games:
+            break
+        if time.monotonic() > deadline:
+            return f"round {name}: not all {games} games within 600 s (status {status})"
+        time.sleep(0.5)
+    seconds = sorted(_get(f"{url}round/{name}.pgn")[2] for _ in range(times))
+    return (f"GET /round/{name}.pgn ({games} games, {len(body) // 1024} kB): median {statistics.median(seconds) * 1000:.1f} ms, "
+            f"max {seconds[-1] * 1000:.1f} ms over {times} requests")
+
+
+def dashboard_attack(source: Path) -> int:
+    import json
+    from bench._club import MOSQUITTO, Broker, start_dashboard
+    broker = Broker(MOSQUITTO, Path(tempfile.mkdtemp(prefix="club-attack-dashboard-")))
+    broker.start()
+    print(f"dashboard of {source}")
+    long = long_moves(1, 2000)
+    try:
+        _publish(broker, [(f"maxima-board/rounds/{t}/games/1", _record(1, [m for m, _ in quiet_moves(t, 120)], "R"))
+                          for t in range(1, 21)]
+                 + [(f"maxima-board/rounds/long/games/{n}", _record(n, long, "L")) for n in range(1, 11)])
+        dashboard, url = start_dashboard(broker.address, "rounds", source=source)
+        threading.Thread(target=lambda: [None for _ in dashboard.stderr], daemon=True).start()
+        try:
+            print("  " + _round_cost(url, "R", 20, 5))
+            print("  " + _round_cost(url, "L", 10, 3))
+        finally:
+            dashboard.terminate()
+            dashboard.wait(15)
+        dashboard, url = start_dashboard(broker.address, "flood", source=source)
+        threading.Thread(target=lambda: [None for _ in dashboard.stderr], daemon=True).start()
+        try:
+            time.sleep(1.0)
+            state = json.dumps({"fen": Position().fen(), "turn": "white", "table": "other", "boot": 1, "seq": 1,
+                                "variant": "maxima"}).encode()
+            began = time.monotonic()
+            _publish(broker, [(f"maxima-board/flood/f/games/{n}", _record(n, long, "F")) for n in range(1, 41)])
+            flooded = time.monotonic()
+            _publish(broker, [("maxima-board/flood/other/state", state)])
+            sent = time.monotonic()
+            late = None
+            while time.monotonic() - sent < 300:
+                status, body, _ = _get(f"{url}api/tables")
+                if status == 200 and any(t["table"] == "other" for t in json.loads(body)):
+                    late = time.monotonic() - sent
+                    break
+                time.sleep(0.02)
+            print(f"  40 records of {len(long)} plies from table f (published in {flooded - began:.2f} s), "
+                  f"then table other's state: on /api/tables "
+                  + (f"{late:.2f} s after it was published" if late is not None else "not within 300 s"))
+        finally:
+            dashboard.terminate()
+            dashboard.wait(15)
+    finally:
+        broker.stop()
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     return 0
 
 

@@ -41,6 +41,7 @@ class Dashboard:
         self.streams = EventStreams()
         self.server: WebServer | None = None
         self._closing = threading.Event()
+        self._page_cache: tuple[tuple[int, bool] | None, bytes] = (None, b"")
         self._watcher = threading.Thread(target=self._watch, name="dashboard watcher", daemon=True)
 
     def _watch(self) -> None:
@@ -65,10 +66,16 @@ class Dashboard:
         return await asyncio.get_running_loop().run_in_executor(None, func)
 
     async def index(self, request: web.Request) -> web.Response:
+        return reply_bytes(await self._read(self._page), "text/html; charset=utf-8")
+
+    def _page(self) -> bytes:
+        """The page, drawn once per change of the tables."""
         tables = self.tables
-        page = await self._read(lambda: dashboard_page(tables.club, tables.tables(svg=True), tables.broker_ok,
-                                                       tables.rounds()))
-        return reply_bytes(page.encode(), "text/html; charset=utf-8")
+        seen = (tables.version, tables.broker_ok)
+        if self._page_cache[0] != seen:
+            page = dashboard_page(tables.club, tables.tables(svg=True), tables.broker_ok, tables.rounds())
+            self._page_cache = (seen, page.encode())
+        return self._page_cache[1]
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]

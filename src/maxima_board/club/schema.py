@@ -151,6 +151,17 @@ def check_state(state: State, table: str, known=None) -> Position:
     """BadMessage unless ``state`` is a sound state of ``table``: its squares
     on the game's board, its moves legal from its start and leading to its
     FEN. Returns the position after its moves (for ``known`` of the next check)."""
+    position = check_state_shape(state, table)
+    replayed = replay(state.variant, state.start_fen, state.moves, known)
+    if replayed.fen() != position.fen():
+        raise BadMessage("fen: not the position the moves lead to")
+    return replayed
+
+
+def check_state_shape(state: State, table: str) -> Position:
+    """``check_state`` but for its moves (the costly part): BadMessage
+    unless its table, labels, FEN and squares are sound; the position of
+    its FEN."""
     if state.table is not None and state.table != table:
         raise BadMessage(f"table {state.table!r} in the topic of table {table!r}")
     if len(state.sans) != len(state.moves) or any(
@@ -167,10 +178,7 @@ def check_state(state: State, table: str, known=None) -> Position:
         bad += [sq for sq in (state.last.from_, state.last.to) if sq is not None and sq not in names]
     if bad:
         raise BadMessage(f"square {bad[0]!r} is not on the board of {state.variant}")
-    replayed = replay(state.variant, state.start_fen, state.moves, known)
-    if replayed.fen() != position.fen():
-        raise BadMessage("fen: not the position the moves lead to")
-    return replayed
+    return position
 
 
 def check_record(record: Record, number: int) -> Position:

@@ -1,15 +1,22 @@
 """The club's tables as the broker tells them: the newest state of every
-table and the record of every game, kept by the MQTT client's thread and
-read by the dashboard's web server. The client speaks MQTT 5 and tells the
-broker the largest packet it takes, so oversized messages stay at the broker.
+table and the record of every game, read by the dashboard's web server.
+The client speaks MQTT 5 and tells the broker the largest packet it takes,
+so oversized messages stay at the broker.
 
-Every message is hostile until maxima_board.club.schema has checked it. A message
-that does not fit is dropped and counted (``stats``, and ``dropped`` per
-table in ``tables``), never raised in the MQTT thread; ``broker_ok`` is
-false whenever that thread is not connected or has died. A table's states
-are ordered by the board's (start count, sequence number), never by its
-wall clock. A zero-length retained message means "deleted". At most
-``max_tables`` tables, ``games_per_table`` records per table and
+Every message is hostile until maxima_board.club.schema has checked it. The
+MQTT thread only checks the topic and decodes (msgspec); the checks that
+replay moves run on one worker thread behind a bounded, coalescing inbox
+that serves the tables in turn, a slice of a replay at a time
+(maxima_board.club.inbox), each replay going on from the last one of the
+same game (maxima_board.club.replaying). A message that does not fit is
+dropped and counted (``stats``, and ``dropped`` per table in ``tables``),
+never raised in either thread; ``broker_ok`` is false whenever the MQTT
+thread is not connected or has died. A table's states are ordered by the
+board's (start count, sequence number), never by its wall clock, with the
+bounds and the way back of maxima_board.club.claims. A zero-length retained
+message means "deleted". At most ``max_tables`` tables (a new one takes
+the place of a weaker one only: claims), ``games_per_table`` records and
+``table_plies`` plies of records per table (maxima_board.club.records) and
 ``max_bytes`` of payloads are kept.
 """
 from __future__ import annotations
@@ -20,67 +27,48 @@ import sys
 import threading
 import time
 from collections import deque
-from typing import Any
+from typing import Any, Hashable, Iterator
 
-from maxima_board.rules.record import GameRecord
 from maxima_board.webbase.svg import board_svg
 
 from . import schema
+from .claims import BOOT_JUMP, STALE_S, Places, judge
 from .connection import BrokerAuth, connect_properties, make_client, say_refusal
+from .inbox import Inbox
+from .records import GAMES_PER_TABLE, TABLE_PLIES, RecordBook, natural_key
+from .replaying import CLUB_TAG, GAME_TAGS, Cursor, best_cursor, record_text
 from .topics import ROOT, parse_broker, topic_word
 
+__all__ = ["CLUB_TAG", "GAME_TAGS", "ClubTables", "record_text"]
+
 MAX_TABLES = 256
-GAMES_PER_TABLE = 64
 MAX_BYTES = 32 << 20        # of kept payloads (states and records): a club's round needs a few MB
-CLUB_TAG = "Table"          # the club's own tag: which table played the game
-# Tags that say which game a record is: taken from the record itself, never from the board's tags.
-GAME_TAGS = frozenset(("Variant", "Board", "Forces", "Rules", "FEN", "SetUp", "Result", "Termination", CLUB_TAG))
-_PGN_RESULT = {"1/2": "1/2-1/2"}
 _TABLE_WORD = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
-
-
-def _table_key(name: str) -> tuple:
-    """Tables in natural order: 2 before 10."""
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", name) if p)
-
-
-def record_text(table: str, record: dict) -> str:
-    """A broadcast game record (maxima_board.club.topics.game_record) as PGN-style
-    text (maxima_board.rules.record). The game's own tags (Variant, and Optima's Board,
-    Forces, Rules) come from its replayed position; the board's tags (Event,
-    Round, White, ...) cannot replace them; the club's own tag ``Table``
-    names the table. BadMessage (a ValueError) if the record does not replay."""
-    position = schema.replay(record.get("variant") or "maxima", record.get("start_fen"),
-                             list(record.get("moves") or []))
-    board_tags = {str(k): str(v) for k, v in (record.get("tags") or {}).items() if k not in GAME_TAGS}
-    game = GameRecord.from_position(position, **board_tags)
-    result = record.get("result") or "*"
-    game.tags["Result"] = _PGN_RESULT.get(result, result)
-    if record.get("reason"):
-        game.tags["Termination"] = str(record["reason"])
-    game.tags[CLUB_TAG] = table
-    return game.to_text()
 
 
 class ClubTables:
     """The tables of ``club`` as the broker tells them; thread-safe."""
 
     def __init__(self, broker: str, club: str, *, keepalive: int = 10, auth: BrokerAuth | None = None,
-                 max_tables: int = MAX_TABLES, games_per_table: int = GAMES_PER_TABLE, max_bytes: int = MAX_BYTES):
+                 max_tables: int = MAX_TABLES, games_per_table: int = GAMES_PER_TABLE, max_bytes: int = MAX_BYTES,
+                 table_plies: int = TABLE_PLIES, stale_s: float = STALE_S):
         host, port = parse_broker(broker)
         self.club = topic_word(club, "club")
-        self.max_tables, self.games_per_table, self.max_bytes = max_tables, games_per_table, max_bytes
+        self.max_tables, self.max_bytes, self.stale_s = max_tables, max_bytes, stale_s
         self._sizes: dict[tuple[str, int | None], int] = {}     # (table, game or None: state) -> payload bytes
         self.kept_bytes = 0
         self._cond = threading.Condition()
         self._tables: dict[str, dict[str, Any]] = {}
-        self._records: dict[tuple[str, int], dict] = {}
-        self._known: dict[str, tuple] = {}           # table -> its last replay (schema.replay's known)
+        self._records = RecordBook(games_per_table, table_plies)
+        self._places = Places(max_tables)
+        self._cursors: dict[str, Cursor] = {}        # table -> the replay of its believed state
+        self._working: dict[str, Cursor] = {}        # table -> a state's replay a newer one cut short
         self.version = 0
         self._connected = False
         self.refused: str | None = None              # why the broker last refused us
         self.dropped: dict[str, int] = {}            # why -> messages dropped
         self.recent_drops: deque[tuple[str, str]] = deque(maxlen=20)     # (topic, why), newest last
+        self._inbox = Inbox(self._work, f"dashboard replay {self.club}")
         client = make_client(f"maxima-dashboard-{self.club}-{secrets.token_hex(3)}", auth, v5=True)
         client.reconnect_delay_set(1, 2)
         client.on_connect = self._on_connect
@@ -95,6 +83,11 @@ class ClubTables:
     def close(self) -> None:
         self._client.disconnect()
         self._thread.join(5)
+        self._inbox.close()
+
+    def settled(self, timeout: float) -> bool:
+        """Whether every message received so far was handled within ``timeout`` s."""
+        return self._inbox.wait_idle(timeout)
 
     @property
     def broker_ok(self) -> bool:
@@ -105,7 +98,8 @@ class ClubTables:
         """The dashboard's health: broker, tables, messages dropped and why."""
         with self._cond:
             return {"broker_ok": self.broker_ok, "refused": self.refused, "tables": len(self._tables),
-                    "records": len(self._records), "bytes": self.kept_bytes, "dropped": dict(self.dropped),
+                    "records": len(self._records), "bytes": self.kept_bytes, "waiting": self._inbox.waiting(),
+                    "dropped": dict(self.dropped),
                     "recent_drops": [{"topic": t, "why": w} for t, w in self.recent_drops]}
 
     # -- the MQTT thread --------------------------------------------------------
@@ -136,13 +130,32 @@ class ClubTables:
             self._bump(None)
 
     def _on_message(self, client, userdata, message) -> None:
+        """The MQTT thread: topic and schema only; the rest waits in the inbox."""
         topic = message.topic
         try:
-            self._take(topic, message.payload)
+            table, kind, number = self._topic(topic)
+            payload = message.payload
+            decoded = schema.decode(kind, payload) if payload else None     # None: deleted
+            why = self._inbox.put(table, (kind, number), (topic, decoded, len(payload)), len(payload))
+            if why is not None:
+                self._drop(topic, "busy", why)
         except schema.BadMessage as exc:
             self._drop(topic, "invalid", str(exc))
         except Exception as exc:         # noqa: BLE001 - no message may stop the thread
             self._drop(topic, "error", f"{type(exc).__name__}: {exc}")
+
+    def _topic(self, topic: str) -> tuple[str, str, int | None]:
+        """(table, kind, game number or None) of a table's topic; BadMessage otherwise."""
+        parts = topic.split("/")
+        if len(parts) not in (4, 5) or parts[0] != ROOT or parts[1] != self.club or not _TABLE_WORD.match(parts[2]):
+            raise schema.BadMessage("not a table's topic")
+        if parts[3] == "games":
+            if len(parts) != 5 or not re.fullmatch(r"[0-9]{1,15}", parts[4]) or int(parts[4]) < 1:
+                raise schema.BadMessage("games/<n>: n must be a game number")
+            return parts[2], "games", int(parts[4])
+        if parts[3] not in ("state", "status") or len(parts) != 4:
+            raise schema.BadMessage("not a table's topic")
+        return parts[2], parts[3], None
 
     def _drop(self, topic: str, kind: str, why: str) -> None:
         with self._cond:
@@ -153,71 +166,154 @@ class ClubTables:
             if entry is not None:
                 entry["dropped"] = entry.get("dropped", 0) + 1
 
-    def _take(self, topic: str, payload: bytes) -> None:
-        parts = topic.split("/")
-        if len(parts) not in (4, 5) or parts[0] != ROOT or parts[1] != self.club or not _TABLE_WORD.match(parts[2]):
-            raise schema.BadMessage("not a table's topic")
-        table, kind = parts[2], parts[3]
-        number = None
-        if kind == "games":
-            if len(parts) != 5 or not re.fullmatch(r"[0-9]{1,15}", parts[4]) or int(parts[4]) < 1:
-                raise schema.BadMessage("games/<n>: n must be a game number")
-            number = int(parts[4])
-        elif kind not in ("state", "status") or len(parts) != 4:
-            raise schema.BadMessage("not a table's topic")
-        if not payload:
-            self._delete(table, kind, number)
-            return
-        message = schema.decode(kind, payload)           # BadMessage: too big, wrong types
-        with self._cond:
-            known = self._known.get(table)
-            old = self._tables.get(table)
-        if old is None and len(self._tables) >= self.max_tables:
+    # -- the worker thread (maxima_board.club.inbox) -----------------------------
+    def _work(self, table: str, key: Hashable, item: tuple) -> Iterator[None]:
+        topic, message, size = item
+        try:
+            if message is None:
+                self._delete(table, *key)
+            elif isinstance(message, schema.State):
+                yield from self._take_state(topic, table, message, size)
+            elif isinstance(message, schema.Status):
+                self._take_status(topic, table, message)
+            else:
+                yield from self._take_record(topic, table, key[1], message, size)
+        except schema.BadMessage as exc:
+            self._drop(topic, "invalid", str(exc))
+        except Exception as exc:         # noqa: BLE001 - no message may stop the worker
+            self._drop(topic, "error", f"{type(exc).__name__}: {exc}")
+
+    def _too_big(self, key: tuple[str, int | None], size: int) -> bool:
+        return self.kept_bytes - self._sizes.get(key, 0) + size > self.max_bytes
+
+    def _refused(self, topic: str, table: str, order: tuple[int, int], now: float, size: int) -> bool:
+        """Whether a state of ``order`` is dropped before it is checked (and counted)."""
+        entry = self._tables.get(table)
+        verdict = judge(entry, order, now, self.stale_s)
+        if verdict in ("stale", "implausible"):
+            self._drop(topic, verdict, f"state {order} after {entry['order']}")
+        elif verdict == "same":
+            return True
+        elif entry is None and len(self._tables) >= self.max_tables \
+                and self._places.weakest(self._tables, self._places.claim(table, order), now) is None:
+            self._places.remember(table, order=order)
             self._drop(topic, "too-many-tables", f"at most {self.max_tables} tables")
-            return
-        key = (table, number)
-        if isinstance(message, (schema.State, schema.Record)) and \
-                self.kept_bytes - self._sizes.get(key, 0) + len(payload) > self.max_bytes:
+        elif self._too_big((table, None), size):
             self._drop(topic, "too-much-data", f"the dashboard keeps at most {self.max_bytes} bytes")
-            return
-        if isinstance(message, schema.State):
-            if old is not None and old["order"] is not None and message.order <= old["order"]:
-                if message.order < old["order"]:
-                    self._drop(topic, "stale", f"state {message.order} after {old['order']}")
-                return
-            position = schema.check_state(message, table, known)
-            with self._cond:
-                entry = self._entry(table)
-                if entry["order"] is not None and message.order <= entry["order"]:
-                    return
-                entry["state"], entry["order"] = schema.to_dict(message), message.order
-                if entry["status_boot"] < message.boot:     # a status of an earlier start says nothing now
-                    entry["online"] = None
-                self._size(key, len(payload))
-                entry.pop("svg", None)
-                self._known[table] = (message.variant, message.start_fen or position.variant.start_fen,
-                                      tuple(message.moves), position.fen())
-                self._bump(table)
-        elif isinstance(message, schema.Status):
-            with self._cond:
-                entry = self._entry(table)
-                newest = max(entry["status_boot"], entry["order"][0] if entry["order"] else 0)
-                if message.boot < newest:          # the last will of an earlier start, come late
-                    self._drop(topic, "stale", f"status of start {message.boot} after start {newest}")
-                    return
-                entry["online"], entry["status_boot"] = message.online, message.boot
-                self._bump(table)
         else:
-            schema.check_record(message, number)
-            with self._cond:
+            return False
+        return True
+
+    def _take_state(self, topic: str, table: str, message: schema.State, size: int) -> Iterator[None]:
+        with self._cond:
+            if self._refused(topic, table, message.order, time.monotonic(), size):
+                return
+            cursor = best_cursor(message.variant, message.start_fen, message.moves,
+                                 self._cursors.get(table), self._working.pop(table, None))
+        position = schema.check_state_shape(message, table)
+        finished = False
+        try:
+            yield from cursor.steps(message.moves)
+            finished = True
+        finally:
+            if not finished:
+                self._working[table] = cursor
+        if cursor.fen != position.fen():
+            raise schema.BadMessage("fen: not the position the moves lead to")
+        with self._cond:
+            now = time.monotonic()
+            entry = self._tables.get(table)
+            verdict = judge(entry, message.order, now, self.stale_s)
+            if verdict == "check":                       # the first of two after a stall
+                entry["candidate"] = message.order
+                self._working[table] = cursor
+                self._drop(topic, "stale", f"state {message.order} after {entry['order']} (kept in mind)")
+                return
+            if verdict not in ("new", "takeover") or (entry is None and not self._place(table, message.order, now)):
+                return                                   # things changed meanwhile
+            self._believe(table, message, verdict, cursor, size, now)
+
+    def _place(self, table: str, order: tuple[int, int], now: float) -> bool:
+        """Whether new table ``table`` gets a place (giving up a weaker table's)."""
+        if len(self._tables) >= self.max_tables:
+            weakest = self._places.weakest(self._tables, self._places.claim(table, order), now)
+            if weakest is None:
+                self._places.remember(table, order=order)
+                return False
+            self._forget_table(weakest)
+        entry = self._entry(table)
+        seen = self._places.take(table)
+        if "online" in seen:
+            entry["online"], entry["status_boot"] = seen["online"], seen["status_boot"]
+        return True
+
+    def _believe(self, table: str, message: schema.State, verdict: str, cursor: Cursor, size: int,
+                 now: float) -> None:
+        entry = self._entry(table)
+        old_game = (entry["state"] or {}).get("game")
+        entry["state"], entry["order"] = schema.to_dict(message), message.order
+        entry["advances"] = entry.get("advances", -1) + 1
+        entry["changed"] = entry["heard"] = now
+        entry.pop("candidate", None)
+        if entry["status_boot"] < message.boot:         # a status of an earlier start says nothing now
+            entry["online"] = None
+        elif verdict == "takeover" or entry["status_boot"] - message.boot > BOOT_JUMP:
+            entry["online"], entry["status_boot"] = None, message.boot     # a forged status goes with its state
+        self._size((table, None), size)
+        entry.pop("svg", None)
+        self._cursors[table] = cursor
+        self._working.pop(table, None)
+        if message.game != old_game:
+            self._records.changed()
+        self._bump(table)
+
+    def _take_status(self, topic: str, table: str, message: schema.Status) -> None:
+        with self._cond:
+            entry = self._tables.get(table)
+            if entry is None and len(self._tables) >= self.max_tables:
+                self._places.remember(table, online=message.online, status_boot=message.boot)
+                self._drop(topic, "too-many-tables", f"at most {self.max_tables} tables")
+                return
+            entry = self._entry(table)
+            newest = max(entry["status_boot"], entry["order"][0] if entry["order"] else 0)
+            if message.boot < newest:          # the last will of an earlier start, come late
+                self._drop(topic, "stale", f"status of start {message.boot} after start {newest}")
+                return
+            if entry["order"] is not None and message.boot - newest > BOOT_JUMP:
+                self._drop(topic, "implausible", f"status of start {message.boot} after start {newest}")
+                return
+            entry["online"], entry["status_boot"] = message.online, message.boot
+            entry["heard"] = time.monotonic()
+            self._bump(table)
+
+    def _take_record(self, topic: str, table: str, number: int, message: schema.Record,
+                     size: int) -> Iterator[None]:
+        if message.game != number:
+            raise schema.BadMessage(f"game {message.game} in the topic of game {number}")
+        with self._cond:
+            why = self._records.room(table, number, len(message.moves))
+            if why is not None:
+                self._drop(topic, "too-many-plies", why)
+                return
+            if table not in self._tables and len(self._tables) >= self.max_tables:
+                self._drop(topic, "too-many-tables", f"at most {self.max_tables} tables")
+                return
+            if self._too_big((table, number), size):
+                self._drop(topic, "too-much-data", f"the dashboard keeps at most {self.max_bytes} bytes")
+                return
+            cursor = self._records.start(table, message)
+        yield from self._records.replay(table, message, cursor)
+        data = schema.to_dict(message)
+        with self._cond:
+            if table not in self._tables:
+                if len(self._tables) >= self.max_tables:
+                    self._drop(topic, "too-many-tables", f"at most {self.max_tables} tables")
+                    return
                 self._entry(table)
-                self._records[key] = schema.to_dict(message)
-                self._size(key, len(payload))
-                mine = sorted(n for t, n in self._records if t == table)
-                for n in mine[:max(0, len(mine) - self.games_per_table)]:
-                    del self._records[(table, n)]
-                    self._size((table, n), 0)
-                self._bump(None)
+            for n in self._records.keep(table, data, cursor):
+                self._size((table, n), 0)
+            self._size((table, number), size)
+            self._bump(None)
 
     def _size(self, key: tuple[str, int | None], size: int) -> None:
         self.kept_bytes += size - self._sizes.pop(key, 0)
@@ -228,15 +324,27 @@ class ClubTables:
         entry = self._tables.get(table)
         if entry is None:
             entry = self._tables[table] = {"table": table, "online": None, "state": None, "order": None,
-                                           "status_boot": 0, "dropped": 0}
+                                           "status_boot": 0, "dropped": 0, "heard": time.monotonic(),
+                                           "placed": time.monotonic()}
         return entry
+
+    def _forget_table(self, table: str) -> None:
+        """Gives up ``table``: its state, status and records."""
+        del self._tables[table]
+        for key in [k for k in self._sizes if k[0] == table]:
+            if key[1] is not None:
+                self._records.drop(table, key[1])
+            self._size(key, 0)
+        self._cursors.pop(table, None)
+        self._working.pop(table, None)
+        self._bump(None)
 
     def _delete(self, table: str, kind: str, number: int | None) -> None:
         """A zero-length retained message: the board's message was deleted."""
         with self._cond:
             entry = self._tables.get(table)
             if kind == "games":
-                if self._records.pop((table, number), None) is not None:
+                if self._records.drop(table, number):
                     self._size((table, number), 0)
                     self._bump(None)
                 return
@@ -244,13 +352,15 @@ class ClubTables:
                 return
             if kind == "state":
                 entry["state"] = entry["order"] = None
+                entry.pop("candidate", None)
                 self._size((table, None), 0)
                 entry.pop("svg", None)
-                self._known.pop(table, None)
+                self._cursors.pop(table, None)
+                self._working.pop(table, None)
+                self._records.changed()          # the records beyond its game count again
             else:
                 entry["online"], entry["status_boot"] = None, 0
-            if entry["state"] is None and entry["online"] is None \
-                    and not any(t == table for t, _ in self._records):
+            if entry["state"] is None and entry["online"] is None and table not in self._records.tables():
                 del self._tables[table]
                 self._bump(None)
             else:
@@ -268,7 +378,7 @@ class ClubTables:
         """The tables (changed after version ``since``), in natural order."""
         with self._cond:
             chosen = [e for e in self._tables.values() if e.get("version", 0) > since]
-            chosen.sort(key=lambda e: _table_key(e["table"]))
+            chosen.sort(key=lambda e: natural_key(e["table"]))
             out = []
             for entry in chosen:
                 state = entry["state"] or {}
@@ -294,36 +404,17 @@ class ClubTables:
             self._cond.wait_for(lambda: self.version > version, timeout)
             return self.version
 
-    def _games(self) -> list[tuple[str, int, dict]]:
-        """The records worth showing: a table's games up to the one its
-        board plays now (a record numbered beyond it is not the board's)."""
-        out = []
-        for (table, number), record in self._records.items():
-            entry = self._tables.get(table)
-            current = ((entry or {}).get("state") or {}).get("game")
-            if current is None or number <= current:
-                out.append((table, number, record))
-        return out
+    def _current(self) -> dict[str, int | None]:
+        return {table: (entry["state"] or {}).get("game") for table, entry in self._tables.items()}
 
     def rounds(self) -> list[str]:
+        """The rounds of the games shown (their Round tags), in natural order."""
         with self._cond:
-            return sorted({str((r.get("tags") or {}).get("Round", "-")) for _, _, r in self._games()},
-                          key=_table_key)
+            return self._records.rounds(self._current())
 
     def round_text(self, round_name: str) -> str:
-        """Every game of the round, table by table, as one PGN-style file;
-        a game that cannot be written is left out and named in a ``%`` line
-        (which PGN readers skip) at the end."""
+        """Every game of the round, table by table, as one PGN-style file
+        ("" when none): texts made when each record was taken, joined once
+        per change (maxima_board.club.records)."""
         with self._cond:
-            games = [(table, number, record) for table, number, record in self._games()
-                     if str((record.get("tags") or {}).get("Round", "-")) == round_name]
-        games.sort(key=lambda g: (_table_key(g[0]), g[1]))
-        texts, skipped = [], []
-        for table, number, record in games:
-            try:
-                texts.append(record_text(table, record))
-            except Exception as exc:     # noqa: BLE001 - one bad game never costs the round
-                skipped.append(f"% skipped: table {table} game {number}: {exc}".replace("\n", " ")[:300])
-        if not texts and not skipped:
-            return ""
-        return "\n".join(texts) + "".join("\n" + line for line in skipped) + ("\n" if skipped else "")
+            return self._records.round_text(round_name, self._current())

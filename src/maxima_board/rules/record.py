@@ -133,23 +133,25 @@ class GameRecord:
 
     def to_text(self) -> str:
         position = Position(self.start_fen, self.variant)
+        tokens: list[str] = []
+        for text in self.moves:
+            move = position.parse_move(text)
+            tokens.append(numbered_label(position, move, not tokens))
+            position.push(move)
+        return self.text_with(tokens)
+
+    def text_with(self, tokens: list[str]) -> str:
+        """The record's text with ``tokens`` as its moves: what ``to_text``
+        writes when ``tokens`` are the :func:`numbered_label` of its moves
+        (for a caller that has replayed them already)."""
         lines = []
         names = [n for n in TAG_ORDER] + sorted(k for k in self.tags if k not in TAG_ORDER)
         for name in names:
             if name in self.tags:
                 value = self.tags[name].replace("\\", "\\\\").replace('"', '\\"')
                 lines.append(f'[{name} "{value}"]')
-        tokens = []
-        for text in self.moves:
-            move = position.parse_move(text)
-            if position.turn > 0:
-                tokens.append(f"{position.ply // 2 + 1}.")
-            elif not tokens:
-                tokens.append(f"{position.ply // 2 + 1}...")
-            tokens.append(move_label(position, move))
-            position.push(move)
-        tokens.append(self.result)
-        return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+        words = [word for token in tokens for word in token.split(" ")]
+        return "\n".join(lines) + "\n\n" + _wrap(words + [self.result]) + "\n"
 
     @classmethod
     def from_text(cls, text: str) -> "GameRecord":
@@ -187,6 +189,18 @@ class GameRecord:
             record.moves.append(token)
             record.letters.append(letter)
         return record
+
+
+def numbered_label(position: Position, move, first: bool) -> str:
+    """``move`` (made next in ``position``) as a record writes it: its label
+    (:func:`maxima_board.rules.words.move_label`), after its move number when
+    White moves or when it is the record's ``first`` move (``12... Pe7-e5``)."""
+    number = position.ply // 2 + 1
+    if position.turn > 0:
+        return f"{number}. {move_label(position, move)}"
+    if first:
+        return f"{number}... {move_label(position, move)}"
+    return move_label(position, move)
 
 
 def optima_tags(position: Position) -> dict[str, str]:

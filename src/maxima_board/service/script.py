@@ -482,11 +482,13 @@ class ScriptRun:
 
     ``pace(ms)`` (optional) is called with the script time each wait and
     the run-out reach before they are carried out, deadline by deadline (a
-    replay in real time sleeps there)."""
+    replay in real time sleeps there). ``run_out=False``: the events up to
+    the script's last line exactly, nothing run out (tests of the board at
+    a given time); ``wrong`` then judges the board as it stands."""
 
     def __init__(self, steps: list[Step], settings: Settings, fen: str | None = None,
                  store: GameStore | None = None, variant: str | None = None, engine: str = "builtin",
-                 board: str | None = None, pace: Callable[[int], None] | None = None):
+                 board: str | None = None, pace: Callable[[int], None] | None = None, run_out: bool = True):
         lead, seen_fen = 0, False
         while lead < len(steps) and (steps[lead].op in ("clock", "forces", "seed")
                                      or (steps[lead].op in ("fen", "variant") and not seen_fen)):
@@ -506,6 +508,7 @@ class ScriptRun:
         self.runner = Runner(settings, fen, store, variant=variant, board=board)
         self.runner.engine = engine
         self.pace = pace
+        self.run_out = run_out
         self.wrong: str | None = None
 
     def _advance(self, target: int) -> Iterator[list[dict]]:
@@ -533,7 +536,7 @@ class ScriptRun:
                         yield self._seen(events, errors)
                 else:
                     yield self._seen(runner.do(step), errors)
-            for _ in range(2):   # settle and grace; then a suicide, seen once the board has settled
+            for _ in range(2 if self.run_out else 0):   # settle and grace; then a suicide, once settled
                 for events in self._advance(runner.run_out_target()):
                     yield self._seen(events, errors)
             if runner.standing_wrong():
@@ -552,9 +555,11 @@ def replay(steps: list[Step], settings: Settings, fen: str | None = None,
            store: GameStore | None = None, variant: str | None = None, engine: str = "builtin",
            board: str | None = None) -> Iterator[dict]:
     """Every event of a script run (:class:`ScriptRun`), then the final
-    line. The first game is of ``variant`` (``settings.variant`` if None).
+    line, at the time the script's last line leaves the board: the board's
+    pending timers are not run out (the ``replay`` command runs them out).
+    The first game is of ``variant`` (``settings.variant`` if None).
     A ``fen`` or ``variant`` step before any other step sets the starting
     position instead of ``fen``; ``clock`` steps before any other (but
     that one) set the first game's time control."""
-    for events in ScriptRun(steps, settings, fen, store, variant, engine, board):
+    for events in ScriptRun(steps, settings, fen, store, variant, engine, board, run_out=False):
         yield from events

@@ -128,8 +128,7 @@ class Sim:
         core = self.core
         n = len(core.moves)
         which = f"game {core.game_id} ({core.position.variant.title}, {n} move{'' if n == 1 else 's'})"
-        how = (f"'sim --board {holder}' resumes it" if holder
-               else f"'sim --variant {core.position.variant.name}' resumes it")
+        how = f"'--board {holder}' resumes it" if holder else f"'--variant {core.position.variant.name}' resumes it"
         if abandon is None or not abandon(f"{which} is unfinished: {problem}. Abandon it (it stays stored)?"):
             raise PlacementError(f"{which} is unfinished: {problem}; {how}, or '--abandon' ends it as "
                                  f"abandoned (it stays stored)")

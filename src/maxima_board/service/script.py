@@ -221,7 +221,7 @@ class Runner:
         controller = Controller(settings, store if store is not None else GameStore(":memory:"),
                                 fen=fen if fen is not None else "start", now_ms=now_ms, variant=variant)
         self.controller = BoardView(controller, board, settings.board_offset) if board else controller
-        self.now = now_ms
+        self.now = self.changed_at = now_ms
         self.board: set[str] = set(self.expected_board())
         if self.view is not None:
             self.events = self.frame()
@@ -270,7 +270,7 @@ class Runner:
         """A runner for an existing controller (or a ``BoardView`` of one)
         and board (None: set up as the game stands)."""
         runner = cls.__new__(cls)
-        runner.controller, runner.now = controller, now_ms
+        runner.controller, runner.now, runner.changed_at = controller, now_ms, now_ms
         runner.board = set(board) if board is not None else runner.expected_board()
         if runner.view is not None:
             runner.events = runner.frame()
@@ -350,7 +350,7 @@ class Runner:
         s = self.controller.settings
         end = self.changed_at + max(s.settle_ms, s.grace_ms)
         core = self._core()
-        if core is not None and core.mode == "play" and core.match().kind in ("suicide", "early"):
+        if core is not None and core.mode == "play" and core.link_ok and core.match().kind in ("suicide", "early"):
             end = self.changed_at + s.suicide_ms
         return max(self.now, end)
 
@@ -358,7 +358,7 @@ class Runner:
         """Whether the game is being played and the board stands as no move
         of it does (a refused move, a piece where none may stand)."""
         core = self._core()
-        return (core is not None and core.mode == "play" and self.board != self.expected_board()
+        return (core is not None and core.mode == "play" and core.link_ok and self.board != self.expected_board()
                 and core.match().kind == "wrong")
 
     def press(self, button: str) -> list[dict]:

@@ -306,7 +306,7 @@ def test_sim_resumes_a_game_of_the_other_board_on_that_board(tmp_path):
     assert "is played on the 10×10 board" in done.stdout and "game 1 resumed" in done.stdout
     refused = sim("--board", "maxima")                       # asked for: one line saying how
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1
-    assert "'sim --board 10x10' resumes it" in refused.stderr
+    assert "'--board 10x10' resumes it" in refused.stderr
 
 
 def test_menu_after_a_game_goes_to_the_game_chooser():

@@ -15,7 +15,7 @@ import time
 from typing import TextIO
 
 from maxima_board.service.feed import BoardFeed
-from maxima_board.service.script import Runner, Step
+from maxima_board.service.script import ScriptRun, Step
 from maxima_board.board.settings import Settings
 from maxima_board.storage.store import GameStore
 
@@ -25,7 +25,11 @@ from maxima_board.club.publisher import BoardPublisher
 
 def broadcast_replay(steps: list[Step], settings: Settings, fen: str | None, out: TextIO, *,
                      broker: str, club: str, table: str, realtime: bool = False,
-                     timeout: float = 30.0, auth: BrokerAuth | None = None) -> int:
+                     timeout: float = 30.0, auth: BrokerAuth | None = None, engine: str = "builtin",
+                     board: str | None = None) -> ScriptRun:
+    """The script run as ``replay`` runs it (the same game, board, clock
+    and engine: :class:`ScriptRun`), each change published; the run, whose
+    ``wrong`` says whether it ended with the board standing wrong."""
     # A replay keeps nothing between runs, so its start count is the clock's
     # seconds: a demonstration replayed again on the same table is newer.
     publisher = BoardPublisher(broker, club, table, auth=auth, boot=int(time.time()))
@@ -33,39 +37,27 @@ def broadcast_replay(steps: list[Step], settings: Settings, fen: str | None, out
     feed.listeners.append(publisher)
     store = GameStore(":memory:")
     delivered = False
-    try:
-        if steps and steps[0].op == "fen":
-            fen = str(steps[0].arg)
-            steps = steps[1:]
-        runner = Runner(settings, fen, store)
-        started = time.monotonic() - runner.now / 1000
+    started = time.monotonic()
 
-        def emit(events: list[dict]) -> None:
+    def pace(at_ms: int) -> None:   # with ``realtime``: every deadline on the way, at its real time
+        time.sleep(max(0.0, started + at_ms / 1000 - time.monotonic()))
+
+    try:
+        run = ScriptRun(steps, settings, fen, store, engine=engine, board=board, pace=pace if realtime else None)
+        started = time.monotonic() - run.runner.now / 1000
+        first = True
+        for events in run:
             for event in events:
                 out.write(json.dumps(event) + "\n")
             if events:
                 out.flush()
-                feed.update(runner.controller)
-
-        emit(runner.events)
-        feed.update(runner.controller)
-        for step in steps:
-            if realtime and step.op == "wait":
-                target = runner.now + int(step.arg)     # type: ignore[arg-type]
-                while True:   # every deadline on the way, at its real time
-                    deadline = runner.controller.next_deadline()
-                    at = target if deadline is None or deadline > target or deadline <= runner.now else deadline
-                    time.sleep(max(0.0, started + at / 1000 - time.monotonic()))
-                    emit(runner.advance_to(at))
-                    if at >= target:
-                        break
-                continue
-            emit(runner.do(step))
-        out.write(json.dumps(runner.final()) + "\n")
+            if events or first:
+                feed.update(run.runner.controller)
+            first = False
         out.flush()
     finally:
         delivered = publisher.close(timeout)
         store.close()
     if not delivered:
         raise OSError(f"broker {broker}: not every message was acknowledged within {timeout:.0f} s")
-    return 0
+    return run

@@ -442,13 +442,14 @@ def _time_control(value: Any) -> str:
 
 
 def _variant(value: Any) -> str:
-    from maxima_board.rules import variants
+    """A game's id or title, any case (``maxima_board.rules.game_names``): its id."""
+    from maxima_board.rules.game_names import game_id, suggestion
 
     name = _text(value)
-    if name not in variants.names():
-        raise ValueError(f'unknown game "{name}"{_suggest(name, variants.names())} '
-                         f"(see 'maxima-board variants')")
-    return name
+    found = game_id(name)
+    if found is None:
+        raise ValueError(f'unknown game "{name}"{suggestion(name)} (see \'maxima-board variants\')')
+    return found
 
 
 def _engine(value: Any) -> str:

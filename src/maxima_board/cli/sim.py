@@ -69,7 +69,7 @@ class Sim:
 
     def __init__(self, settings: Settings, store: GameStore, output: TextIO,
                  clock: Callable[[], float] = time.monotonic, feed=None, wrap: Callable | None = None,
-                 board: str | None = None, follow: bool = False):
+                 board: str | None = None, follow: bool = False, abandon: Callable[[str], bool] | None = None):
         self.out = output
         self.feed = feed       # maxima_board.service.feed.BoardFeed: the web page, the broadcast
         self._clock = clock
@@ -99,8 +99,8 @@ class Sim:
             try:
                 controller = stacked(self.core, board)
             except PlacementError as exc:
-                how = f"'sim --board {holder}' resumes it" if holder else f"'sim --variant {game.name}' resumes it"
-                raise PlacementError(f"game {self.core.game_id} ({game.title}) is unfinished: {exc}; {how}") from None
+                self.core = self._abandoned(settings, store, f"{exc}", holder, abandon)
+                controller = stacked(self.core, board)
         else:
             controller = stacked(self.core, None)
 
@@ -118,6 +118,24 @@ class Sim:
         self.runner = Runner.attach(controller, None, 0)
         self._emit(self.runner.events)
         self._serve_feed(True)
+
+    def _abandoned(self, settings: Settings, store: GameStore, problem: str, holder: str | None,
+                   abandon: Callable[[str], bool] | None) -> Controller:
+        """The unfinished game that the board asked for cannot hold
+        (``problem``), ended as abandoned when ``abandon(question)`` says so
+        (it stays stored: result "*", termination "abandoned"), and a new
+        game's controller; else PlacementError says which game and how to go on."""
+        core = self.core
+        n = len(core.moves)
+        which = f"game {core.game_id} ({core.position.variant.title}, {n} move{'' if n == 1 else 's'})"
+        how = f"'--board {holder}' resumes it" if holder else f"'--variant {core.position.variant.name}' resumes it"
+        if abandon is None or not abandon(f"{which} is unfinished: {problem}. Abandon it (it stays stored)?"):
+            raise PlacementError(f"{which} is unfinished: {problem}; {how}, or '--abandon' ends it as "
+                                 f"abandoned (it stays stored)")
+        store.finish(core.game_id, "*", "abandoned")
+        self._print(f"game {core.game_id} abandoned after {n} move{'' if n == 1 else 's'}; it stays stored "
+                    f"(maxima-board export {core.game_id})")
+        return Controller(settings, store, fen="start", now_ms=0)
 
     @property
     def controller(self) -> Controller:
@@ -316,7 +334,8 @@ def _lines(source: TextIO, sim: Sim) -> Iterator[str]:
 
 def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | None = None,
             label: str | None = None, feed=None, on_start: Callable[[Sim], None] | None = None,
-            wrap: Callable | None = None, board: str | None = None, follow: bool = False) -> int:
+            wrap: Callable | None = None, board: str | None = None, follow: bool = False,
+            abandon: Callable[[str], bool] | None = None, linger: bool | None = None) -> int:
     """Run a simulated board session until ``quit`` or end of input; the
     games database is ``settings.db_path`` (default: ``default_db_path()``),
     held with the board lock for the session (``label`` names it in errors).
@@ -325,13 +344,17 @@ def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | No
     ``board`` ("maxima", "10x10"): the squares typed and shown are that
     physical board's (``maxima_board.service.board_view``); None: the game's own.
     ``follow``: a resumed game that ``board`` cannot hold is simulated on
-    the board that holds it (``board`` was not asked for)."""
+    the board that holds it (``board`` was not asked for).
+    ``abandon(question)``: whether to end, as abandoned, an unfinished game
+    that ``board`` cannot hold (None: never; the session does not start).
+    ``linger``: go on after the end of input (default: with a ``feed``)
+    until interrupted."""
     source = input if input is not None else sys.stdin
     out = output if output is not None else sys.stdout
     store = board_store(settings.db_path, label)
     sim = None
     try:
-        sim = Sim(settings, store, out, feed=feed, wrap=wrap, board=board, follow=follow)
+        sim = Sim(settings, store, out, feed=feed, wrap=wrap, board=board, follow=follow, abandon=abandon)
         if on_start is not None:
             on_start(sim)
         interactive = _isatty(source) and _isatty(out)
@@ -354,7 +377,7 @@ def run_sim(settings: Settings, input: TextIO | None = None, output: TextIO | No
                 out.write("> ")
                 out.flush()
         else:
-            while feed is not None:   # the web page goes on: sleep until it or the controller needs us
+            while feed is not None and (linger is None or linger):   # the web page goes on: sleep until it or the controller needs us
                 sim.wait()
     finally:
         close = getattr(sim.controller, "close", None) if sim is not None else None

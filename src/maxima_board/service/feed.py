@@ -37,6 +37,9 @@ from typing import Any, Callable
 from maxima_board.rules import WHITE, Position
 from maxima_board.rules.words import move_label, move_texts
 
+from maxima_board.devices.boards import BOARDS, games_for
+
+from .board_view import BoardView
 from .opponent_layer import OpponentLayer
 from .stack import find_layer
 
@@ -117,7 +120,7 @@ def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int
                 "to": names[move.to_square] if move.to_square is not None else None}
     return {
         "game": controller.game_id, "variant": position.variant.name, "title": position.variant.title,
-        "board_kind": getattr(controller.settings, "board_kind", "maxima"),
+        "board_kind": board_in_use(controller),
         "tags": dict(tags or {}), "start_fen": start_fen,
         "fen": position.fen(), "turn": "white" if position.turn == WHITE else "black",
         "moves": [str(m) for m in position.move_stack], "sans": sans,
@@ -132,6 +135,21 @@ def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int
 
 INBOX_SIZE = 32      # commands waiting at most
 PER_PASS = 8         # commands run per pump at most
+
+
+def board_in_use(controller: Any) -> str:
+    """The kind of board the game is played on: the physical board the game
+    is seen through (its ``BoardView``), else the settings' board when it
+    holds the game, else the board that does (a simulated board showing
+    the game's own squares)."""
+    view = find_layer(controller, BoardView)
+    if view is not None:
+        return view.board.name
+    kind = getattr(controller.settings, "board_kind", "maxima")
+    game = controller.position.variant.name
+    if game in games_for(kind):
+        return kind
+    return next((name for name in BOARDS if game in games_for(name)), kind)
 
 
 class BoardBusy(TimeoutError):

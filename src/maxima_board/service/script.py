@@ -48,7 +48,7 @@ With a clock, ``move`` and ``final`` lines carry ``"clocks": {"white": ms,
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from maxima_board.rules import Position, variants
 from maxima_board.devices.boards import place
@@ -58,6 +58,7 @@ from .board_view import BoardView
 from maxima_board.board.clock import TimeControlError, parse_time_control
 from maxima_board.board.core import Controller
 from .guard import top_layer
+from .stack import find_layer
 from maxima_board.board.numbers import shown, whole_number
 from maxima_board.board.render import board_text, board_view_text
 from maxima_board.board.settings import Settings
@@ -213,13 +214,14 @@ class Runner:
 
     engine = "builtin"   # the engine of ``opponent`` lines
     _board_leds: dict[str, str] = {}   # with a physical board: its LED frame last reported
+    changed_at = 0       # when (ms) the simulated board was last shown to the controller
 
     def __init__(self, settings: Settings, fen: str | None = None, store: GameStore | None = None,
                  now_ms: int = 0, variant: str | None = None, board: str | None = None):
         controller = Controller(settings, store if store is not None else GameStore(":memory:"),
                                 fen=fen if fen is not None else "start", now_ms=now_ms, variant=variant)
         self.controller = BoardView(controller, board, settings.board_offset) if board else controller
-        self.now = now_ms
+        self.now = self.changed_at = now_ms
         self.board: set[str] = set(self.expected_board())
         if self.view is not None:
             self.events = self.frame()
@@ -268,7 +270,7 @@ class Runner:
         """A runner for an existing controller (or a ``BoardView`` of one)
         and board (None: set up as the game stands)."""
         runner = cls.__new__(cls)
-        runner.controller, runner.now = controller, now_ms
+        runner.controller, runner.now, runner.changed_at = controller, now_ms, now_ms
         runner.board = set(board) if board is not None else runner.expected_board()
         if runner.view is not None:
             runner.events = runner.frame()
@@ -280,6 +282,7 @@ class Runner:
         """The board as the controller sees it: the game's squares, and
         those of other games' boards as ``outside`` (with a physical board:
         the board's squares, translated by its view)."""
+        self.changed_at = self.now
         if self.view is not None:
             return self._board_events(self.controller.on_frame(self.now, frozenset(self.board)))
         index = self.controller.position.geometry.index
@@ -333,6 +336,30 @@ class Runner:
 
     def wait(self, ms: int) -> list[dict]:
         return self.advance_to(self.now + ms)
+
+    def _core(self) -> Controller | None:
+        return find_layer(self.controller, Controller)
+
+    def run_out_target(self) -> int:
+        """When the board's timers that run from its last change (settle,
+        grace; an immobilized piece's suicide) have run out, as on a board
+        whose hands stopped: ``now`` when the board stands as the game
+        expects (nothing is pending)."""
+        if self.board == self.expected_board():
+            return self.now
+        s = self.controller.settings
+        end = self.changed_at + max(s.settle_ms, s.grace_ms)
+        core = self._core()
+        if core is not None and core.mode == "play" and core.link_ok and core.match().kind in ("suicide", "early"):
+            end = self.changed_at + s.suicide_ms
+        return max(self.now, end)
+
+    def standing_wrong(self) -> bool:
+        """Whether the game is being played and the board stands as no move
+        of it does (a refused move, a piece where none may stand)."""
+        core = self._core()
+        return (core is not None and core.mode == "play" and core.link_ok and self.board != self.expected_board()
+                and core.match().kind == "wrong")
 
     def press(self, button: str) -> list[dict]:
         return self._board_events(self.controller.on_button(self.now, button))
@@ -444,36 +471,95 @@ class Runner:
         return final
 
 
+class ScriptRun:
+    """One run of a script, as ``replay`` runs it: the first game set by the
+    leading ``clock``/``forces``/``seed`` lines and a first ``fen`` or
+    ``variant`` line, every step, then (as on a board whose hands stopped)
+    the board's pending timers run out (:meth:`Runner.run_out_target`), then the
+    ``final`` line. Iterating gives the events of each step as a list (the
+    start's first, the final line last). After it, :attr:`wrong` is the
+    error of a board that ends standing wrong (a refused move), else None.
+
+    ``pace(ms)`` (optional) is called with the script time each wait and
+    the run-out reach before they are carried out, deadline by deadline (a
+    replay in real time sleeps there). ``run_out=False``: the events up to
+    the script's last line exactly, nothing run out (tests of the board at
+    a given time); ``wrong`` then judges the board as it stands."""
+
+    def __init__(self, steps: list[Step], settings: Settings, fen: str | None = None,
+                 store: GameStore | None = None, variant: str | None = None, engine: str = "builtin",
+                 board: str | None = None, pace: Callable[[int], None] | None = None, run_out: bool = True):
+        lead, seen_fen = 0, False
+        while lead < len(steps) and (steps[lead].op in ("clock", "forces", "seed")
+                                     or (steps[lead].op in ("fen", "variant") and not seen_fen)):
+            step = steps[lead]
+            if step.op == "fen":
+                fen, seen_fen = str(step.arg), True
+            elif step.op == "variant":
+                (variant, fen), seen_fen = step.arg, True   # type: ignore[misc]
+            elif step.op == "forces":
+                settings = replace(settings, forces=str(step.arg))
+            elif step.op == "seed":
+                settings = replace(settings, seed=int(step.arg))   # type: ignore[arg-type]
+            else:
+                settings = replace(settings, time_control=str(step.arg))
+            lead += 1
+        self.steps = steps[lead:]
+        self.runner = Runner(settings, fen, store, variant=variant, board=board)
+        self.runner.engine = engine
+        self.pace = pace
+        self.run_out = run_out
+        self.wrong: str | None = None
+
+    def _advance(self, target: int) -> Iterator[list[dict]]:
+        """Time on to ``target``, deadline by deadline when paced."""
+        runner = self.runner
+        if self.pace is None:
+            yield runner.advance_to(target)
+            return
+        while True:
+            deadline = runner.controller.next_deadline()
+            at = target if deadline is None or deadline > target or deadline <= runner.now else deadline
+            self.pace(at)
+            yield runner.advance_to(at)
+            if at >= target:
+                return
+
+    def __iter__(self) -> Iterator[list[dict]]:
+        runner = self.runner
+        errors: list[str] = []
+        try:
+            yield self._seen(runner.events, errors)
+            for step in self.steps:
+                if step.op == "wait":
+                    for events in self._advance(runner.now + int(step.arg)):   # type: ignore[arg-type]
+                        yield self._seen(events, errors)
+                else:
+                    yield self._seen(runner.do(step), errors)
+            for _ in range(2 if self.run_out else 0):   # settle and grace; then a suicide, once settled
+                for events in self._advance(runner.run_out_target()):
+                    yield self._seen(events, errors)
+            if runner.standing_wrong():
+                self.wrong = errors[-1] if errors else "the board stands as no move of the game"
+            yield [runner.final()]
+        finally:
+            runner.close()
+
+    @staticmethod
+    def _seen(events: list[dict], errors: list[str]) -> list[dict]:
+        errors += [e["text"] for e in events if e.get("type") == "error"]
+        return events
+
+
 def replay(steps: list[Step], settings: Settings, fen: str | None = None,
            store: GameStore | None = None, variant: str | None = None, engine: str = "builtin",
            board: str | None = None) -> Iterator[dict]:
-    """Every event of a script run, then the final line. The first game is
-    of ``variant`` (``settings.variant`` if None). A ``fen`` or ``variant``
-    step before any other step sets the starting position instead of
-    ``fen``; ``clock`` steps before any other (but that one) set the first
-    game's time control."""
-    lead, seen_fen = 0, False
-    while lead < len(steps) and (steps[lead].op in ("clock", "forces", "seed")
-                                 or (steps[lead].op in ("fen", "variant") and not seen_fen)):
-        step = steps[lead]
-        if step.op == "fen":
-            fen, seen_fen = str(step.arg), True
-        elif step.op == "variant":
-            (variant, fen), seen_fen = step.arg, True   # type: ignore[misc]
-        elif step.op == "forces":
-            settings = replace(settings, forces=str(step.arg))
-        elif step.op == "seed":
-            settings = replace(settings, seed=int(step.arg))   # type: ignore[arg-type]
-        else:
-            settings = replace(settings, time_control=str(step.arg))
-        lead += 1
-    steps = steps[lead:]
-    runner = Runner(settings, fen, store, variant=variant, board=board)
-    runner.engine = engine
-    try:
-        yield from runner.events
-        for step in steps:
-            yield from runner.do(step)
-        yield runner.final()
-    finally:
-        runner.close()
+    """Every event of a script run (:class:`ScriptRun`), then the final
+    line, at the time the script's last line leaves the board: the board's
+    pending timers are not run out (the ``replay`` command runs them out).
+    The first game is of ``variant`` (``settings.variant`` if None).
+    A ``fen`` or ``variant`` step before any other step sets the starting
+    position instead of ``fen``; ``clock`` steps before any other (but
+    that one) set the first game's time control."""
+    for events in ScriptRun(steps, settings, fen, store, variant, engine, board, run_out=False):
+        yield from events

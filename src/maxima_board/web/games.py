@@ -17,6 +17,7 @@ from collections import OrderedDict
 from typing import Mapping
 from dataclasses import asdict
 
+from maxima_board.rules import variants
 from maxima_board.service.record import game_record
 from maxima_board.storage.store import GameRow, GameStore
 from maxima_board.storage.storefile import StoreError
@@ -52,7 +53,17 @@ def page_of(rows: list[GameRow], limit: int, given_limit: bool) -> bytes:
     following = None
     if len(rows) > limit and games:
         following = f"/api/games?before={games[-1].id}" + (f"&limit={limit}" if given_limit else "")
-    return json.dumps({"games": [asdict(g) for g in games], "next": following}).encode()
+    return json.dumps({"games": [{**asdict(g), "title": game_title(g.variant)} for g in games],
+                       "next": following}).encode()
+
+
+def game_title(variant: str) -> str:
+    """The name a person reads for the game ``variant`` (its id when this
+    version does not know it)."""
+    try:
+        return variants.get(variant).title
+    except ValueError:
+        return variant
 
 
 class GameReader:

@@ -110,8 +110,8 @@ def clean_tag(value: str, name: str) -> str:
 def parse_new_game(form: dict[str, str], board_kind: str = "maxima") -> NewGame:
     """The new-game request of the form's fields for a board of
     ``board_kind``; ValueError says which field is wrong."""
-    game = (form.get("game") or "maxima").strip().lower()
     games = {g["id"]: g for g in available_games(board_kind)}
+    game = (form.get("game") or next(iter(games))).strip().lower()
     if game not in games:
         raise ValueError(f"game: unknown game {game!r} (this board plays {', '.join(g['name'] for g in games.values())})")
     fen = (form.get("fen") or "").strip()

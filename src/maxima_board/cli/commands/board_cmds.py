@@ -36,7 +36,7 @@ def register(sub: Subcommands) -> None:
 
 
 def _variant_name(text: str) -> str:
-    from .game_cmds import variant_name
+    from maxima_board.cli.play import variant_name
 
     return variant_name(text)
 

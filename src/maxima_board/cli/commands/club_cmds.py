@@ -9,8 +9,9 @@ import time
 from contextlib import contextmanager
 
 from maxima_board.cli.commands import Subcommands
+from maxima_board.cli.abandon import abandon_of, abandon_option
+from maxima_board.cli.play import add_play_options, auth_of, auth_options, broker_of, play_of
 from maxima_board.board.numbers import argument
-from maxima_board.board.settings import Settings
 from maxima_board.storage.store import default_db_path
 
 
@@ -21,7 +22,8 @@ def register(sub: Subcommands) -> None:
                    help="address to listen on (default 0.0.0.0; the page answers the local network only)")
     p.add_argument("--db", metavar="PATH", help=f"games database (default: {default_db_path()})")
     host_option(p)
-    broadcast_options(p)
+    add_play_options(p, "new games")
+    abandon_option(p)
     p.set_defaults(func=_serve)
 
     p = sub.add_parser("dashboard", help="every table of a club live, from an MQTT broker")
@@ -40,29 +42,6 @@ def host_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", action="append", default=[], metavar="NAME", dest="hosts",
                    help="another name the page is reached by (beside this computer's name, localhost and "
                         "its addresses; other names are refused); repeatable")
-
-
-def broadcast_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--broadcast", metavar="HOST:PORT", help="publish the game to this MQTT broker")
-    p.add_argument("--table", metavar="N", default="1", help="the table's name in the topics (default 1)")
-    p.add_argument("--club", metavar="NAME", default="club", help="the club's name in the topics (default: club)")
-    auth_options(p)
-
-
-def auth_options(p: argparse.ArgumentParser) -> None:
-    """The broker log-in (maxima_board.club.connection.BrokerAuth)."""
-    p.add_argument("--username", metavar="NAME", help="log in to the broker as NAME")
-    p.add_argument("--password-file", metavar="PATH", help="the file whose first line is the password")
-    p.add_argument("--tls-ca", metavar="PATH", help="use TLS; the CA file that signed the broker's certificate")
-    p.add_argument("--tls-cert", metavar="PATH", help="with --tls-ca: a client certificate")
-    p.add_argument("--tls-key", metavar="PATH", help="with --tls-cert: its key (default: in the certificate file)")
-
-
-def auth_of(args: argparse.Namespace):
-    """The BrokerAuth of the options; ValueError says what does not fit."""
-    from maxima_board.club.connection import BrokerAuth
-
-    return BrokerAuth(args.username, args.password_file, args.tls_ca, args.tls_cert, args.tls_key).check()
 
 
 def _port(text: str) -> int:
@@ -90,15 +69,16 @@ def _serve(args: argparse.Namespace) -> int:
     from maxima_board.cli.club import start_club
     from maxima_board.cli.sim import run_sim
 
-    settings = Settings(db_path=args.db)
-    db = settings.db_path or default_db_path()
+    play = play_of(args, db=args.db, resumes=True)
+    db = args.db or default_db_path()
     services = start_club(db, web_bind=args.bind, web_port=args.port, web_hosts=tuple(args.hosts),
-                          broker=args.broadcast, club=args.club, table=args.table, auth=auth_of(args))
+                          **broker_of(args))
     print(f"maxima-board serve: http://{args.bind}:{services.server.port}/  web PIN {services.pin}",
           file=sys.stderr, flush=True)
     try:
         with interrupt_on_sigterm():
-            run_sim(settings, sys.stdin, sys.stdout, feed=services.feed,
+            run_sim(play.settings, sys.stdin, sys.stdout, feed=services.feed, board=play.board,
+                    follow=play.follow, abandon=abandon_of(args),
                     on_start=lambda sim: services.attach(sim.controller))
     except KeyboardInterrupt:
         pass

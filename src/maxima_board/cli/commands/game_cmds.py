@@ -10,14 +10,12 @@ import time
 from maxima_board.cli.commands import Subcommands
 from maxima_board.rules import FenError, Position, variants
 
-from maxima_board.devices.boards import PlacementError, games_for, place
-
 from maxima_board.board.numbers import argument
-from maxima_board.board.settings import BOARD_KINDS
 from . import club_cmds
 from maxima_board.service.record import export_text
-from maxima_board.service.script import ScriptError, parse_script, replay
-from maxima_board.board.settings import Settings
+from maxima_board.service.script import ScriptError, ScriptRun, parse_script
+from maxima_board.cli.abandon import abandon_of, abandon_option
+from maxima_board.cli.play import add_play_options, broker_of, play_of
 from maxima_board.cli.sim import run_sim
 from maxima_board.storage.store import GameStore, default_db_path
 from maxima_board.storage.storefile import NotOurs, StoreError, identify
@@ -26,23 +24,20 @@ MAX_GAME = 2**63 - 1   # SQLite's largest INTEGER: game numbers are its row ids
 
 
 def register(sub: Subcommands) -> None:
-    p = sub.add_parser("replay", help="run a board script headless and print JSON Lines (controller.md)")
+    p = sub.add_parser("replay", help="run a board script headless and print JSON Lines (controller.md); "
+                                      "exit 1 when it ends with the board standing wrong")
     p.add_argument("script", metavar="SCRIPT", help="the script file, or - for standard input")
     p.add_argument("--fen", metavar="FEN", help="start from this position (default: the start position)")
-    p.add_argument("--clock", metavar="CONTROL", default="none",
-                   help="time control: 90+30, 60d10, 40/90,30+30 or none (default)")
-    club_cmds.broadcast_options(p)
+    add_play_options(p)
     p.add_argument("--realtime", action="store_true", help="with --broadcast: waits take real time")
-    game_options(p)
     p.add_argument("--engine", metavar="SPEC", default="builtin",
                    help="engine of the script's 'opponent' lines (default: builtin)")
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("sim", help="play on a simulated board typed in this terminal")
     p.add_argument("--db", metavar="PATH", help=f"games database (default: {default_db_path()})")
-    p.add_argument("--clock", metavar="CONTROL", default="none",
-                   help="time control of new games: 90+30, 60d10, 40/90,30+30 or none (default)")
-    game_options(p, "the game of new games")
+    add_play_options(p, "new games")
+    abandon_option(p)
     p.add_argument("--opponent", choices=("white", "black", "none"), default="none",
                    help="the side the computer plays (MENU on the board changes it)")
     p.add_argument("--level", metavar="N", type=argument("--level", 1, 10), default=5,
@@ -69,60 +64,24 @@ def register(sub: Subcommands) -> None:
     p.set_defaults(func=_backup)
 
 
-def game_options(p: argparse.ArgumentParser, what: str = "the game") -> None:
-    """``--variant`` and ``--board`` of a command that plays on a simulated board."""
-    p.add_argument("--variant", metavar="NAME", default=None, type=variant_name,
-                   help=f"{what} (default: maxima, or the board's first game; see 'maxima-board variants'); "
-                        "without --board, squares are the game's own")
-    p.add_argument("--board", choices=BOARD_KINDS, default=None,
-                   help="the physical board simulated (default: one that holds the game): squares, LEDs and "
-                        "MENU's game chooser are that board's (its own square names, the game placed on it as on a "
-                        "real board)")
-
-
-def variant_name(text: str) -> str:
-    """``--variant NAME``: a game id of ``maxima-board variants``."""
-    if text not in variants.names():
-        raise argparse.ArgumentTypeError(f"--variant: unknown game {text!r} (see 'maxima-board variants')")
-    return text
-
-
-def board_and_game(board: str | None, variant: str | None) -> tuple[str, str]:
-    """The board kind and the game of ``--board`` and ``--variant``: a board
-    alone plays its first game (Maxima on the Maxima board); a game alone
-    is played on the board that holds it. A game the board cannot hold is
-    one line naming both."""
-    if board is None:
-        name = variant or "maxima"
-        return ("maxima" if name in games_for("maxima") else "10x10"), name
-    games = games_for(board)
-    if variant is None:
-        return board, games[0]
-    if variant not in games:
-        try:
-            place(variant, board)
-        except PlacementError as exc:
-            raise PlacementError(f"--variant {variant} --board {board}: {exc}") from None
-    return board, variant
-
-
 def _replay(args: argparse.Namespace) -> int:
-    kind, args.variant = board_and_game(args.board, args.variant)
-    settings = Settings(time_control=args.clock, variant=args.variant,   # a bad CONTROL: one line naming it
-                        board_kind=kind)
+    """The script's events as JSON Lines; 1 when it ends with the board
+    standing wrong (a refused move: its ``error`` line, and one line on stderr)."""
+    play = play_of(args)
+    variant = play.settings.variant
     fen = None
     if args.fen is not None:
         fen = "start" if args.fen == "start" else args.fen
         try:
-            Position(fen, args.variant)
+            Position(fen, variant)
         except FenError as exc:
             raise FenError(f"--fen: bad FEN: {exc}") from None
     try:
         if args.script == "-":
-            steps = parse_script(sys.stdin.read().splitlines(), args.variant)
+            steps = parse_script(sys.stdin.read().splitlines(), variant)
         else:
             with open(args.script, encoding="utf-8") as f:
-                steps = parse_script(f.read().splitlines(), args.variant)
+                steps = parse_script(f.read().splitlines(), variant)
     except UnicodeDecodeError as exc:
         raise ScriptError(f"{args.script}: not a text file ({exc.reason})") from None
     except OSError as exc:
@@ -130,16 +89,23 @@ def _replay(args: argparse.Namespace) -> int:
     if args.broadcast:
         from maxima_board.cli.broadcast_replay import broadcast_replay
 
-        return broadcast_replay(steps, Settings(), fen, sys.stdout, broker=args.broadcast, club=args.club,
-                                table=args.table, realtime=args.realtime, auth=club_cmds.auth_of(args))
-    store = GameStore(":memory:")
-    out = sys.stdout
-    try:
-        for event in replay(steps, settings, fen, store, engine=args.engine, board=args.board):
-            out.write(json.dumps(event) + "\n")
-    finally:
-        out.flush()
-        store.close()
+        run = broadcast_replay(steps, play.settings, fen, sys.stdout, realtime=args.realtime,
+                               engine=args.engine, board=play.board, **broker_of(args))
+    else:
+        store = GameStore(":memory:")
+        out = sys.stdout
+        run = ScriptRun(steps, play.settings, fen, store, engine=args.engine, board=play.board)
+        try:
+            for events in run:
+                for event in events:
+                    out.write(json.dumps(event) + "\n")
+        finally:
+            out.flush()
+            store.close()
+    if run.wrong is not None:
+        print(f"maxima-board replay: the script ends with the board standing wrong: {run.wrong}",
+              file=sys.stderr, flush=True)
+        return 1
     return 0
 
 
@@ -150,16 +116,27 @@ def _store(path: str | None) -> GameStore:
 
 
 def _sim(args: argparse.Namespace) -> int:
+    from maxima_board.cli.club import start_club
     from maxima_board.service.opponent_layer import OpponentLayer
 
     def wrap(controller):
         return OpponentLayer(controller, args.opponent, args.level, args.engine)
 
-    board = args.board if args.board is not None or args.variant is not None else "maxima"
-    kind, variant = board_and_game(board, args.variant)
-    return run_sim(Settings(db_path=args.db, time_control=args.clock, variant=variant, board_kind=kind),
-                   label=f"--db {args.db}" if args.db else None, wrap=wrap, board=board,
-                   follow=args.board is None)
+    play = play_of(args, db=args.db, resumes=True)
+    label = f"--db {args.db}" if args.db else None
+    abandon = abandon_of(args)
+    if not args.broadcast:
+        return run_sim(play.settings, label=label, wrap=wrap, board=play.board, follow=play.follow,
+                       abandon=abandon)
+    services = start_club(args.db or default_db_path(), **broker_of(args))
+    try:
+        with club_cmds.interrupt_on_sigterm():
+            return run_sim(play.settings, label=label, wrap=wrap, board=play.board, follow=play.follow,
+                           abandon=abandon, feed=services.feed, linger=False)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        services.close()
 
 
 def _games(args: argparse.Namespace) -> int:

@@ -108,7 +108,7 @@ function showGames() {
     a.textContent = `${g.id}. ${g.white} – ${g.black}`;
     a.setAttribute("download", `maxima-board-game-${g.id}.pgn`);
     li.appendChild(a);
-    const name = titles[g.variant] || g.variant || "";
+    const name = g.title || titles[g.variant] || g.variant || "";
     li.appendChild(document.createTextNode(
       [name, plural(plies, "ply", "plies"), live ? state.result : g.result].filter((x) => x && x !== "*")
         .map((x) => " · " + x).join("").replace(/^ · /, " ") +

@@ -118,3 +118,18 @@ def test_a_group_of_games_in_the_chooser_is_labelled_with_a_space_before_its_arr
         for row in rows(first_page(kind, "Resign, draw >")):
             assert not re.search(r"\S>$", row), row
     assert "BACK Coordinator +3 >" in rows(first_page("10x10", "Resign, draw >"))
+
+
+@pytest.mark.parametrize("game, board", [("optima", None), ("optima", "10x10"), ("optima-9x9", None)])
+def test_show_lines_up_each_unit_under_its_files_letter(game, board):
+    """``show`` (sim, replay): a square's letters, Optima's two-letter units
+    too, start in its file letter's column, on every rank."""
+    runner = Runner(Settings(variant=game, board_kind=_board(game)), variant=game, board=board)
+    runner.wait(1000)
+    grid = runner.show()[0]["text"].split("\n\n")[0].splitlines()
+    columns = {m.start() for m in re.finditer(r"[a-z]", grid[-1])}
+    assert len(columns) >= 9
+    assert any(re.search(r"\bGD\b", row) for row in grid)
+    for row in grid[:-1]:
+        starts = {m.start() for m in re.finditer(r"(?<= )[^ ]", row[3:])}
+        assert {start + 3 for start in starts} <= columns, (row, grid[-1])

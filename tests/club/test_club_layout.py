@@ -3,13 +3,15 @@ Maxima board was taller than the window (rank 0 and the file letters cut
 off) with the right half empty; on a phone the moves were two screens down
 under a nine-row legend. Now the whole board, its coordinates too, is in the
 viewport, the move list beside it on a desktop and right under it on a phone.
-Screenshots at 390, 1200 and 1920 px go to ``MAXIMA_BOARD_SCREENSHOTS`` (else
+The dashboard of four tables: each card's clocks on one line, its small
+board with coordinates, the club named once. Screenshots at 390, 1200 and
+1920 px go to ``MAXIMA_BOARD_SCREENSHOTS`` (else
 a temporary directory)."""
 from __future__ import annotations
 
 import pytest
 
-from .test_club_screens import ScreenBoard, open_page, shots  # noqa: F401  (shots: a fixture)
+from .test_club_screens import WIDTHS, ScreenBoard, club, open_dashboard, open_page, shots  # noqa: F401 (fixtures)
 
 SIZES = {"phone": (390, 844), "desktop-1200": (1200, 900), "desktop-1920": (1920, 900)}
 
@@ -73,3 +75,28 @@ def test_the_whole_board_is_in_the_window_with_the_moves_beside_or_right_under_i
         assert moves["left"] >= board["right"] and moves["top"] <= board["top"] + 40, (board, moves)
     assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth;")
     assert not browser.execute_script("return document.getElementById('legend').open;")   # the legend folded
+
+
+@pytest.mark.parametrize("size", list(WIDTHS))
+def test_the_dashboards_cards_keep_their_clocks_on_one_line_and_their_boards_coordinates(
+        browser, club, size, shots):  # noqa: F811
+    width, height = WIDTHS[size]
+    viewport(browser, width, height)
+    cards = open_dashboard(browser, club, (max(width, 500), height))
+    assert len(cards) == 4
+    browser.save_screenshot(str(shots / f"layout-dashboard-{size}.png"))
+    assert browser.find_element("id", "club").text == "screens · club dashboard"
+    assert browser.find_element("id", "empty").get_attribute("hidden") is not None
+    seen = browser.execute_script("""
+        return [...document.querySelectorAll('article.table')].map((card) => [
+            card.dataset.table,
+            [...card.querySelectorAll('.clocks-line .clock')].map((c) => {
+                const r = c.getBoundingClientRect(); return [r.top, r.bottom, c.getClientRects().length]; }),
+            [...card.querySelectorAll('svg.board > text')].map((t) => t.textContent),
+            [...card.querySelectorAll('svg.board > text')].map((t) => t.getBoundingClientRect().height)]);""")
+    for table, clocks, labels, heights in seen:
+        assert len(clocks) == 2, (table, clocks)
+        (top1, bottom1, lines1), (top2, bottom2, lines2) = clocks
+        assert abs(top1 - top2) < 1 and lines1 == lines2 == 1, f"table {table}: clocks wrapped {clocks}"
+        assert "a" in labels and "h" in labels and ("1" in labels and "8" in labels), (table, labels)
+        assert min(heights) >= 8, f"table {table}: coordinates {min(heights):.1f} px high"

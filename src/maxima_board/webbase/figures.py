@@ -106,9 +106,10 @@ def figure_svg(piece: StandIn, white: bool) -> str:
     if piece.figure == "cap":
         ring = (f'<circle cx="50" cy="50" r="43" fill="none" stroke="{RING}" stroke-width="7"/>'
                 if piece.royal else "")
-        # the label as large as the cap allows: it must stay readable on a dashboard card
+        # the label as large as the cap allows: it must stay readable on a dashboard card (its coordinates take
+        # a little of the card's width)
         return (f'<g class="figure"><circle cx="50" cy="50" r="47" fill="{fill}" stroke="{outline}" stroke-width="4"/>'
-                f'{ring}<text x="50" y="52" font-size="{50 if len(piece.label) > 1 else 60}" font-weight="bold" '
+                f'{ring}<text x="50" y="52" font-size="{53 if len(piece.label) > 1 else 60}" font-weight="bold" '
                 f'font-family="{FONT}" text-anchor="middle" dominant-baseline="central" fill="{detail}" '
                 f'letter-spacing="-2">{piece.label}</text></g>')
     body = _SHAPES[piece.figure]

@@ -71,7 +71,7 @@ def test_the_chooser_group_page_has_no_row_going_back():
     assert "<" not in words(display)          # four games: no row goes back
 
 
-@pytest.mark.parametrize("page, keys", [("menu", "OK = yes, MENU = next, BACK = cancel."),
+@pytest.mark.parametrize("page, keys", [("menu", "OK = yes, BACK = no, MENU = next."),
                                         ("new game", "OK = yes, BACK = cancel."),
                                         ("abandon", "OK = yes, BACK = cancel.")])
 def test_a_question_names_the_buttons_it_takes(page, keys):

@@ -159,7 +159,8 @@ def _follow(runner: Runner, events: list[dict]) -> None:
         elif outside:        # pieces outside the chosen game (point 18): the OLED names them, OK waits
             assert "Clear square" in text or "Take off" in text, text
             events += runner.lift(outside[0])
-        elif any(w in text for w in ("OK = yes, MENU = next", "OK = yes, BACK = cancel", "OK = other clock",
+        elif any(w in text for w in ("OK = yes, MENU = next", "OK = yes, BACK = cancel", "OK = yes, BACK = no, MENU",
+                                     "OK = other clock",
                                      "OK = other forces", "BACK done")):
             events += runner.press("back")          # leave the menu
         elif any(w in text for w in ("Which move?", "suicide in", "OK or NEW to start", "OK=done",

@@ -5,9 +5,9 @@ MENU, NEW; shared/hardware/board.md), each row the button's name and what
 it does::
 
     OK   Ultima, Optima >
-    BACK Coordinator etc>
+    BACK Coordinator +3 >
     MENU Resign, draw >
-    NEW  Advancer etc >
+    NEW  Advancer +3 >
 
 The first page keeps MENU for going on (the rest of the menu, set-up's
 clock…); the other three buttons choose a game, or open a page of a group
@@ -107,10 +107,11 @@ def _groups(games: list[str], count: int) -> list[list[str]]:
 
 def _group_label(games: list[str]) -> str:
     names = list(dict.fromkeys(_base_title(game) for game in games))
-    for text in (", ".join(names) + " >", f"{names[0]} etc >", f"{names[0]} etc>", f"{names[0]} >"):
+    # the games' names, or the first and how many more ("Coordinator +3 >"): a space before the ">" always
+    for text in (", ".join(names) + " >", f"{names[0]} +{len(names) - 1} >", f"{names[0]} >"):
         if len(text) <= LABEL:
             return text
-    return names[0][:LABEL - 1] + ">"
+    return names[0][:LABEL - 2] + " >"
 
 
 def _buttons(count: int) -> tuple[str, ...]:

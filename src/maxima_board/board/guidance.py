@@ -126,12 +126,50 @@ def fit(text: str) -> str:
     return text if len(text) <= WIDTH else text[:WIDTH - 1] + "…"
 
 
+BUTTON_WORDS = ("OK", "MENU", "BACK", "NEW")   # a phrase naming what a button does starts with one
+_PHRASE_END = ",.;:?!"
+
+
+def phrases(text: str) -> list[str]:
+    """``text`` cut into the pieces a line may not split: a button's phrase
+    (``"OK = yes,"``, ``"MENU = the pieces."``, ``"OK or NEW to start."``:
+    from the button's name through the word ending in a comma or stop) is
+    one piece when it fits a line; an ``=`` always stays
+    between its neighbours (``"OK = now;"``); every other word is a piece."""
+    words = text.split()
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.rstrip(_PHRASE_END) in BUTTON_WORDS and word[-1] not in _PHRASE_END:
+            end = i + 1
+            while end < len(words):
+                end += 1
+                if words[end - 1][-1] in _PHRASE_END:
+                    break
+            phrase = " ".join(words[i:end])
+            if len(phrase) <= WIDTH:
+                out.append(phrase)
+                i = end
+                continue
+        if word == "=" and out and i + 1 < len(words):   # "KEY = word" never split
+            glued = f"{out[-1]} = {words[i + 1]}"
+            if len(glued) <= WIDTH:
+                out[-1] = glued
+                i += 2
+                continue
+        out.append(word)
+        i += 1
+    return out
+
+
 def wrap(text: str, lines: int = TEXT_LINES) -> list[str]:
-    """``text`` word-wrapped into at most ``lines`` OLED lines; what does
+    """``text`` wrapped into at most ``lines`` OLED lines, broken between
+    phrases (:func:`phrases`: never between "OK =" and "yes"); what does
     not fit is cut, the last line ending in '…'."""
     out: list[str] = []
     current = ""
-    for word in text.split():
+    for word in phrases(text):
         while len(word) > WIDTH:
             if current:
                 out.append(current)
@@ -151,6 +189,16 @@ def wrap(text: str, lines: int = TEXT_LINES) -> list[str]:
         out = out[:lines]
         out[-1] = fit(out[-1] + " …") if len(out[-1]) < WIDTH else out[-1][:WIDTH - 1] + "…"
     return out
+
+
+def ask(question: str, keys: Sequence[str], lines: int = TEXT_LINES) -> str:
+    """``question`` and what the buttons do: the first wording of ``keys``
+    (the fullest first) with which the whole wraps into ``lines``, else the last."""
+    for words in keys:
+        text = f"{question} {words}"
+        if len(wrap(text, lines + 1)) <= lines:
+            return text
+    return f"{question} {keys[-1]}"
 
 
 def screen(status: str, second: str, text: str) -> list[str]:

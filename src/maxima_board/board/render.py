@@ -62,26 +62,28 @@ def grid_text(rows: Sequence[tuple[int, Sequence[str | None]]], files: int, occu
     ``letter(name)`` is the piece expected on a square."""
     occupied = set(occupied)
     shown: set[str] = set()
+    chars = {name: (letter(name) or "*") if name in occupied else "."
+             for _, names in rows for name in names if name is not None}
+    names = piece_names(variant) if variant is not None else {}
+    # one column per file, as wide as the game's longest letters (Optima's units: two), so the files line up
+    width = max([1] + [len(key) for key in names] + [len(char) for char in chars.values()])
     lines = []
-    for rank, names in rows:
+    for rank, row in rows:
         cells = []
-        for name in names:
+        for name in row:
             if name is None:
-                cells.append("   ")
+                cells.append(" " * (width + 2))
                 continue
-            char = "."
-            if name in occupied:
-                char = letter(name) or "*"
-                if char != "*":
-                    shown.add(char.lower())
-            cells.append(f"{char}{LED_MARKS.get(leds.get(name, ''), ' ')} ")
+            char = chars[name]
+            if char not in ".*":
+                shown.add(char.lower())
+            cells.append(f"{char:<{width}}{LED_MARKS.get(leds.get(name, ''), ' ')} ")
         lines.append(f"{rank:>2} " + "".join(cells).rstrip())
-    lines.append("   " + "".join(f"{f}  " for f in FILE_LETTERS[:files]).rstrip())
+    lines.append("   " + "".join(f"{f:<{width + 2}}" for f in FILE_LETTERS[:files]).rstrip())
     legend = "LEDs: " + ", ".join(f"{m} {state}" for state, m in LED_MARKS.items())
     lit = ", ".join(f"{sq} {state}" for sq, state in sorted(leds.items())) or "none"
     border = "+" + "-" * WIDTH + "+"
     oled = [border] + [f"|{line:<{WIDTH}}|" for line in display] + [border]
-    names = piece_names(variant) if variant is not None else {}
     pieces = ["pieces (White upper case): " + ", ".join(f"{key} {names[key]}" for key in sorted(shown) if key in names)] \
         if shown & names.keys() else []
     return "\n".join(lines + [""] + pieces + [f"lit: {lit}", legend, "OLED:"] + oled)

@@ -30,6 +30,8 @@ if TYPE_CHECKING:   # the game's state records, read here and never changed
 Pick = tuple[tuple[int, int], int]   # ((occupancy, lifted), index of the move offered)
 UNDO = "Undo "                        # the second line of a take-back: "Undo Guard a7-a6"
 UNDO_ROOM = g.WIDTH - len(UNDO)
+# a promotion or a placement offered: the buttons' words, and shorter where the piece's name leaves less room
+PICK_KEYS = ("MENU = next, OK = yes, BACK = cancel.", "MENU = next, OK = yes, BACK = no.")
 SETUP = "Set-up"                      # the set-up's status bar: this word, then the game
 
 
@@ -55,8 +57,8 @@ class View:
     result: str
     reason: str | None
     note: str | None                 # a passing note ("Taken back.")
-    menu: tuple[str, str, tuple[str, str]] | None   # the menu's heading ("Menu 3/6  20s"), question ("Agree
-    #                                                  draw?") and its buttons' words, full and short
+    menu: tuple[str, str, tuple[str, ...]] | None   # the menu's heading ("Menu 3/6  20s"), question ("Agree
+    #                                                  draw?") and its buttons' words, fullest first
     failure: str | None              # the store failed: what could not be done
     sync: Sync | None
     setup: Setup | None
@@ -301,9 +303,8 @@ def _texts(v: View, lit: _Lit) -> tuple[str, str, str]:
     if v.raw is None:
         return status, _second(v), "Waiting for the board."
     if v.menu is not None:   # the heading, with its countdown, where the last move was
-        heading, question, (keys, short) = v.menu
-        text = f"{question} {keys}"
-        return status, heading, text if len(g.wrap(text, g.TEXT_LINES + 1)) <= g.TEXT_LINES else f"{question} {short}"
+        heading, question, keys = v.menu
+        return status, heading, g.ask(question, keys)
     if v.failure is not None:
         return status, _second(v), v.failure
     if v.mode == "sync":
@@ -389,14 +390,14 @@ def _play_text(v: View, lit: _Lit) -> str:
         move = m.entries[lit.pick[1]].move
         lit.add("setup-missing", [move.to_square])
         name = p.variant.type_of(move.promotion or "q").name
-        return f"Promote to: {name}. MENU = next, OK = yes, BACK = cancel."
+        return g.ask(f"Promote to: {name}.", PICK_KEYS)
     if m.kind == "place":
         chosen = v.placement.token_for(p.ply) if v.placement is not None else None
         if chosen is not None and any(e.move.placed == chosen for e in m.entries):
             return f"{unit_title(chosen)} set on {names[m.entries[0].move.to_square]}."
         lit.pick = offered(v.pick, v.raw, v.lifted)
         move = m.entries[lit.pick[1]].move
-        return f"Place: {unit_title(move.placed)}? MENU = next, OK = yes, BACK = cancel."
+        return g.ask(f"Place: {unit_title(move.placed)}?", PICK_KEYS)
     if m.kind == "idle" and getattr(p, "phase", None) == "placement":
         if v.settings.hints:   # the squares a unit may be set on now
             lit.add("hint", sorted({e.move.to_square for e in v.table.entries}))

@@ -6,9 +6,10 @@ computer, a real process, gets up to that much real time to answer).
 Output lines start with a word saying what they are: ``move 3 d3-d4 ...``
 (a committed, stored move), ``takeback``, ``game``, ``oled``, ``leds``,
 ``error``, ``note``. An OLED change of the status bar alone (a running
-clock's second) is not printed, so nothing is written over the prompt
-every second: ``show`` has the clocks, and each move line is followed by
-them.
+clock's second) is not printed, nor one of a page's countdown alone
+("Menu 1/4  19s"), so nothing is written over the prompt every second:
+a page is printed when it opens, changes and closes; ``show`` has the
+clocks, and each move line is followed by them.
 
 Between lines the session sleeps (:meth:`Sim.wait`) until the controller's
 next deadline (a move settling, a note expiring, a clock's display, the
@@ -258,6 +259,9 @@ class Sim:
                 if lines[1:] == self._oled[1:] and lines[:1] != self._oled[:1] and self._oled:
                     self._oled = list(lines)   # only the status bar (a clock ticking): not printed; 'show' has it
                     continue
+                if _uncounted(lines) == _uncounted(self._oled):
+                    self._oled = list(lines)   # only a page's countdown ("Menu 1/4  19s"): printed when the page
+                    continue                   # opens and when it changes or closes, not each second
                 self._oled = list(lines)
                 self._print("oled " + " | ".join(lines))
             elif kind == "leds":
@@ -301,6 +305,14 @@ def typed_error(text: str, word: str) -> str:
     if text.startswith("unknown command"):
         return f"unknown command {word!r} (commands: {', '.join(COMMANDS + ('quit',))})"
     return text
+
+
+_COUNTDOWN = re.compile(r" +\d+s$")   # a page's seconds left, flush right on its heading
+
+
+def _uncounted(lines: list[str]) -> list[str]:
+    """The OLED lines without a page's countdown."""
+    return [_COUNTDOWN.sub("", line) for line in lines]
 
 
 def _clocks(left: dict[str, int]) -> str:

@@ -87,19 +87,47 @@ def table_card(table: dict) -> str:
             f'<ul class="legend-list">{legend}</ul></details></article>')
 
 
+DEFAULT_CLUB = "club"   # the club name the commands take when none is given (``--club``)
+
+
+def club_heading(club: str) -> str:
+    """The dashboard's heading: the club's name once ("Hastings · club
+    dashboard"), "Club dashboard" for the default name (dashboard.js
+    ``clubHeading`` writes the same)."""
+    return "Club dashboard" if club.strip().lower() in ("", DEFAULT_CLUB) else f"{club} · club dashboard"
+
+
+def status_text(count: int, broker_ok: bool = True) -> str:
+    """The line under the heading: how many tables (dashboard.js ``statusText``)."""
+    seen = "no table seen yet" if not count else plural(count, "table", "tables")
+    return seen + ("" if broker_ok else " · broker unreachable, showing the last known state")
+
+
+def round_label(name: str) -> str:
+    """A round record's link: "round 3", "games without a round" (``-``; dashboard.js ``roundLabel``)."""
+    return "games without a round" if name == "-" else f"round {name}"
+
+
+def empty_html(club: str) -> str:
+    """What the page says while no table has been seen: how a board joins."""
+    option = "" if club.strip().lower() in ("", DEFAULT_CLUB) else f" --club {club}"
+    setting = "" if club.strip().lower() in ("", DEFAULT_CLUB) else f', club = "{club}"'
+    return (f'<p>No board has reported to this dashboard yet. A board joins when it broadcasts to the same '
+            f'broker: <code>maxima-board serve --broadcast HOST:PORT{escape(option)} --table N</code>, or '
+            f'<code>[broadcast] broker = "HOST:PORT"{escape(setting)}, table = "N"</code> in its config. '
+            f'Its card appears here with its first move.</p>')
+
+
 def dashboard_page(club: str, tables: list[dict], broker_ok: bool = True, rounds: list[str] | None = None) -> str:
     """The whole dashboard page for ``tables`` (with their ``svg``, drawn
     by :func:`maxima_board.webbase.svg.board_svg` from the table's FEN)."""
-    status = plural(len(tables), "table", "tables") + ("" if broker_ok else
-                                                       " · broker unreachable, showing the last known state")
-    links = "".join(f'<a href="/round/{escape(_quote(r))}.pgn">{escape("(no round)" if r == "-" else "round " + r)}</a>'
-                    for r in rounds or [])
+    links = "".join(f'<a href="/round/{escape(_quote(r))}.pgn">{escape(round_label(r))}</a>' for r in rounds or [])
     return f"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Club {escape(club)} · maxima-board club dashboard</title>
+<title>{escape(club_heading(club))} · maxima-board</title>
 <link rel="stylesheet" href="/static/style.css">
 <script type="application/json" id="piece-names">{_piece_names_json()}</script>
 <script src="/static/common.js" defer></script>
@@ -107,11 +135,12 @@ def dashboard_page(club: str, tables: list[dict], broker_ok: bool = True, rounds
 </head>
 <body>
 <header>
-  <h1 id="club">Club {escape(club)}</h1>
-  <p id="status" class="muted">{escape(status)}</p>
-  <p class="rounds">Round records: <span id="rounds">{links or "none yet"}</span></p>
+  <h1 id="club" data-club="{escape(club)}">{escape(club_heading(club))}</h1>
+  <p id="status" class="muted">{escape(status_text(len(tables), broker_ok))}</p>
+  <p class="rounds">Game records (PGN) by round: <span id="rounds">{links or "none yet"}</span></p>
 </header>
 <main>
+  <div id="empty" class="empty"{" hidden" if tables else ""}>{empty_html(club)}</div>
   <div id="tables" class="tables" data-count="{len(tables)}">{"".join(table_card(t) for t in tables)}</div>
 </main>
 </body>

@@ -391,7 +391,7 @@ class ClubTables:
                     if "svg" not in entry:
                         try:
                             entry["svg"] = board_svg(state["fen"], state.get("leds"), state.get("last"),
-                                                     cell=24, coordinates=False,
+                                                     cell=24, coordinates=True,
                                                      variant=state.get("variant") or "maxima")
                         except ValueError:
                             entry["svg"] = ""

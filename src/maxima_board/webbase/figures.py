@@ -2,8 +2,9 @@
 (docs/building.md, "Which pieces stand for which type"; Optima's labelled
 caps: docs/optima-board.md): a Withdrawer is drawn as the Queen players put
 there, an Immobilizer as an upside-down Rook, a Mage as a Queen with a
-coloured ring, a Guard as a King without its cross, an Optima piece as a cap
-with its two-letter label. Every figure is plain SVG in a 100 × 100 box, so
+coloured ring, a Guard as a King without its cross, an Optima unit (its
+guards too) as a cap with its two-letter label, its pawns as chess Pawns and
+its Wizard as a chess Queen. Every figure is plain SVG in a 100 × 100 box, so
 no font has to hold a chess glyph.
 """
 from __future__ import annotations
@@ -45,8 +46,9 @@ _ULTIMA_STYLE = {  # Maxima's and Ultima's pieces (building.md)
     "Mage": StandIn("queen", "a Queen with a coloured ring", ring=True),
     "Guard": StandIn("king", "a King without its cross", cross=False),
 }
-_OPTIMA_KINDS = {"pawn": StandIn("pawn", "a chess Pawn"), "guard": StandIn("rook", "a chess Rook"),
-                 "wizard": StandIn("queen", "a chess Queen")}
+# Optima's pawns and Wizard are chess pieces; its guards, like its other units, caps labelled GD
+# (optima-board.md, "Stand-ins": two chess sets hold too few rooks and kings for ten a side)
+_OPTIMA_KINDS = {"pawn": StandIn("pawn", "a chess Pawn"), "wizard": StandIn("queen", "a chess Queen")}
 
 
 def stand_in(variant: Variant, name: str, token: str = "", royal: bool = False, kind: str = "piece") -> StandIn:
@@ -104,9 +106,10 @@ def figure_svg(piece: StandIn, white: bool) -> str:
     if piece.figure == "cap":
         ring = (f'<circle cx="50" cy="50" r="43" fill="none" stroke="{RING}" stroke-width="7"/>'
                 if piece.royal else "")
-        # the label as large as the cap allows: it must stay readable on a dashboard card
+        # the label as large as the cap allows: it must stay readable on a dashboard card (its coordinates take
+        # a little of the card's width)
         return (f'<g class="figure"><circle cx="50" cy="50" r="47" fill="{fill}" stroke="{outline}" stroke-width="4"/>'
-                f'{ring}<text x="50" y="52" font-size="{50 if len(piece.label) > 1 else 60}" font-weight="bold" '
+                f'{ring}<text x="50" y="52" font-size="{53 if len(piece.label) > 1 else 60}" font-weight="bold" '
                 f'font-family="{FONT}" text-anchor="middle" dominant-baseline="central" fill="{detail}" '
                 f'letter-spacing="-2">{piece.label}</text></g>')
     body = _SHAPES[piece.figure]

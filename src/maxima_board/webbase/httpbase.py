@@ -161,11 +161,15 @@ class RateLimit:
 
 
 class _ServerLog(logging.LoggerAdapter):
-    """aiohttp's own log of a request it could not parse: one line, no traceback."""
+    """aiohttp's own log of a request it could not parse: one line, no
+    traceback; a connection the client closed, a debug line."""
 
     def exception(self, msg, *args, exc_info=None, **kwargs) -> None:   # type: ignore[override]
         reason = exc_info if isinstance(exc_info, BaseException) else None
         text = msg % args if args else str(msg)
+        if isinstance(reason, ConnectionError):   # a client gone mid-reply (a tab closed): no problem of ours
+            log.debug("web: %s: %s: %s", text, type(reason).__name__, reason)
+            return
         detail = f"{type(reason).__name__}: {reason}" if reason is not None else "malformed request"
         bad_request_log(f"web: {text}: {' '.join(detail.split())[:200]}")
 
@@ -289,6 +293,7 @@ async def _guarded(request: web.Request, handler: Callable[[web.Request], Awaita
     path = request.path
     if any(ord(ch) < 32 or ch == "\x7f" for ch in path):
         return refuse(request, 400, "control characters in the path")
+    response: web.StreamResponse | None = None
     try:
         response = await handler(request)
         if isinstance(response, web.Response):
@@ -298,7 +303,15 @@ async def _guarded(request: web.Request, handler: Callable[[web.Request], Awaita
         if exc.status >= 400:
             return reply_json({"error": exc.reason}, exc.status)
         raise
-    except (ConnectionError, asyncio.CancelledError):
+    except ConnectionError as exc:
+        if request.transport is not None and not request.transport.is_closing():
+            raise
+        # the client went (a tab closed) while its reply was written: nothing wrong here. The reply
+        # goes back to aiohttp, which finds the connection closed and says nothing either.
+        log.debug("web: %s went before its reply to %s %s: %s", request.remote, request.method,
+                  request.path[:120], type(exc).__name__)
+        return response if response is not None else web.Response(status=204)
+    except asyncio.CancelledError:
         raise
     except (ValueError, UnicodeError, RecursionError) as exc:
         return refuse(request, 400, f"unreadable request ({type(exc).__name__})")

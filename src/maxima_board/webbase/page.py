@@ -130,17 +130,17 @@ def board_page(snapshot: dict | None, games: list[dict] | None = None) -> str:
       {clock_html("black", clocks, "clock-black", to_move(s))}
     </div>
     <div id="board" class="board-wrap" aria-live="polite">{svg}</div>
-    <details id="legend" class="legend" open>
-      <summary>Which piece is which</summary>
-      <ul id="legend-list" class="legend-list">{legend}</ul>
-    </details>
-    <ul id="lit" class="lit">{lit_html(s.get("leds") or {})}</ul>
-    <pre id="oled" class="oled" title="the board's display">{escape(chr(10).join(map(str, s.get("display") or [])))}</pre>
   </section>
   <section class="side">
     <h2>Moves</h2>
     <ol id="moves" class="moves">{moves_html(texts or [])}</ol>
     <p id="result" class="result">{escape(result_text)}</p>
+    <ul id="lit" class="lit">{lit_html(s.get("leds") or {})}</ul>
+    <pre id="oled" class="oled" title="the board's display">{escape(chr(10).join(map(str, s.get("display") or [])))}</pre>
+    <details id="legend" class="legend">
+      <summary>Which piece is which</summary>
+      <ul id="legend-list" class="legend-list">{legend}</ul>
+    </details>
     <h2>Games</h2>
     <ul id="games" class="games"></ul>
     <button type="button" id="games-more" hidden>Older games</button>

@@ -86,11 +86,12 @@ def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str
            f'class="board" role="img" aria-label="{escape(position.variant.title)} board, {turn} to move" '
            f'data-variant="{escape(position.variant.name)}">']
     font = int(cell * 0.45)
+    label = max(font * 0.7, 9)   # the coordinates' size: readable on a dashboard card's small board too
     where: dict[str, tuple[float, float]] = {}
     for row, rank in enumerate(ranks):
         y = row * cell
         if coordinates:
-            out.append(f'<text x="{margin / 2:.0f}" y="{y + cell * 0.6:.0f}" font-size="{font * 0.7:.0f}" '
+            out.append(f'<text x="{margin / 2:.0f}" y="{y + cell * 0.6:.0f}" font-size="{label:.0f}" '
                        f'text-anchor="middle" fill="#555">{rank}</text>')
         for file in range(geo.files):
             sq = geo.at(file, rank)
@@ -116,7 +117,7 @@ def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str
         y = len(ranks) * cell + margin * 0.7
         for file in range(geo.files):
             x = margin + file * cell + cell / 2
-            out.append(f'<text x="{x:.0f}" y="{y:.0f}" font-size="{font * 0.7:.0f}" text-anchor="middle" '
+            out.append(f'<text x="{x:.0f}" y="{y:.0f}" font-size="{label:.0f}" text-anchor="middle" '
                        f'fill="#555">{FILE_LETTERS[file]}</text>')
     out.append("</svg>")
     return "".join(out)

@@ -21,9 +21,10 @@ from maxima_board.board.closing import Countdown
 Action = Callable[[int], list]
 TITLE = "Menu"        # a menu's title, with where its question stands among them ("Menu 2/6")
 CONFIRM = "Confirm"   # the title of a single question asked on its own ("New game?", "Abandon game N?")
-# the buttons under a question, and shorter where a long question leaves one line ("Computer: Level 7 (strong
-# club player)?"): BACK then goes unsaid
-KEYS = ("OK = yes, MENU = next, BACK = cancel.", "OK = yes, MENU = next")
+# the buttons under a question, the first that lets the question and its buttons wrap whole (each button's
+# words on one line): in full, in an order that breaks well after a one-line question ("Resign Black?"), and
+# shorter where a long question leaves one line ("Computer: Level 7 (strong club player)?"): BACK then goes unsaid
+KEYS = ("OK = yes, MENU = next, BACK = cancel.", "OK = yes, BACK = no, MENU = next.", "OK = yes, MENU = next")
 KEYS_ALONE = ("OK = yes, BACK = cancel.", "OK = yes, BACK = no")   # a single question: MENU would only close it
 
 
@@ -66,7 +67,7 @@ class Menu(Countdown):
         return g.status_line(f"{self.title} {self.index + 1}/{count}" if count > 1 else self.title,
                              self.counter(now))
 
-    def shown(self, now: int) -> tuple[str, str, tuple[str, str]]:
+    def shown(self, now: int) -> tuple[str, str, tuple[str, ...]]:
         """What the OLED shows of the menu at ``now``: its heading, its question and the buttons' words
         (in full, and short)."""
         return self.heading(now), self.current.text, KEYS if len(self.items) > 1 else KEYS_ALONE

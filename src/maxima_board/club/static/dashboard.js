@@ -157,13 +157,28 @@ function show(d) {
   showClocks(t);
 }
 
+// The heading, the status line and a round's link, as page.py writes them (club_heading, status_text,
+// round_label).
+function clubHeading(club) {
+  return ["", "club"].includes(String(club).trim().toLowerCase()) ? "Club dashboard" : `${club} · club dashboard`;
+}
+
+function statusText(count, brokerOk) {
+  return (count ? plural(count, "table", "tables") : "no table seen yet") +
+    (brokerOk ? "" : " · broker unreachable, showing the last known state");
+}
+
+function roundLabel(r) {
+  return r === "-" ? "games without a round" : `round ${r}`;
+}
+
 function showRounds(rounds) {
   const span = $("rounds");
   span.textContent = rounds.length ? "" : "none yet";
   for (const r of rounds) {
     const a = document.createElement("a");
     a.href = `/round/${encodeURIComponent(r)}.pgn`;
-    a.textContent = r === "-" ? "(no round)" : `round ${r}`;
+    a.textContent = roundLabel(r);
     span.appendChild(a);
   }
 }
@@ -172,10 +187,14 @@ function connect() {
   const es = new EventSource("/events");
   es.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    $("club").textContent = `Club ${msg.club}`;
+    if (msg.club !== $("club").dataset.club) {   // the server's heading stays (its empty-state hint names the club)
+      $("club").dataset.club = msg.club;
+      $("club").textContent = clubHeading(msg.club);
+      document.title = `${clubHeading(msg.club)} · maxima-board`;
+    }
     for (const d of msg.tables) show(d);
-    $("status").textContent = plural(tables.size, "table", "tables") +
-      (msg.broker_ok ? "" : " · broker unreachable, showing the last known state");
+    $("status").textContent = statusText(tables.size, msg.broker_ok);
+    $("empty").hidden = tables.size > 0;
     $("tables").dataset.count = String(tables.size);
     showRounds(msg.rounds || []);
   };

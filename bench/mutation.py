@@ -73,9 +73,10 @@ def copy_checkout(into: Path) -> None:
 def configure(folder: Path, module: str, tests: list[str]) -> None:
     pyproject = folder / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8")
+    tops = sorted({p.name + ("/" if p.is_dir() else "") for p in folder.iterdir()} - {"src/", "mutants/"})
     section = (f'[tool.mutmut]\nsource_paths = ["src/"]\nonly_mutate = ["{module}"]\n'
                f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
-               f'also_copy = ["tests/", "engine/"]\n')
+               f"also_copy = {json.dumps(tops)}\n")       # the tests read docs, README, engine sources ...
     text = re.sub(r"\[tool\.mutmut\][^\[]*", "", text)
     pyproject.write_text(text.rstrip() + "\n\n" + section, encoding="utf-8")
 

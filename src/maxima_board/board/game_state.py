@@ -26,6 +26,7 @@ from .reconstruct import Match, MoveTable
 from .records import LastMove, Setup, Sync
 from .screens import Pick
 from .settings import Settings
+from .sizes import printed_names
 from .timekeeper import GameClock
 
 
@@ -80,6 +81,12 @@ class GameState:
     def position(self) -> Position:
         """The game's position (in set-up: the last game's, not the one set up)."""
         return self._position
+
+    def printed(self, position: Position) -> tuple[str, ...]:
+        """The name printed on the board under each square of ``position``'s
+        game, by index (``maxima_board.board.sizes.printed_names``): the
+        names every text of the board uses."""
+        return printed_names(position, self._settings)
 
     @property
     def current_position(self) -> Position:

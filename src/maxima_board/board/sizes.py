@@ -146,15 +146,16 @@ def standing_pieces(squares: Sequence[str], before: Position, setup: Position | 
     """The pieces on board squares ``squares`` (occupied, outside the game
     played or set up), named from what stood on the board: the game before
     (``before``, its position now), or in a set-up (``setup``) of a Deckle
-    start the other size's start; from the first of them that has a piece
-    on every one of ``squares``. All None when neither has: the board
-    stands as neither, its pieces there are not known."""
+    start the other size's start, whichever has a piece on more of
+    ``squares`` (the game before when as many); None for a square where
+    the one chosen has none: its piece is not known."""
     candidates = [before]
     other = size_switch(setup, settings) if setup is not None else None
     if other is not None:
         candidates.append(_start(other))
+    best: list[Piece | None] = [None] * len(squares)
     for position in candidates:
         pieces = [piece_on_board(position, square, settings) for square in squares]
-        if all(piece is not None for piece in pieces):
-            return pieces
-    return [None] * len(squares)
+        if sum(p is not None for p in pieces) > sum(p is not None for p in best):
+            best = pieces
+    return best

@@ -54,6 +54,7 @@ class GameState:
         self.extra_items: list[MenuItem] = [MenuItem(label, action) for label, action in (menu_items or ())]
         self.web_pin: str | None = None   # the web page's PIN: MENU offers to show it
         self._start_cache: tuple[str, int | None] | None = None   # (game, its start's occupancy)
+        self.board: tuple[str, str] | None = None   # the physical board (kind, offset) the texts name squares of
         self._position = self.new_position(fen=fen)
         self.matching = Matching(self._position)
 
@@ -86,7 +87,7 @@ class GameState:
         """The name printed on the board under each square of ``position``'s
         game, by index (``maxima_board.board.sizes.printed_names``): the
         names every text of the board uses."""
-        return printed_names(position, self._settings)
+        return printed_names(position, self.board)
 
     @property
     def current_position(self) -> Position:

@@ -74,6 +74,7 @@ class View:
     start_standing: bool = False     # the game is over and the board shows the next game's start
     refused: str | None = None       # why the last press was refused (the board is not known)
     chooser: list[str] | None = None  # the game chooser's title bar and rows (maxima_board.board.chooser), when shown
+    board: tuple[str, str] | None = None  # the physical board (kind, offset) whose printed names the texts use
 
     @property
     def stable(self) -> bool:
@@ -81,7 +82,7 @@ class View:
 
     def names(self, position: Position) -> tuple[str, ...]:
         """The board's printed name of each square of ``position``'s game, by index."""
-        return printed_names(position, self.settings)
+        return printed_names(position, self.board)
 
 
 @dataclass(frozen=True)

@@ -75,14 +75,16 @@ def _printed(game: str, kind: str, offset: str) -> tuple[str, ...]:
     return tuple(placement.board_of.get(name, name) if name else name for name in names)
 
 
-def printed_names(variant: "Position | str", settings: object) -> tuple[str, ...]:
-    """The name printed on the board (of ``settings``: ``board_kind``,
-    ``board_offset``) under each square of the game ``variant`` (a game id,
-    or a position: its game), by square index: ``"f3"`` for Ultima's e2 on
-    the 10×10 board. The game's own name where it does not stand on the
-    board (and ``""`` where its geometry has no square)."""
+def printed_names(variant: "Position | str", board: "tuple[str, str] | None") -> tuple[str, ...]:
+    """The name printed on the physical board ``board`` (kind, offset; None:
+    no physical board, the game's own names) under each square of the game
+    ``variant`` (a game id, or a position: its game), by square index:
+    ``"f3"`` for Ultima's e2 on the 10×10 board. The game's own names when
+    it does not stand on that board."""
     game = variant.variant.name if isinstance(variant, Position) else variants.get(variant).name
-    return _printed(game, board_for(game, settings), getattr(settings, "board_offset", "") or "")
+    if board is None:
+        return tuple(variants.get(game).geometry.names)
+    return _printed(game, board[0], board[1] or "")
 
 
 def printed_map(position: Position, names: Iterable[str]) -> Mapping[str, str]:

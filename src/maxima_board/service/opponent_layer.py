@@ -50,7 +50,6 @@ from typing import Callable
 from maxima_board.board import guidance as g
 from maxima_board.board.composer import Offer, Rank
 from maxima_board.board.screens import piece_move
-from maxima_board.board.sizes import printed_names
 from maxima_board.rules import WHITE, Move, Position
 
 from maxima_board.opponent.levels import DEFAULT as DEFAULT_LEVEL, LEVEL_COUNT, label as level_label
@@ -262,7 +261,7 @@ class OpponentLayer(Layer):
             if misplaced is not None:   # said in the board's printed names, as the LEDs light them
                 c = self.controller
                 position = c.position
-                printed = printed_names(position, c.settings)
+                printed = c.printed_names(position)
                 piece = position.piece_at(shown.move.from_square).name
                 where = printed[position.geometry.index[misplaced]]
                 return (f"Computer: {shown.words}. Put the {piece} on {printed[shown.move.to_square]} "
@@ -414,7 +413,7 @@ class OpponentLayer(Layer):
                 continue   # the game moved on meanwhile: the question is asked again
             position: Position = self.controller.position
             move = position.parse_move(result.move)
-            words = piece_move(position, move, names=printed_names(position, self.controller.settings))
+            words = piece_move(position, move, names=self.controller.printed_names(position))
             self._shown = Shown(key, kind, move, words, result.score_text())
             if kind == "hint":
                 self._hint_wanted = None

@@ -247,23 +247,20 @@ def test_deckle_size_follows_the_pieces_and_ok_on_its_screen_switches_it():
     runner.press("menu"), runner.press("new"), runner.press("menu")      # Advancer etc > Swapper
     assert c.variant == "swapper-chess" and c.mode == "setup"
     assert c.display[1] == "Game: Swapper 10x10" and "Other size 10x8: OK" in c.display
+    runner.press("ok")                                                    # OK: the other size by hand
+    runner.wait(1000)
+    assert c.variant == "swapper-chess-10x8"                              # Ultima's pieces do not undo it
+    runner.set_board(start_squares("swapper-chess", "10x10"))             # the 10x10 start: that size
+    runner.wait(400)
+    assert c.variant == "swapper-chess"
     runner.set_board(start_squares("swapper-chess-10x8", "10x10"))
     runner.wait(100)
     assert c.variant == "swapper-chess"                                   # not before it stands stably
     runner.wait(300)
-    assert c.variant == "swapper-chess-10x8" and "Game: Swapper 10x8" in c.display
-    assert c.leds == {}                                                   # its squares, all standing
-    runner.press("ok")                                                    # OK: the other size by hand
-    runner.wait(1000)
-    assert c.variant == "swapper-chess"                                   # the 10x8 pieces do not undo it
-    runner.set_board(start_squares("swapper-chess", "10x10"))
-    runner.wait(400)
-    runner.set_board(start_squares("swapper-chess-10x8", "10x10"))       # they do once set up anew
-    runner.wait(400)
     assert c.variant == "swapper-chess-10x8"
-    runner.press("back")
-    assert "Ready" in c.display
-    runner.press("ok")
+    assert c.display[1] == "Ready" and "Other size" not in " ".join(c.display)   # issue 32: the start stands
+    assert c.leds == {}                                                   # its squares, all standing
+    runner.press("ok")                                                    # OK starts it, switches nothing
     assert c.mode == "play" and c.store.game(c.game_id).variant == "swapper-chess-10x8"
     runner.lift("a3"), runner.place("a5"), runner.wait(400)               # the board's a3: the game's a2
     assert c.moves == ["a2-a4"], c.display
@@ -278,9 +275,7 @@ def test_deckle_size_follows_the_pieces_back_to_ten_by_ten_from_pieces_outside()
     runner.set_board(start_squares("coordinator-chess", "10x10"))         # ranks 1 and 10 are off the 10x8 game
     runner.wait(400)
     assert c.variant == "coordinator-chess"
-    assert c.display[:2] == ["Set-up   Coord. 10x10", "Coordinator 10x10"]
-    runner.press("back")
-    assert "Ready" in c.display
+    assert c.display[:2] == ["Set-up   Coord. 10x10", "Ready"]             # its start stands: ready at once
 
 
 def test_sim_deckle_game_in_three_presses_then_its_small_size_by_its_pieces(tmp_path):

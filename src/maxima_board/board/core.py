@@ -135,6 +135,18 @@ class Controller:
         """The mode the game is in (``maxima_board.board.modes``): its class tells it, as ``mode`` names it."""
         return self._session.current_mode
 
+    def show_on_board(self, kind: str, offset: str = "") -> None:
+        """The game is seen through physical board ``kind`` with the game's
+        a1 at ``offset`` ("" = centred; ``maxima_board.service.board_view``):
+        every text names a square as that board prints it. Without, texts
+        use the game's own names."""
+        self._session.board = (kind, offset)
+
+    def printed_names(self, position: Position) -> tuple[str, ...]:
+        """The name the board prints under each square of ``position``'s
+        game, by index (the game's own without a physical board)."""
+        return self._session.printed(position)
+
     def add_menu_item(self, label: "str | Callable[[], str]", action: Callable[[int], list]) -> None:
         """Add a question to the MENU of a game in progress (after the
         standard ones): ``label`` is shown ("Play the computer?"; a callable
@@ -365,6 +377,6 @@ class Controller:
             failure=s.failure, sync=s.sync, setup=s.setup, outside=frame.outside,
             clocks=s.timekeeper.readings(now),
             control=s.timekeeper.next_control,
-            placement=getattr(s.current_mode, "choice", None),
+            placement=getattr(s.current_mode, "choice", None), board=s.board,
             start_standing=s.mode == "ended" and frame.raw is not None and not frame.outside
             and frame.raw == s.start_occupancy())

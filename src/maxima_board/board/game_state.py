@@ -26,6 +26,7 @@ from .reconstruct import Match, MoveTable
 from .records import LastMove, Setup, Sync
 from .screens import Pick
 from .settings import Settings
+from .sizes import printed_names
 from .timekeeper import GameClock
 
 
@@ -53,6 +54,7 @@ class GameState:
         self.extra_items: list[MenuItem] = [MenuItem(label, action) for label, action in (menu_items or ())]
         self.web_pin: str | None = None   # the web page's PIN: MENU offers to show it
         self._start_cache: tuple[str, int | None] | None = None   # (game, its start's occupancy)
+        self.board: tuple[str, str] | None = None   # the physical board (kind, offset) the texts name squares of
         self._position = self.new_position(fen=fen)
         self.matching = Matching(self._position)
 
@@ -80,6 +82,12 @@ class GameState:
     def position(self) -> Position:
         """The game's position (in set-up: the last game's, not the one set up)."""
         return self._position
+
+    def printed(self, position: Position) -> tuple[str, ...]:
+        """The name printed on the board under each square of ``position``'s
+        game, by index (``maxima_board.board.sizes.printed_names``): the
+        names every text of the board uses."""
+        return printed_names(position, self.board)
 
     @property
     def current_position(self) -> Position:

@@ -99,6 +99,9 @@ class Session(Protocol):
     def cancel_offer(self, key: tuple[int | None, int]) -> None:
         """BACK cancelled the promotion (placement) on the board ``key``."""
 
+    def printed(self, position: Position) -> tuple[str, ...]:
+        """The board's printed name of each square of ``position``'s game, by index."""
+
     def new_error(self, key: tuple) -> bool:
         """Whether the wrong board ``key`` is reported for the first time."""
 

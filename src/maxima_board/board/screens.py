@@ -6,23 +6,29 @@ OLED lines (status bar, the last move in words, then the instruction or
 error). Which squares light and what the words say are decided together,
 because they describe the same thing ("Remove: Pawn c6" and c6 blinking).
 The sentences themselves are built by ``guidance``.
+
+A square is named in words as the board prints it (``View.names``,
+``maxima_board.board.sizes.printed_names``: Ultima's e2 is f3 on the
+10×10 board), the same square the LEDs light; the LED map itself is in
+the game's names, which the board view (``maxima_board.service.board_view``)
+puts on the board's squares.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from maxima_board.rules import WHITE, Move, Position
-from maxima_board.rules.words import move_label, move_words as word_text
+from maxima_board.rules.words import move_label, move_words as word_text, renamed
 
 from . import guidance as g
 from .clock import format_ms
 from .composer import Rank
-from .games import fitted_title, other_form, short_title, size_name, sized_title
+from .games import fitted_title, short_title, size_name, sized_title
 from .reconstruct import Match, MoveTable, bits
 from .settings import Settings
-from .sizes import piece_on_board
+from .sizes import printed_map, printed_names, size_switch, standing_pieces
 
 if TYPE_CHECKING:   # the game's state records, read here and never changed
     from .records import LastMove, Setup, Sync
@@ -70,10 +76,15 @@ class View:
     start_standing: bool = False     # the game is over and the board shows the next game's start
     refused: str | None = None       # why the last press was refused (the board is not known)
     chooser: list[str] | None = None  # the game chooser's title bar and rows (maxima_board.board.chooser), when shown
+    board: tuple[str, str] | None = None  # the physical board (kind, offset) whose printed names the texts use
 
     @property
     def stable(self) -> bool:
         return self.now - self.raw_since >= self.settings.settle_ms
+
+    def names(self, position: Position) -> tuple[str, ...]:
+        """The board's printed name of each square of ``position``'s game, by index."""
+        return printed_names(position, self.board)
 
 
 @dataclass(frozen=True)
@@ -110,7 +121,8 @@ def render(view: View) -> Screen:
         layers.append(("error-extra", sorted(sq for sq in view.outside if sq not in board.geometry.index)))
         if view.menu is None or view.mode == "setup":   # an open menu stays readable
             outside = sorted(view.outside)
-            text = g.not_in_game(outside, [piece_on_board(view.position, sq, view.settings) for sq in outside])
+            text = g.not_in_game(outside, standing_pieces(outside, view.position, view.setup.position
+                                                          if view.setup else None, view.settings))
     if view.refused:
         text = view.refused
     leds = g.compose_leds(layers)
@@ -142,39 +154,47 @@ def offered(pick: Pick | None, raw: int | None, lifted: int) -> Pick:
     return pick if pick is not None and pick[0] == key else (key, 0)
 
 
-def move_words(position: Position, move: Move) -> str:
+def move_words(position: Position, move: Move, names: Sequence[str] | None = None) -> str:
     """A move for people, e.g. ``"3. Pawn d3-d4"``, ``"3... Guard a7 takes a6"``:
     the web page's words (``maxima_board.rules.words``) where they fit a row, else the
     compact form (``"Guard a7-a6xa6"``); the number goes first when the row
-    is too short for it."""
+    is too short for it. ``names``: the board's printed name of each square
+    (``maxima_board.board.sizes.printed_names``); the game's own if None."""
     number = f"{position.ply // 2 + 1}{'.' if position.turn == WHITE else '...'}"
-    compact = _compact(position, move)
-    for words in (page_words(position, move), compact):
+    compact = _compact(position, move, names)
+    for words in (page_words(position, move, names), compact):
         for text in (f"{number} {words}", words):
             if len(text) <= g.WIDTH:
                 return text
     return compact
 
 
-def piece_move(position: Position, move: Move, room: int = g.WIDTH) -> str:
+def piece_move(position: Position, move: Move, room: int = g.WIDTH, names: Sequence[str] | None = None) -> str:
     """A move with its piece's name, no number: the page's words
     ("Guard a7 takes a6") when they fit in ``room`` characters, else the
-    compact form ("Guard a7-a6xa6")."""
-    words = page_words(position, move)
-    return words if len(words) <= room else _compact(position, move)
+    compact form ("Guard a7-a6xa6"); squares named by ``names`` (as ``move_words``)."""
+    words = page_words(position, move, names)
+    return words if len(words) <= room else _compact(position, move, names)
 
 
-def page_words(position: Position, move: Move) -> str:
+def page_words(position: Position, move: Move, names: Sequence[str] | None = None) -> str:
     """The move as the web page writes it (``maxima_board.rules.words``), capitalised:
-    "Guard a7 takes a6", "Places Archer on a1"."""
-    words = word_text(position.variant, move_label(position, move))
+    "Guard a7 takes a6", "Places Archer on a1"; squares named by ``names`` (as ``move_words``)."""
+    label = move_label(position, move)
+    words = word_text(position.variant, renamed(label, printed_map(position, names) if names else None))
     return words[:1].upper() + words[1:]
 
 
-def _compact(position: Position, move: Move) -> str:
+def move_text(position: Position, move: Move, names: Sequence[str] | None = None) -> str:
+    """The canonical move (``"e2-e3xe4"``) with its squares named by
+    ``names`` (as ``move_words``)."""
+    return renamed(str(move), printed_map(position, names) if names else None)
+
+
+def _compact(position: Position, move: Move, names: Sequence[str] | None = None) -> str:
     placed = getattr(move, "placed", None)
     name = unit_title(placed, royal=False) if placed else position.piece_at(move.from_square).name
-    return f"{name} {move}"
+    return f"{name} {move_text(position, move, names)}"
 
 
 def unit_title(token: str, royal: bool = True) -> str:
@@ -199,10 +219,11 @@ def _converted_unit(p: Position, move: Move, sq: int) -> str:
     return f"{g.side_name(-unit.color)} {unit.name}"
 
 
-def convert_text(p: Position, m: Match) -> str:
+def convert_text(p: Position, m: Match, names: Sequence[str] | None = None) -> str:
     """Words for a conversion under way: which units to exchange for ones
-    of the other colour, what to put where, what to take off."""
-    names = p.geometry.names
+    of the other colour, what to put where, what to take off; squares named
+    by ``names`` (the board's printed names, by index; the game's if None)."""
+    names = p.geometry.names if names is None else names
     move = m.entries[0].move
     parts = []
     turn = bits(m.extra)
@@ -233,7 +254,8 @@ def _placing_text(v: View) -> str:
     return f"{side}: set a piece on rank {rank}. MENU = choose first."
 
 
-def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int = 0) -> str:
+def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int = 0,
+               names: Sequence[str] | None = None) -> str:
     """Words for a wrong board ``occ`` (``lifted``: the squares lifted
     since the position arose): what went wrong, then how to fix it.
 
@@ -242,9 +264,11 @@ def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int
     shape (a castling's Rook, a swap's partner, a converted unit). A piece
     is said to have gone astray to a square only when it is the one piece
     off its square that the target keeps on the board; else the square is
-    simply to be cleared (the board cannot tell which piece stands there)."""
+    simply to be cleared (the board cannot tell which piece stands there).
+    Squares are named by ``names`` (the board's printed names, by index;
+    the game's if None)."""
     p = position
-    names = p.geometry.names
+    names = p.geometry.names if names is None else names
     entry = m.entry
     target = p
     if entry is not None:
@@ -366,7 +390,7 @@ def _play_text(v: View, lit: _Lit) -> str:
     m = v.match
     assert m is not None
     p = v.position
-    names = p.geometry.names
+    names = v.names(p)
     left = max(0, math.ceil((v.raw_since + v.settings.suicide_ms - v.now) / 1000))
     if m.kind == "suicide":
         move = m.entries[0].move
@@ -384,7 +408,7 @@ def _play_text(v: View, lit: _Lit) -> str:
     if m.kind == "early":   # a move that may be the first half of a castling, or of a capture
         move = m.entries[0].move
         more = "or go on castling." if v.table.castles else "or take off what it captures."
-        return f"{p.piece_at(move.from_square).name} {move} in {left} s. OK = now; {more}"
+        return f"{p.piece_at(move.from_square).name} {move_text(p, move, names)} in {left} s. OK = now; {more}"
     if m.kind == "promote":
         lit.pick = offered(v.pick, v.raw, v.lifted)
         move = m.entries[lit.pick[1]].move
@@ -410,7 +434,7 @@ def _play_text(v: View, lit: _Lit) -> str:
     if m.kind == "convert":
         lit.add("setup-missing", bits(m.extra) + bits(m.missing))
         lit.add("remove", bits(m.remove))
-        return convert_text(p, m)
+        return convert_text(p, m, names)
     if m.kind == "partial":
         raw = v.raw or 0
         todo = [(o, d) for o, d in m.entries[0].parts if not raw >> d & 1]
@@ -420,7 +444,8 @@ def _play_text(v: View, lit: _Lit) -> str:
         lit.pick = offered(v.pick, v.raw, v.lifted)
         index = lit.pick[1]
         move = m.entries[index].move
-        return (f"Which move? {index + 1}/{len(m.entries)}: {p.piece_at(move.from_square).name} {move}. "
+        return (f"Which move? {index + 1}/{len(m.entries)}: {p.piece_at(move.from_square).name} "
+                f"{move_text(p, move, names)}. "
                 f"OK = yes, BACK = next.")
     if m.kind == "remove":
         lit.add("remove", bits(m.remove))
@@ -434,7 +459,7 @@ def _play_text(v: View, lit: _Lit) -> str:
         lit.add("error-missing", bits(m.missing))
         lit.add("error-extra", bits(m.extra))
         lit.add("remove", bits(m.remove))
-        return wrong_text(p, m, v.raw, v.lifted)
+        return wrong_text(p, m, v.raw, v.lifted, names)
     return ""
 
 
@@ -442,7 +467,7 @@ def _sync_screen(v: View, lit: _Lit) -> tuple[str, str]:
     sync = v.sync
     assert sync is not None
     p = v.position
-    names = p.geometry.names
+    names = v.names(p)
     raw = v.raw or 0
     expected = v.table.expected
     missing = bits(expected & ~raw)
@@ -477,15 +502,16 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
     setup = v.setup
     assert setup is not None
     p = setup.position
-    names = p.geometry.names
+    names = v.names(p)
     target = setup.table.expected
     raw = v.raw or 0
     start = p.fen() == p.variant.start_fen
     title = fitted_title(p.variant, g.WIDTH - len(SETUP) - 1, "" if start else " FEN")
     status = g.status_line(SETUP, title)   # both fit: a long name is said briefly ("Set-up Pushme 10x10")
-    other = other_form(p.variant) if start else None   # Deckle: the other size is set up by setting it up
     missing = bits(target & ~raw)
     extra = bits(raw & ~target)
+    standing = v.raw is not None and not missing and not extra   # the start stands: OK starts it
+    other = None if standing else size_switch(p, v.settings)   # Deckle: the other size, while it can apply
     lit.add("error-extra", extra)
     if setup.walk is not None:
         sq = setup.squares[setup.walk]
@@ -495,7 +521,7 @@ def _setup_screen(v: View, lit: _Lit) -> tuple[str, str, str]:
                 f"{g.side_name(piece.color)} {piece.name}{' (royal)' if getattr(piece, 'royal', False) else ''} "
                 f"on {names[sq]}. MENU next, BACK previous.")
     lit.add("setup-missing", missing)
-    if setup.on_game and other is not None:
+    if setup.on_game and other is not None:   # (see modes/setup.py: OK switches only while this is shown)
         # the game's whole name once (the status bar may say it briefly), with "Game:" where it fits
         game = next((text for text in (f"Game: {sized_title(p.variant)}", sized_title(p.variant))
                      if len(text) <= g.WIDTH), f"Size {size_name(p.variant)}")

@@ -103,7 +103,7 @@ class GameSession(GameState):
             if clock.flagged(now if stop is None else stop):
                 return self.end(flag_result(position, position.turn), "time", now)
             clock = clock.press(now if stop is None else stop, now)
-        text = screens.move_words(position, move)
+        text = screens.move_words(position, move, self.printed(position))
         parts = next((e.parts for e in self.table.entries if e.move == move), ())
         index = len(position.move_stack)
         position.push(move)
@@ -156,8 +156,9 @@ class GameSession(GameState):
         except (sqlite3.Error, OSError) as exc:
             return self._store_failed("take the move back", exc)
         position.pop()
-        words = screens.move_words(position, move)
-        short = screens.piece_move(position, move, room=screens.UNDO_ROOM)   # "Guard a7-a6": no number
+        words = screens.move_words(position, move, self.printed(position))
+        short = screens.piece_move(position, move, room=screens.UNDO_ROOM,   # "Guard a7-a6": no number
+                                   names=self.printed(position))
         self._refresh()
         self._result, self._reason = "*", None
         self._last_from_history()
@@ -312,7 +313,7 @@ class GameSession(GameState):
         if self._position.move_stack:
             copy = self._position.copy()
             move = copy.pop()
-            self.last = LastMove(move, screens.move_words(copy, move), None)
+            self.last = LastMove(move, screens.move_words(copy, move, self.printed(copy)), None)
 
     def _stored_clock(self, game_id: int, position: Position) -> Clock | None:
         """The game's clocks as stored with its last move (an error event if they cannot be read)."""

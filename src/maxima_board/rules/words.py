@@ -9,6 +9,7 @@ returned as it came, so nothing a board sends is ever hidden.
 from __future__ import annotations
 
 import re
+from typing import Mapping
 
 from .variants import get as variant_of
 from maxima_board.rules.variants.base import Variant
@@ -99,6 +100,19 @@ def move_label(position, move) -> str:
     """The record's label of ``move`` in ``position`` (before it is made):
     the piece letter in front, ``Pd3-d5``, ``AR@e2``."""
     return position.piece_letter(move).upper() + str(move)
+
+
+_SQUARE = re.compile(_SQ)
+
+
+def renamed(label: str, names: Mapping[str, str] | None) -> str:
+    """A move's label or canonical text (``Pe2-e3``, ``e2-e3xe4``) with
+    every square named by ``names`` (the game's square name → the name
+    printed on the physical board under it: ``e2`` → ``f3`` for Ultima on
+    the 10×10 board); a square ``names`` does not hold keeps its name."""
+    if not names:
+        return label
+    return _SQUARE.sub(lambda m: names.get(m.group(0), m.group(0)), label)
 
 
 def move_texts(variant: Variant | str, labels: list[str]) -> list[str]:

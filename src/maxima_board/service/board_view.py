@@ -65,6 +65,9 @@ class BoardView(Layer):
         self._last: tuple[frozenset[str], Placement] | None = None   # the last board frame, as placed
         self.problem: str | None = None      # the current game does not fit (kept: the last placement)
         self._told = takes_outside(controller.on_frame)   # the controller hears of outside pieces
+        show = getattr(controller, "show_on_board", None)
+        if show is not None:                  # its texts name squares as this board prints them
+            show(self.board.name, offset)
         self.placement          # fail now, not at the first frame
 
     @property

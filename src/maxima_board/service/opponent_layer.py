@@ -258,12 +258,14 @@ class OpponentLayer(Layer):
             if shown.kind == "hint":
                 return f"Hint: {shown.words}.", f"Hint: {shown.words}"
             misplaced = self._misplaced()
-            if misplaced is not None:
+            if misplaced is not None:   # said in the board's printed names, as the LEDs light them
                 c = self.controller
-                names = c.position.geometry.names
-                piece = c.position.piece_at(shown.move.from_square).name
-                return (f"Computer: {shown.words}. Put the {piece} on {names[shown.move.to_square]} "
-                        f"from {misplaced}.", f"Computer: {shown.words}")
+                position = c.position
+                printed = c.printed_names(position)
+                piece = position.piece_at(shown.move.from_square).name
+                where = printed[position.geometry.index[misplaced]]
+                return (f"Computer: {shown.words}. Put the {piece} on {printed[shown.move.to_square]} "
+                        f"from {where}.", f"Computer: {shown.words}")
             return f"Computer: {shown.words}. Make it on the board.", f"Computer: {shown.words}"
         asked = self.questions.asked
         if asked is not None and asked[1] == "computer" and asked[0] == self._key():
@@ -411,7 +413,7 @@ class OpponentLayer(Layer):
                 continue   # the game moved on meanwhile: the question is asked again
             position: Position = self.controller.position
             move = position.parse_move(result.move)
-            words = piece_move(position, move)
+            words = piece_move(position, move, names=self.controller.printed_names(position))
             self._shown = Shown(key, kind, move, words, result.score_text())
             if kind == "hint":
                 self._hint_wanted = None

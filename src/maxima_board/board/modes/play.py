@@ -68,7 +68,8 @@ class PlayMode(Mode):
         if m.kind == "wrong" and now - frame.since >= s.settings.grace_ms:
             if s.new_error((frame.raw, frame.lifted)):
                 names = s.position.geometry.names
-                return [{"type": "error", "text": screens.wrong_text(s.position, m, frame.raw, frame.lifted),
+                return [{"type": "error", "text": screens.wrong_text(s.position, m, frame.raw, frame.lifted,
+                                                                    s.printed(s.position)),
                          "missing": [names[sq] for sq in bits(m.missing)],
                          "extra": [names[sq] for sq in bits(m.extra)],
                          "remove": [names[sq] for sq in bits(m.remove)]}]

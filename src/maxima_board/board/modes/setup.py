@@ -5,15 +5,18 @@ the next preset), then walks the pieces one by one by name; the game
 starts on OK/NEW once the board matches, or with a legal first move.
 
 A Deckle game has two sizes: its "Game" screen (shown when it is chosen)
-names the size, OK there sets up the other one; and a board that stands
-stably as the other size's start switches to it (``maxima_board.board.sizes``)."""
+names the size, OK there sets up the other one while that can apply (the
+set-up is of the start, the other size stands on this board, and the
+start set up does not stand yet: once it stands, the screen says it is
+ready and OK starts it); and a board that stands stably as the other
+size's start switches to it (``maxima_board.board.sizes``)."""
 from __future__ import annotations
 
 from maxima_board.board.clock import PRESETS
 from maxima_board.board.games import board_for, forces_for, other_form
 from maxima_board.board.reconstruct import bits
 from maxima_board.board.records import Setup
-from maxima_board.board.sizes import on_board, other_size_standing
+from maxima_board.board.sizes import on_board, other_size_standing, size_switch
 from .base import Mode
 from .choice import open_chooser
 
@@ -94,12 +97,16 @@ class SetupMode(Mode):
     def press(self, button: str, now: int) -> list[dict]:
         s = self.session
         setup = self.setup
+        standing = s.frame.raw == setup.table.expected and not s.frame.outside
+        other = size_switch(setup.position, s.settings)
+        if setup.on_game and (standing or other is None):   # the size page is gone: the buttons as ever
+            setup.on_game = False
         if setup.on_game and button != "new":    # a Deckle game's size: OK = the other size
             setup.on_game = False
             if button == "ok":
                 # chosen by hand: the pieces standing now do not undo it
                 held = self._board() if s.frame.raw is not None else None
-                self._set_up(other_form(setup.position.variant.name), now, on_game=True, held=held)
+                self._set_up(other, now, on_game=True, held=held)
             elif button == "menu":
                 return self._go_on(now)
             return []

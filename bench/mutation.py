@@ -45,6 +45,12 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "reconstruct": ("src/maxima_board/board/reconstruct.py",
                     ["tests/test_controller_core.py", "tests/test_controller_situations.py",
                      "tests/test_board_kinds.py", "tests/test_optima_board.py"]),
+    "screens": ("src/maxima_board/board/screens.py",
+                ["tests/test_controller_words.py", "tests/test_controller_situations.py",
+                 "tests/test_controller_setup_status.py", "tests/test_screen_lines.py", "tests/test_board_names.py"]),
+    "modes": ("src/maxima_board/board/modes/*",
+              ["tests/test_controller_modes.py", "tests/test_controller_chooser_closing.py",
+               "tests/test_controller_game_choice.py", "tests/test_controller_core.py"]),
 }
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_hw_systemd import ANALYZE, _install, _stand_ins
+from tests.test_hw_systemd import ANALYZE, _fake_root, _install, _log, _stand_ins
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -148,6 +148,32 @@ def test_hardware_md_apt_line_is_the_installers():
     assert documented - {"git", "i2c-tools"} == installer
     # what pip needs to build Pillow, msgspec, spidev and rpi_ws281x (no armhf wheels on PyPI)
     assert {"build-essential", "python3-dev", "libjpeg-dev", "zlib1g-dev"} <= set(_installer_array("APT_PACKAGES"))
+
+
+# A venv python that answers the installer's "32-bit ARM?" as $ARM32 says and logs pip's constraints.
+ARM32_PYTHON = """#!/bin/sh
+case "$*" in *calcsize*) [ "$ARM32" = 1 ]; exit ;; esac
+if [ "$1" = "-m" ] && [ "$2" = "pip" ]; then
+    echo "pip $* constraint=$(cat "${PIP_CONSTRAINT:-/dev/null}" | tr '\\n' ' ')" >> "$FAKE/log"; exit 0
+fi
+PYTHONPATH="$SRC" exec "$REAL_PYTHON" "$@"
+"""
+
+
+def test_installer_holds_cbor2_below_6_on_a_32_bit_arm_python_only(tmp_path: Path):
+    """cbor2 6 is Rust with no armhf wheel (hardware.md, Installing): on a 32-bit ARM
+    Python every pip install of the package gets the constraint; elsewhere none."""
+    _stand_ins(tmp_path / "bin")
+    root = _fake_root(tmp_path, "dialout:x:20:\n", "root:x:0:0::/root:/bin/bash\n")
+    assert _install(tmp_path).returncode == 0                      # makes the venv
+    (root / "opt/maxima-board/venv/bin/python").write_text(ARM32_PYTHON)   # kept by the next runs
+    for arm32, constraint in (("0", ""), ("1", "cbor2<6 ")):
+        _log(tmp_path)
+        r = _install(tmp_path, ARM32=arm32)
+        assert r.returncode == 0, r.stderr
+        installs = [line for line in _log(tmp_path) if line.startswith("pip -m pip install")
+                    and "--upgrade pip" not in line]
+        assert installs and all(line.endswith(f"constraint={constraint}") for line in installs), installs
 
 
 # --------------------------------------------------------------------------- ROOT=

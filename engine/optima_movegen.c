@@ -75,7 +75,9 @@ static inline void add_plain(Ctx *x, int t) {
 static void add_move(Ctx *x, int t, const int8_t *caps, int ncap, const int8_t *convs, int nconv, int flags) {
     if (!ncap && !nconv && !flags) { add_plain(x, t); return; }
     OMoveList *l = x->out;
-    if (l->n >= OP_MAXMOVES) return;
+    /* never taken (a move captures at most OP_MAXCAP and converts at most OP_MAXCONV units); it tells
+     * gcc so: with -fprofile-use its unrolled copy loops otherwise warn (-Wstringop-overflow, aarch64) */
+    if (l->n >= OP_MAXMOVES || (unsigned)ncap > OP_MAXCAP || (unsigned)nconv > OP_MAXCONV) return;
     OMove *m = &l->m[l->n];           /* written in place, kept unless it equals an earlier move (O6) */
     m->from = (int8_t)x->s; m->to = (int8_t)t; m->value = 0;
     m->ncap = (uint8_t)ncap; m->nconv = (uint8_t)nconv;

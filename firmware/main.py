@@ -25,7 +25,7 @@ from mbleds import Animator
 from mbscan import Scanner
 
 FW_VERSION = "0.2.0"          # 0.2.0: H announces the matrix size (rows x cols)
-SIO_GPIO_IN = 0xD0000004        # RP2040 SIO: GPIO_IN, one bit per GPIO
+SIO_GPIO_IN = 0xD0000004        # SIO GPIO_IN, one bit per GPIO (RP2040 and RP2350 alike)
 MAX_READ = 256                  # bytes taken from USB per loop iteration
 MAX_FAILURES = 50               # consecutive failing iterations before the watchdog may bite
 

@@ -9,7 +9,7 @@ are inputs with pull-ups, so a closed switch (with its series diode) reads
 ``cols`` are objects with ``value()`` (machine.Pin inputs with pull-ups).
 ``read_port`` optionally replaces the per-column reads with one read that
 returns the column levels at once as bits 0..ncols-1 (main.py passes a reader of
-the RP2040 SIO GPIO_IN register when the column pins are consecutive).
+the SIO GPIO_IN register, RP2040 and RP2350 alike, when the column pins are consecutive).
 ``settle`` is an optional ``f()`` called after a row is driven low (main.py
 passes a short ``time.sleep_us``) so the column lines settle before reading.
 """

@@ -8,9 +8,13 @@
 #   sudo systemd/install.sh --uninstall   # remove it (keeps the config and the games)
 #
 # What it does:
-#   - installs, with apt-get where missing: python3-venv, python3-dev and
-#     build-essential (gcc, make: the computer opponent's engine, spidev),
-#     python3-lgpio and python3-spidev where the distribution has them
+#   - installs, with apt-get where missing, APT_PACKAGES below: python3-venv,
+#     python3-dev and build-essential (gcc, make: the computer opponent's engine,
+#     and the Python packages pip builds from source: spidev; on 32-bit Raspberry
+#     Pi OS also Pillow, msgspec, rpi_ws281x), libjpeg-dev and zlib1g-dev (Pillow
+#     from source); and APT_IF_AVAILABLE, python3-lgpio and python3-spidev, where
+#     the distribution has them (docs/hardware.md's apt line is the same, plus git
+#     and i2c-tools). On a 32-bit Python it holds cbor2 below 6 (6 is Rust).
 #   - creates the system user "maxima" (groups gpio, i2c, spi, dialout)
 #   - copies this checkout to a temporary folder and installs that copy into
 #     the virtual environment /opt/maxima-board/venv with the "pi" extra
@@ -30,15 +34,17 @@
 #     sudo systemctl enable --now maxima-board   (or run this script again)
 #
 # Environment: ROOT (prefix for every path, default "" = the real system; with
-# it set, users and groups are made with --prefix, the unit is enabled with
+# it set, it must hold the users and groups of a system, ROOT/etc/passwd and
+# ROOT/etc/group; users and groups are made with --prefix, the unit is enabled with
 # systemctl --root, and nothing acts on the running system: no apt-get,
 # udevadm, daemon-reload, start or stop), MAXIMA_BOARD_NO_START=1 (enable but
 # do not start), MAXIMA_BOARD_NO_APT=1 (install no Debian packages).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd /   # python -c puts the working directory on sys.path: never the checkout
 ROOT=${ROOT:-}
+case "$ROOT" in ""|/*) ;; *) ROOT=$PWD/$ROOT ;; esac   # a relative ROOT: from where it was given
+cd /   # python -c puts the working directory on sys.path: never the checkout
 PREFIX=$ROOT/opt/maxima-board
 VENV=$PREFIX/venv
 CONF_DIR=$ROOT/etc/maxima-board
@@ -49,6 +55,9 @@ PICO_RULES=99-maxima-board.rules
 DEVICE_RULES=60-maxima-board-devices.rules
 USER_NAME=maxima
 GROUPS_WANTED=(gpio i2c spi dialout)
+# Debian packages (docs/hardware.md's apt line: these, git and i2c-tools)
+APT_PACKAGES=(python3-venv python3-dev build-essential libjpeg-dev zlib1g-dev)
+APT_IF_AVAILABLE=(python3-lgpio python3-spidev)   # ready-built on Raspberry Pi OS (python3-lgpio not in Debian)
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
@@ -98,6 +107,9 @@ if [ "$mode" = uninstall ]; then
     exit 0
 fi
 
+if ! live && { [ ! -f "$ROOT/etc/passwd" ] || [ ! -f "$ROOT/etc/group" ]; }; then
+    die "ROOT=$ROOT has no etc/passwd and etc/group: ROOT must be a system's root folder, whose users and groups get the user $USER_NAME"
+fi
 command -v python3 >/dev/null || die "python3 is missing: sudo apt-get install python3 python3-venv"
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "python3 is older than 3.11"
 
@@ -105,12 +117,17 @@ python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "python3 is
 if live && [ "${MAXIMA_BOARD_NO_APT:-0}" != 1 ] && command -v apt-get >/dev/null; then
     want=()
     installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-    # Debian's own python3 makes venvs with pip only with python3-venv
-    if [ "$(command -v python3)" = /usr/bin/python3 ] && ! installed python3-venv; then want+=(python3-venv); fi
-    { command -v gcc && command -v make; } >/dev/null || want+=(build-essential)
-    python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
-        || want+=(python3-dev)
-    for pkg in python3-lgpio python3-spidev; do   # ready-built on Raspberry Pi OS (python3-lgpio not in Debian)
+    for pkg in "${APT_PACKAGES[@]}"; do
+        case $pkg in
+            # Debian's own python3 makes venvs with pip only with python3-venv
+            python3-venv) [ "$(command -v python3)" != /usr/bin/python3 ] || installed "$pkg" || want+=("$pkg") ;;
+            build-essential) { command -v gcc && command -v make; } >/dev/null || want+=("$pkg") ;;
+            python3-dev) python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+                || want+=("$pkg") ;;
+            *) installed "$pkg" || want+=("$pkg") ;;
+        esac
+    done
+    for pkg in "${APT_IF_AVAILABLE[@]}"; do
         if ! installed "$pkg" && apt-cache show "$pkg" >/dev/null 2>&1; then want+=("$pkg"); fi
     done
     if [ ${#want[@]} -gt 0 ]; then
@@ -136,7 +153,7 @@ usermod "${prefix_opt[@]}" --append --groups "$(IFS=,; echo "${GROUPS_WANTED[*]}
 
 # 2. program: built from a copy, never in the checkout ---------------------------------
 BUILD=$(mktemp -d "${TMPDIR:-/tmp}/maxima-board-install.XXXXXX")
-trap 'rm -rf "$BUILD" "$BUILD.pip"' EXIT
+trap 'rm -rf "$BUILD" "$BUILD.pip" "$BUILD.constraints"' EXIT
 # What a run, a build or the tests left in the checkout stays behind.
 tar -C "$SRC" --exclude=.git --exclude=.venv --exclude=./build --exclude='*.egg-info' \
     --exclude=__pycache__ --exclude=node_modules --exclude=./tests --exclude=.pytest_cache \
@@ -149,6 +166,13 @@ if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv --system-site-packages "$VENV"
 fi
 say "installing maxima-board from $SRC (built in $BUILD)"
+# cbor2 (luma.core's) is Rust from version 6 on, with no wheel for 32-bit ARM, and Debian 12's
+# Rust cannot build it: a 32-bit Python keeps 5.x (pure Python). PIP_CONSTRAINT reaches every pip below.
+if "$VENV/bin/python" -c 'import platform, struct, sys
+sys.exit(not (struct.calcsize("P") == 4 and platform.machine().startswith(("arm", "aarch64"))))'; then
+    printf 'cbor2<6\n' > "$BUILD.constraints"
+    export PIP_CONSTRAINT="$BUILD.constraints"
+fi
 "$VENV/bin/python" -m pip install --quiet --no-cache-dir --upgrade pip \
     || say "warning: could not upgrade pip; going on with $("$VENV/bin/python" -m pip --version)"
 if ! "$VENV/bin/python" -m pip install --quiet --no-cache-dir --upgrade "$BUILD[pi]" 2>"$BUILD.pip"; then

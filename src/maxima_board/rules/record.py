@@ -32,6 +32,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
 
 _TAG_RE = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$")
+_NAG_RE = re.compile(r"^\$\d+$")
 _UNIT_PREFIX = re.compile(r"^([A-Z]{2})\*?(?=[a-z]\d)")
 
 
@@ -155,8 +156,9 @@ class GameRecord:
 
     @classmethod
     def from_text(cls, text: str) -> "GameRecord":
-        """Read a record; tags, move numbers, comments in braces and the
-        result token are understood. Moves are checked by ``replay``."""
+        """Read a record; tags, move numbers, comments in braces, NAGs
+        (``$2``), variations in parentheses (skipped) and the result token
+        are understood. Moves are checked by ``replay``."""
         record = cls()
         body = []
         for n, line in enumerate(text.splitlines(), 1):
@@ -169,8 +171,13 @@ class GameRecord:
             elif stripped:
                 body.append(stripped)
         movetext = re.sub(r"\{[^}]*\}", " ", " ".join(body))
+        while True:          # variations, innermost first: (12... Pd7-d5 (12... Pc7-c5))
+            shorter = re.sub(r"\([^()]*\)", " ", movetext)
+            if shorter == movetext:
+                break
+            movetext = shorter
         for token in movetext.split():
-            if _NUMBER_RE.match(token):
+            if _NUMBER_RE.match(token) or _NAG_RE.match(token):
                 continue
             if token in RESULTS:
                 record.tags.setdefault("Result", token)

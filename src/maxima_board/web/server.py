@@ -40,7 +40,7 @@ from maxima_board.rules import FenError, Position
 from maxima_board.rules import variants
 
 from maxima_board.service.feed import BoardFeed, NewGame
-from maxima_board.service.record import export_text
+from maxima_board.service.review import export_annotated as export_text
 
 from maxima_board.devices.boards import games_for
 

@@ -33,6 +33,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
 _TAG_RE = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$")
 _NAG_RE = re.compile(r"^\$\d+$")
+_WORD_RE = re.compile(r"\{[^}]*\}|[^\s{]+")
 _UNIT_PREFIX = re.compile(r"^([A-Z]{2})\*?(?=[a-z]\d)")
 
 
@@ -151,7 +152,7 @@ class GameRecord:
             if name in self.tags:
                 value = self.tags[name].replace("\\", "\\\\").replace('"', '\\"')
                 lines.append(f'[{name} "{value}"]')
-        words = [word for token in tokens for word in token.split(" ")]
+        words = [word for token in tokens for word in _WORD_RE.findall(token)]   # a {comment} is not broken
         return "\n".join(lines) + "\n\n" + _wrap(words + [self.result]) + "\n"
 
     @classmethod

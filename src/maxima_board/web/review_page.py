@@ -106,8 +106,8 @@ def review_html(view: Reviewed, ply: int | None, number: int) -> str:
               "not reviewed yet (maxima-board review, or the board after the game)" if view.start_eval is None
               else "being reviewed")
     nav = []
-    for label, target, key in (("⏮ Start", 0, "first"), ("◀ Back", ply - 1, "prev"), ("Next ▶", ply + 1, "next"),
-                               ("End ⏭", len(view.steps), "last")):
+    for label, target, key in (("« Start", 0, "first"), ("◀ Back", ply - 1, "prev"), ("Next ▶", ply + 1, "next"),
+                               ("End »", len(view.steps), "last")):
         if 0 <= target <= len(view.steps) and target != ply:
             nav.append(f'<a class="button" id="{key}" href="/games/{number}?ply={target}">{label}</a>')
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import time
 import sys
 
 from maxima_board.cli.commands import Subcommands
@@ -49,6 +50,8 @@ def _review(args: argparse.Namespace) -> int:
     search = Search(level=args.level, nodes=args.nodes)
     path = args.db or default_db_path()
     label = f"--db {args.db}" if args.db else f"game database {path}"
+    while args.watch is not None and not os.path.isfile(path) and _parent_alive(args.parent):
+        time.sleep(float(args.watch))         # the board makes its database as it starts
     if not os.path.isfile(path):
         raise ValueError(f"{label}: no such file (no games stored)")
     store = GameStore(path, create_parent=False, label=label)
@@ -70,3 +73,7 @@ def _review(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+def _parent_alive(parent: int | None) -> bool:
+    return parent is None or os.getppid() == parent

@@ -346,7 +346,7 @@ def test_a_version_1_database_opens_and_its_games_have_no_clock(tmp_path):
     conn.close()
     store = GameStore(path)
     assert store.message is None and store.moves(1) == ["d3-d4"] and store.clock(1) is None
-    assert store._conn.execute("PRAGMA user_version").fetchone()[0] == 3   # upgraded 1 → 2 → 3
+    assert store._conn.execute("PRAGMA user_version").fetchone()[0] == 4   # upgraded 1 → 2 → 3 → 4
     assert store.game(1).variant == "maxima"
     c = Controller(Settings(time_control="5+3"), store)    # resumes the old game, without a clock
     assert c.game_id == 1 and c.moves == ["d3-d4"] and c.clocks is None

@@ -2,6 +2,7 @@
 broadcast, fed by one ``maxima_board.service.feed.BoardFeed``."""
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any, TextIO
 
@@ -12,12 +13,13 @@ class ClubServices:
     """The web page server and the broadcast publisher of one board."""
 
     def __init__(self, feed: BoardFeed, server: Any = None, publisher: Any = None, pin: str | None = None,
-                 db_path: str | None = None):
+                 db_path: str | None = None, reviewer: Any = None):
         self.feed = feed
         self.server = server
         self.publisher = publisher
         self.pin = pin
         self.db_path = db_path
+        self.reviewer = reviewer            # the background reviewer (maxima_board.service.review)
 
     def attach(self, controller: Any) -> None:
         """Let the board's MENU show the web PIN, and make a new one
@@ -45,6 +47,8 @@ class ClubServices:
         return show(now_ms) if show is not None else [{"type": "show", "text": f"Web PIN: {pin}"}]
 
     def close(self) -> None:
+        if self.reviewer is not None:
+            self.reviewer.close()
         if self.server is not None:
             self.server.close()
         if self.publisher is not None and not self.publisher.close():
@@ -54,10 +58,13 @@ class ClubServices:
 
 def start_club(db_path: str, *, web_bind: str | None = None, web_port: int = 8080,
                web_hosts: tuple[str, ...] = (), broker: str | None = None, club: str = "club",
-               table: str = "1", auth: Any = None, log: TextIO | None = None) -> ClubServices:
+               table: str = "1", auth: Any = None, log: TextIO | None = None,
+               review: bool = False) -> ClubServices:
     """Start the web page (when ``web_bind`` is given) and the broadcast
     (when ``broker`` is given, logged in with ``auth``, a
-    maxima_board.club.connection.BrokerAuth) for the board whose games are in ``db_path``.
+    maxima_board.club.connection.BrokerAuth) for the board whose games are in ``db_path``;
+    with ``review`` (and ``$MAXIMA_BOARD_REVIEW`` not ``off``), the background
+    reviewer of finished games (``maxima_board.service.review``).
     OSError or ValueError when a part cannot start (nothing is left running)."""
     log = log or sys.stderr
     feed = BoardFeed()
@@ -85,4 +92,9 @@ def start_club(db_path: str, *, web_bind: str | None = None, web_port: int = 808
               f"(PIN on the board: MENU, Show web PIN?)", file=log, flush=True)
     if publisher is not None:
         print(f"maxima-board: broadcasting to {broker} as {publisher.base}", file=log, flush=True)
-    return ClubServices(feed, server, publisher, pin, db_path)
+    reviewer = None
+    if review and os.environ.get("MAXIMA_BOARD_REVIEW", "on") != "off":
+        from maxima_board.service.review import BackgroundReviewer
+
+        reviewer = BackgroundReviewer(db_path, log=log)     # nice 19, its own engine: never the loop's time
+    return ClubServices(feed, server, publisher, pin, db_path, reviewer)

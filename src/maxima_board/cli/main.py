@@ -7,7 +7,7 @@ import sys
 
 from .commands import opponent_cmds
 
-from .commands import board_cmds, club_cmds, engine_cmds, game_cmds
+from .commands import board_cmds, club_cmds, engine_cmds, game_cmds, review_cmds
 
 
 class UsageError(Exception):
@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
                                  f"games and Michael Howe's Optima ('maxima-board variants' lists all "
                                  f"{len(variants.names())}).")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (engine_cmds, game_cmds, board_cmds, club_cmds, opponent_cmds):
+    for module in (engine_cmds, game_cmds, review_cmds, board_cmds, club_cmds, opponent_cmds):
         module.register(sub)
     return parser
 

@@ -32,6 +32,8 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2", "*")
 
 _TAG_RE = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$")
+_NAG_RE = re.compile(r"^\$\d+$")
+_WORD_RE = re.compile(r"\{[^}]*\}|[^\s{]+")
 _UNIT_PREFIX = re.compile(r"^([A-Z]{2})\*?(?=[a-z]\d)")
 
 
@@ -150,13 +152,14 @@ class GameRecord:
             if name in self.tags:
                 value = self.tags[name].replace("\\", "\\\\").replace('"', '\\"')
                 lines.append(f'[{name} "{value}"]')
-        words = [word for token in tokens for word in token.split(" ")]
+        words = [word for token in tokens for word in _WORD_RE.findall(token)]   # a {comment} is not broken
         return "\n".join(lines) + "\n\n" + _wrap(words + [self.result]) + "\n"
 
     @classmethod
     def from_text(cls, text: str) -> "GameRecord":
-        """Read a record; tags, move numbers, comments in braces and the
-        result token are understood. Moves are checked by ``replay``."""
+        """Read a record; tags, move numbers, comments in braces, NAGs
+        (``$2``), variations in parentheses (skipped) and the result token
+        are understood. Moves are checked by ``replay``."""
         record = cls()
         body = []
         for n, line in enumerate(text.splitlines(), 1):
@@ -169,8 +172,13 @@ class GameRecord:
             elif stripped:
                 body.append(stripped)
         movetext = re.sub(r"\{[^}]*\}", " ", " ".join(body))
+        while True:          # variations, innermost first: (12... Pd7-d5 (12... Pc7-c5))
+            shorter = re.sub(r"\([^()]*\)", " ", movetext)
+            if shorter == movetext:
+                break
+            movetext = shorter
         for token in movetext.split():
-            if _NUMBER_RE.match(token):
+            if _NUMBER_RE.match(token) or _NAG_RE.match(token):
                 continue
             if token in RESULTS:
                 record.tags.setdefault("Result", token)

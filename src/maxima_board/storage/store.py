@@ -69,6 +69,22 @@ class GameRow:
     variant: str = "maxima"   # the game's id (maxima_board.rules.variants)
 
 
+@dataclass(frozen=True)
+class ReviewRow:
+    """The engine's look at the position after ``ply`` moves of a game:
+    ``score_cp`` or ``mate`` (in moves; 0: the side to move has lost) from
+    the side to move's view, as UCI reports them; ``best``: its best move
+    (canonical; None when the game is over there); ``search``: the search
+    asked for ("level 8", "nodes 100000")."""
+
+    ply: int
+    score_cp: int | None
+    mate: int | None
+    best: str | None
+    nodes: int
+    search: str
+
+
 def board_store(db_path: str | None, label: str | None = None) -> "GameStore":
     """The store of a board process (``run``, ``sim``): ``db_path``, else
     :func:`default_db_path`, locked for the process's lifetime. Only the
@@ -233,6 +249,7 @@ class GameStore:
         it; durable on return. Only if the game has exactly ``ply + 1`` moves stored."""
         self._write("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game_id, ply),
                     ("DELETE FROM clocks WHERE game_id = ? AND ply > ?", (game_id, ply)),
+                    ("DELETE FROM reviews WHERE game_id = ? AND ply > ?", (game_id, ply)),
                     game_id=game_id, plies=ply + 1)
         self._plies[game_id] = ply
 
@@ -251,6 +268,22 @@ class GameStore:
         """Undo ``finish`` (a take-back after the game ended)."""
         self._write("UPDATE games SET result = '*', reason = NULL, finished = 0 WHERE id = ?", (game_id,),
                     game_id=game_id, plies=self._plies.get(game_id))
+
+    def store_review(self, game_id: int, plies: int, rows: Iterable[ReviewRow]) -> None:
+        """Store the review ``rows`` of a game beside it (a row of the same
+        position is replaced); durable on return. Only if the game still has
+        ``plies`` moves (a take-back since the review began: nothing is written)."""
+        rows = list(rows)
+        if not rows:
+            return
+        first, *more = [("INSERT OR REPLACE INTO reviews (game_id, ply, score_cp, mate, best, nodes, search) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (game_id, r.ply, r.score_cp, r.mate, r.best, r.nodes, r.search)) for r in rows]
+        self._write(*first, *more, game_id=game_id, plies=plies)
+
+    def forget_review(self, game_id: int) -> None:
+        """Forget a game's review (before one with another search)."""
+        self._write("DELETE FROM reviews WHERE game_id = ?", (game_id,), game_id=game_id)
 
     # ------------------------------------------------------------ reads
     def _rows(self, where: str = "", params: tuple = (), order: str = "ORDER BY id") -> list[GameRow]:
@@ -320,6 +353,34 @@ class GameStore:
             "SELECT control, ply, white_ms, black_ms FROM clocks WHERE game_id = ? ORDER BY ply DESC LIMIT 1",
             (game_id,)).fetchone()
         return ClockRow(*row) if row is not None else None
+
+    def _has_reviews(self) -> bool:
+        return self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'reviews'").fetchone() is not None
+
+    def review(self, game_id: int) -> list[ReviewRow]:
+        """The stored review of a game, by position (empty for a game not
+        reviewed, or a database from before reviews, opened for reading)."""
+        if not self._has_reviews():
+            return []
+        return [ReviewRow(*row) for row in self._conn.execute(
+            "SELECT ply, score_cp, mate, best, nodes, search FROM reviews WHERE game_id = ? ORDER BY ply",
+            (game_id,))]
+
+    def reviewed_count(self, game_id: int) -> int:
+        """How many of a game's positions are reviewed (one indexed count)."""
+        if not self._has_reviews():
+            return 0
+        return int(self._conn.execute("SELECT COUNT(*) FROM reviews WHERE game_id = ?", (game_id,)).fetchone()[0])
+
+    def unreviewed(self) -> list[int]:
+        """The finished games, oldest first, of which some position (the
+        start and one after each move) has no review yet."""
+        if not self._has_reviews():
+            return []
+        return [gid for (gid,) in self._conn.execute(
+            "SELECT id FROM games WHERE finished = 1 AND "
+            "(SELECT COUNT(*) FROM reviews WHERE game_id = games.id) < "
+            "(SELECT COUNT(*) FROM moves WHERE game_id = games.id) + 1 ORDER BY id")]
 
     def moves(self, game_id: int) -> list[str]:
         """The game's moves in canonical form, in order."""

@@ -18,7 +18,7 @@ from typing import Mapping
 from dataclasses import asdict
 
 from maxima_board.rules import variants
-from maxima_board.service.record import game_record
+from maxima_board.service.review import annotated_text, reviewed
 from maxima_board.storage.store import GameRow, GameStore
 from maxima_board.storage.storefile import StoreError
 
@@ -26,6 +26,7 @@ PGN_CACHE = 2048    # game records kept (a few hundred bytes to a few kB each)
 PAGE = 20           # games in a page of the list ...
 MAX_PAGE = 100      # ... and at most, when asked for more
 PAGE_CACHE = 64     # pages kept while the database does not change
+REVIEW_CACHE = 256  # game pages (a game at a position) kept
 
 
 def page_query(query: Mapping[str, str]) -> tuple[int | None, int, bool]:
@@ -78,7 +79,9 @@ class GameReader:
         self._version: int | None = None
         self._rows: OrderedDict[int, GameRow] = OrderedDict()     # rows read at this version
         self._pages: OrderedDict[tuple[int | None, int, bool], bytes] = OrderedDict()
-        self._records: OrderedDict[GameRow, str] = OrderedDict()
+        self._records: OrderedDict[tuple[GameRow, int], str] = OrderedDict()
+        self._counts: dict[int, int] = {}        # reviewed positions per game, at this version
+        self._views: OrderedDict[tuple[GameRow, int, int | None], bytes] = OrderedDict()
         self._opened: tuple[int, int] | None = None
 
     def _identity(self) -> tuple[int, int] | None:
@@ -104,6 +107,7 @@ class GameReader:
             self._version = version
             self._rows.clear()
             self._pages.clear()
+            self._counts.clear()
         return self._store
 
     def page_json(self, before: int | None = None, limit: int = PAGE, given_limit: bool = False) -> bytes:
@@ -132,8 +136,9 @@ class GameReader:
         while len(self._rows) > PGN_CACHE:
             self._rows.popitem(last=False)
 
-    def record_text(self, game_id: int) -> str:
-        """Game ``game_id``'s record (PGN-style); ValueError if there is none."""
+    def _row(self, game_id: int) -> tuple[GameStore, GameRow, int]:
+        """The store, game ``game_id``'s row and its reviewed positions, as
+        of this version of the database; ValueError if there is no such game."""
         store = self._fresh()
         if store is None:
             raise ValueError(f"no game {game_id}")
@@ -144,15 +149,42 @@ class GameReader:
             except ValueError:
                 raise ValueError(f"no game {game_id}") from None
             self._remember([row])
-        text = self._records.get(row)
+        count = self._counts.get(game_id)
+        if count is None:
+            count = self._counts[game_id] = store.reviewed_count(game_id)
+        return store, row, count
+
+    def record_text(self, game_id: int) -> str:
+        """Game ``game_id``'s record (PGN-style, with its review where there
+        is one); ValueError if there is none."""
+        store, row, count = self._row(game_id)
+        key = (row, count)
+        text = self._records.get(key)
         if text is None:
-            text = game_record(store, row).to_text()
-            self._records[row] = text
+            text = annotated_text(store, row)
+            self._records[key] = text
             while len(self._records) > PGN_CACHE:
                 self._records.popitem(last=False)
         else:
-            self._records.move_to_end(row)
+            self._records.move_to_end(key)
         return text
+
+    def review_page(self, game_id: int, ply: int | None) -> bytes:
+        """``/games/N``: game ``game_id``'s page at position ``ply`` (None:
+        the end); made again only when the game or its review changed."""
+        from .review_page import clamp_ply, review_html
+
+        store, row, count = self._row(game_id)
+        key = (row, count, None if ply is None else min(ply, row.plies))
+        page = self._views.get(key)
+        if page is None:
+            view = reviewed(store, row)
+            page = self._views[key] = review_html(view, clamp_ply(view, ply), game_id).encode("utf-8")
+            while len(self._views) > REVIEW_CACHE:
+                self._views.popitem(last=False)
+        else:
+            self._views.move_to_end(key)
+        return page
 
     def close(self) -> None:
         if self._store is not None:
@@ -160,6 +192,7 @@ class GameReader:
             self._store = None
             self._version = None
             self._records.clear()
+            self._views.clear()
 
 
 __all__ = ["GameReader", "MAX_PAGE", "PAGE", "StoreError", "page_of", "page_query"]

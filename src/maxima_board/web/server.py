@@ -8,7 +8,11 @@
                             ({"games": [GameRow fields...], "next": the next page's URL or null});
                             ?before=ID: those numbered below ID; &limit=K: K of them (1-100)
     GET  /api/variants      the games this board can start
-    GET  /games/N.pgn       game N's record (PGN-style) to download
+    GET  /games/N.pgn       game N's record (PGN-style) to download, with its review
+                            ([%eval] comments, NAGs, the better move) where there is one
+    GET  /games/N           game N's page: the board after each move (?ply=K: after K moves;
+                            Back/Next links, arrow keys), the evaluation graph, mistakes
+                            marked, the better move on a second board (web/review_page.py)
     POST /api/new-game      start a new game; needs the board's PIN
     POST /                  the same (the page's form, sent without JavaScript)
 
@@ -40,7 +44,7 @@ from maxima_board.rules import FenError, Position
 from maxima_board.rules import variants
 
 from maxima_board.service.feed import BoardFeed, NewGame
-from maxima_board.service.record import export_text
+from maxima_board.service.review import export_annotated as export_text
 
 from maxima_board.devices.boards import games_for
 
@@ -275,6 +279,7 @@ class BoardPage:
                                 web.get("/api/games", self.games),
                                 web.get("/api/variants", self.variants),
                                 web.get(r"/games/{number:\d{1,9}}.pgn", self.record),
+                                web.get(r"/games/{number:\d{1,9}}", self.game_page),
                                 web.post("/api/new-game", self.new_game),
                                 web.post("/", self.new_game)])      # the form without JavaScript posts to the page
 
@@ -356,6 +361,24 @@ class BoardPage:
         except ValueError as exc:
             return reply_json({"error": str(exc)}, 404)
         return send(text)
+
+    async def game_page(self, request: web.Request) -> web.Response:
+        number = int(request.match_info["number"])
+        text = request.query.get("ply")
+        if text is not None and not (text.isascii() and text.isdigit() and len(text) <= 5):
+            return refuse(request, 400, "ply: a whole number from 0 to 99999")
+        if self.db_path is None:
+            return reply_json({"error": "this board keeps no games database"}, 404)
+        try:
+            body = await self._off_loop("reads", lambda: self._reader().review_page(
+                number, None if text is None else int(text)))
+        except _Busy:
+            return reply_json({"error": "the board is busy: try again"}, 503)
+        except StoreError as exc:
+            return reply_json({"error": str(exc)}, 503)
+        except ValueError as exc:
+            return reply_json({"error": str(exc)}, 404)
+        return reply_bytes(body, "text/html; charset=utf-8")
 
     async def _ask_loop(self, run, reply, missing: int = 500) -> web.Response:
         """A board whose games are not in a file (``:memory:``): its loop answers."""

@@ -12,7 +12,7 @@ from maxima_board.rules import FenError, Position, variants
 
 from maxima_board.board.numbers import argument
 from . import club_cmds
-from maxima_board.service.record import export_text
+from maxima_board.service.review import export_annotated as export_text
 from maxima_board.service.script import ScriptError, ScriptRun, parse_script
 from maxima_board.cli.abandon import abandon_of, abandon_option
 from maxima_board.cli.play import add_play_options, broker_of, play_of

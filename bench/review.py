@@ -18,7 +18,7 @@ review beside a game does to the board's loop.
 2. The board's loop (``maxima-board run`` on a simulated Pico, bench/club_attack.py's
    set-up: 500 finished games of 40 moves and a game being played, a move
    every 1.5 s) twice: with the background reviewer off
-   (``MAXIMA_BOARD_REVIEW=off``) and on (it reviews the 500 finished games
+   (``[review] background = false``) and on (it reviews the 500 finished games
    at nice 19 all the while): the loop's longest gap between watchdog pings
    (``$WATCHDOG_USEC``), late pings (> 100 ms apart) and the moves' latency.
 """
@@ -105,10 +105,11 @@ def loop_gaps(seconds: float) -> None:
         sim.start()
         config = work / "board.toml"
         config.write_text(f'hardware = "pico"\n[pico]\ndevice = "{sim.path}"\n[oled]\ndriver = "none"\n'
-                          f'[database]\npath = "{db}"\n[web]\nenabled = true\nport = 0\nbind = "127.0.0.1"\n')
+                          f'[database]\npath = "{db}"\n[web]\nenabled = true\nport = 0\nbind = "127.0.0.1"\n'
+                          f'[review]\nbackground = {"true" if review == "on" else "false"}\n')
         pings = Pings(str(work / "notify"))
         env = dict(os.environ, NOTIFY_SOCKET=str(work / "notify"), WATCHDOG_USEC=str(PING_US),
-                   PYTHONPATH=str(ROOT), MAXIMA_BOARD_REVIEW=review)
+                   PYTHONPATH=str(ROOT))
         env.pop("WATCHDOG_PID", None)
         board = subprocess.Popen([sys.executable, "-m", "maxima_board.cli.main", "run", "--config", str(config)],
                                  cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

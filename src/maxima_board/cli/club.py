@@ -2,7 +2,6 @@
 broadcast, fed by one ``maxima_board.service.feed.BoardFeed``."""
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any, TextIO
 
@@ -63,8 +62,8 @@ def start_club(db_path: str, *, web_bind: str | None = None, web_port: int = 808
     """Start the web page (when ``web_bind`` is given) and the broadcast
     (when ``broker`` is given, logged in with ``auth``, a
     maxima_board.club.connection.BrokerAuth) for the board whose games are in ``db_path``;
-    with ``review`` (and ``$MAXIMA_BOARD_REVIEW`` not ``off``), the background
-    reviewer of finished games (``maxima_board.service.review``).
+    with ``review`` (``[review] background``), the background reviewer of
+    finished games (``maxima_board.service.review``).
     OSError or ValueError when a part cannot start (nothing is left running)."""
     log = log or sys.stderr
     feed = BoardFeed()
@@ -93,7 +92,7 @@ def start_club(db_path: str, *, web_bind: str | None = None, web_port: int = 808
     if publisher is not None:
         print(f"maxima-board: broadcasting to {broker} as {publisher.base}", file=log, flush=True)
     reviewer = None
-    if review and os.environ.get("MAXIMA_BOARD_REVIEW", "on") != "off":
+    if review:
         from maxima_board.service.review import BackgroundReviewer
 
         reviewer = BackgroundReviewer(db_path, log=log)     # nice 19, its own engine: never the loop's time

@@ -151,6 +151,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     broadcast: BroadcastConfig = field(default_factory=BroadcastConfig)
     opponent: OpponentConfig = field(default_factory=OpponentConfig)
+    review_background: bool = True    # [review] background: finished games reviewed beside the board (nice 19)
     debounce_ms: int = 30
     loop_ms: int = 10
     board_kind: str = "maxima"        # [board] kind: "maxima" | "10x10" (hardware/boards.py)
@@ -522,6 +523,7 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
                   "username": lambda v: _mqtt_username(_text(v)), "password_file": _text, "tls": _tls},
     "opponent": {"side": _choice("white", "black", "none"), "level": _integer(1, 10), "engine": _engine,
                  "movetime_ms": _integer(10, 600_000)},
+    "review": {"background": _boolean},
 }
 
 
@@ -627,7 +629,8 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     values = _db_from_env(values, environ)
     _check_settings(values)
     return Config(path=str(path), hardware=hardware, matrix=matrix, leds=leds, oled=oled,
-                  buzzer=buzzer, pico=pico, web=web, broadcast=broadcast, opponent=opponent, debounce_ms=debounce_ms, loop_ms=loop_ms,
+                  buzzer=buzzer, pico=pico, web=web, broadcast=broadcast, opponent=opponent,
+                  review_background=sections["review"].get("background", True), debounce_ms=debounce_ms, loop_ms=loop_ms,
                   board_kind=kind.name, settings_values=values)
 
 

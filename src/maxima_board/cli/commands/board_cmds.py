@@ -214,7 +214,7 @@ def _club(config: Config, settings):
     on = web.enabled
     return start_club(settings.db_path or default_db_path(), web_bind=web.bind if on else None,
                       web_port=web.port, web_hosts=web.hosts, broker=cast.broker, club=cast.club,
-                      table=cast.table, auth=cast.auth(), review=True)
+                      table=cast.table, auth=cast.auth(), review=config.review_background)
 
 
 def _say_setup(config: Config) -> None:

@@ -452,15 +452,32 @@ def _play_text(v: View, lit: _Lit) -> str:
         return g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove)])
     if m.kind == "lifted":
         lifted = bits(m.missing)
-        if v.settings.hints and len(lifted) == 1:
+        if (v.settings.hints or v.settings.teach) and len(lifted) == 1:
             lit.add("hint", v.table.hints(lifted[0]))
-        return f"In hand: {g.listing([(g.piece_name(p.piece_at(s), p.turn), names[s]) for s in lifted])}."
+        text = f"In hand: {g.listing([(g.piece_name(p.piece_at(s), p.turn), names[s]) for s in lifted])}."
+        if v.settings.teach and len(lifted) == 1:
+            return text + _teaching(v, lit, lifted[0], names)
+        return text
     if m.kind == "wrong" and v.now - v.raw_since >= v.settings.grace_ms:
         lit.add("error-missing", bits(m.missing))
         lit.add("error-extra", bits(m.extra))
         lit.add("remove", bits(m.remove))
         return wrong_text(p, m, v.raw, v.lifted, names)
     return ""
+
+
+def _teaching(v: View, lit: _Lit, square: int, names: Sequence[str]) -> str:
+    """Teaching: light every enemy piece a move of the piece lifted from
+    ``square`` would capture or freeze; the words after "In hand: ..."."""
+    seen = v.table.preview(square)
+    lit.add("captures", list(seen.captures) + list(seen.freezes))
+    p = v.position
+    parts = []
+    if seen.captures:
+        parts.append(f"It can take {g.listing([(p.piece_at(q).name, names[q]) for q in seen.captures])}.")
+    if seen.freezes:
+        parts.append(f"It can freeze {g.listing([(p.piece_at(q).name, names[q]) for q in seen.freezes])}.")
+    return "".join(" " + x for x in parts)
 
 
 def _sync_screen(v: View, lit: _Lit) -> tuple[str, str]:

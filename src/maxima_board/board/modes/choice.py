@@ -14,6 +14,7 @@ out, and a touch on the board closes it, or the "Abandon game N?" it
 asked, at once (``maxima_board.board.closing``)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from maxima_board.rules import WHITE
@@ -45,6 +46,13 @@ def choose(s: "Session", game: str, now: int) -> list[dict]:
     return s.choose(form, now)
 
 
+def toggle_teaching(s: "Session") -> list[dict]:
+    """MENU's "Teaching on?": a lifted piece lights what it would capture
+    (``Settings.teach``), and a refused move says why; "Teaching off?" ends it."""
+    s.settings = replace(s.settings, teach=not s.settings.teach)
+    return []
+
+
 def open_game_menu(s: "Session", extra: list[MenuItem], only_new: bool = False) -> None:
     """MENU during a game: the game chooser, its MENU row going on to the
     game's menu (resign, draw, new game, the web PIN, then ``extra``);
@@ -61,7 +69,7 @@ def open_game_menu(s: "Session", extra: list[MenuItem], only_new: bool = False) 
     items = [MenuItem(f"Resign {side_name(side)}?", resign(side)),
              MenuItem(f"Resign {side_name(-side)}?", resign(-side)),
              MenuItem("Agree draw?", lambda now: s.end(s.position.variant.draw_result, "agreement", now)),
-             new]
+             new, MenuItem(lambda: f"Teaching {'off' if s.settings.teach else 'on'}?", lambda now: toggle_teaching(s))]
     if s.web_pin:
         items.append(MenuItem("Show web PIN?", s.show_web_pin))
 

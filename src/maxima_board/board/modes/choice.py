@@ -55,7 +55,8 @@ def toggle_teaching(s: "Session") -> list[dict]:
 
 def open_game_menu(s: "Session", extra: list[MenuItem], only_new: bool = False) -> None:
     """MENU during a game: the game chooser, its MENU row going on to the
-    game's menu (resign, draw, new game, the web PIN, then ``extra``);
+    game's menu (resign, draw, new game, the web PIN, then ``extra``, then
+    "Teaching on?");
     NEW: only "New game?"."""
     new = MenuItem("New game?", s.next_game, key="new")
     if only_new:
@@ -69,12 +70,14 @@ def open_game_menu(s: "Session", extra: list[MenuItem], only_new: bool = False) 
     items = [MenuItem(f"Resign {side_name(side)}?", resign(side)),
              MenuItem(f"Resign {side_name(-side)}?", resign(-side)),
              MenuItem("Agree draw?", lambda now: s.end(s.position.variant.draw_result, "agreement", now)),
-             new, MenuItem(lambda: f"Teaching {'off' if s.settings.teach else 'on'}?", lambda now: toggle_teaching(s))]
+             new]
     if s.web_pin:
         items.append(MenuItem("Show web PIN?", s.show_web_pin))
+    # last, after the items other layers add: a setting, not a step of the game
+    teaching = MenuItem(lambda: f"Teaching {'off' if s.settings.teach else 'on'}?", lambda now: toggle_teaching(s))
 
     def game_menu(now: int) -> list[dict]:
-        s.open_page(Menu(items + extra, now))
+        s.open_page(Menu(items + extra + [teaching], now))
         return []
 
     open_chooser(s, "Resign, draw >", game_menu)

@@ -24,7 +24,7 @@ from maxima_board.devices.oled import layout
 # (after a2-a4), and its heading with the countdown.
 PAGES = {
     "chooser": (("menu", "ok"), "Choose a game"),            # the group page of four games
-    "menu": (("menu", "menu"), "Menu 1/4"),                   # the chooser's MENU row: Resign Black?…
+    "menu": (("menu", "menu"), "Menu 1/5"),                   # the chooser's MENU row: Resign Black?…
     "new game": (("new",), "Confirm"),                        # NEW: "New game?"
     "abandon": (("menu", "ok", "back"), "Confirm"),           # Ultima (pure) chosen: "Abandon game 1?"
 }
@@ -171,11 +171,11 @@ def test_menu_stepping_to_its_next_question_restarts_its_countdown():
     c = runner.controller
     open_page(runner, "menu")
     runner.wait(CLOSE_MS - 1000)
-    assert heading(c.display) == "Menu 1/4           1s"
+    assert heading(c.display) == "Menu 1/5           1s"
     runner.press("menu")                         # Resign White?: a new question, a new countdown
-    assert heading(c.display) == "Menu 2/4          20s" and "Resign White?" in words(c.display)
+    assert heading(c.display) == "Menu 2/5          20s" and "Resign White?" in words(c.display)
     runner.wait(CLOSE_MS - 1)
-    assert heading(c.display) == "Menu 2/4           1s"
+    assert heading(c.display) == "Menu 2/5           1s"
     runner.wait(1)
     assert heading(c.display) is None
     unchanged(runner, ["a2-a4"])
@@ -237,7 +237,7 @@ def test_placing_a_piece_in_set_up_closes_the_page_and_set_up_counts_it():
     assert "Place 31" in words(c.display)
 
 
-@pytest.mark.parametrize("presses, row, title", [(("menu",), 0, "Choose a game"), (("menu", "menu"), 1, "Menu 1/4")])
+@pytest.mark.parametrize("presses, row, title", [(("menu",), 0, "Choose a game"), (("menu", "menu"), 1, "Menu 1/5")])
 def test_the_service_loop_closes_the_page_at_its_deadline_waking_once_a_second(presses, row, title):
     """The real loop (``maxima_board.service.runner``) on a board that reports by
     events: the countdown and the closing come from the controller's

@@ -30,7 +30,7 @@ def test_led_styles_follow_board_md():
         "engine-to": ("steady", "white"), "check": ("slow", "amber"),
         "setup-missing": ("steady", "white"), "last-from": ("steady", "dim green"),
         "last-to": ("steady", "dim green"), "immobilized": ("steady", "blue"),
-        "hint": ("steady", "dim white"),
+        "hint": ("steady", "dim white"), "captures": ("pulse", "magenta"),
     }
     patterns = {0: "steady", 1: "slow", 2: "fast", 3: "pulse"}
     assert set(LED_STYLE) == set(LED_STATES) == set(expect)

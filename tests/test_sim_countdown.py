@@ -30,7 +30,7 @@ def test_a_menu_is_printed_when_it_opens_and_when_it_closes_not_each_second():
         sim.command("press menu", 1)               # the chooser
         sim.command("press menu", 2)               # its MENU row: the menu's first question
         before = len(oled_lines(out))
-        assert "Menu 1/4" in oled_lines(out)[-1] and oled_lines(out)[-1].count("20s") == 1
+        assert "Menu 1/5" in oled_lines(out)[-1] and oled_lines(out)[-1].count("20s") == 1
         for _ in range(CLOSE_MS // 1000 + 2):      # the countdown runs out, second by second
             clock.t += 1
             sim.tick()
@@ -40,7 +40,7 @@ def test_a_menu_is_printed_when_it_opens_and_when_it_closes_not_each_second():
         sim.command("press menu", 3)
         sim.command("press menu", 4)
         sim.command("press menu", 5)               # MENU: the next question, printed at once
-        assert "Menu 2/4" in oled_lines(out)[-1]
+        assert "Menu 2/5" in oled_lines(out)[-1]
     finally:
         sim.close()
         store.close()

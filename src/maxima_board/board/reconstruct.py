@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from maxima_board.rules import Move, Position
+from maxima_board.rules.teaching import Preview, preview
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +148,8 @@ class MoveTable:
     """Every legal move of ``position`` with its physical signature."""
 
     def __init__(self, position: Position):
+        self._position = position
+        self._previews: dict[int, Preview] = {}
         self.expected = position.occupancy()
         self.entries: tuple[Entry, ...] = tuple(_entry(position, m) for m in position.legal_moves)
         self.by_result: dict[int, list[Entry]] = {}
@@ -286,6 +289,13 @@ class MoveTable:
     def hints(self, square: int) -> list[int]:
         """Destinations of the legal moves of the piece on ``square``."""
         return self.targets_from.get(square, [])
+
+    def preview(self, square: int) -> Preview:
+        """What the piece on ``square`` could do (:func:`maxima_board.rules.teaching.preview`), asked once."""
+        found = self._previews.get(square)
+        if found is None:
+            found = self._previews[square] = preview(self._position, square)
+        return found
 
 
 def bits(mask: int) -> list[int]:

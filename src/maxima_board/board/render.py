@@ -11,7 +11,7 @@ from .guidance import WIDTH
 
 # One character per LED state, shown after the piece letter.
 LED_MARKS = {"error-extra": "X", "error-missing": "!", "remove": "R", "engine-from": "e",
-             "engine-to": "E", "check": "+", "setup-missing": "S", "last-from": "f",
+             "engine-to": "E", "check": "+", "captures": "c", "setup-missing": "S", "last-from": "f",
              "last-to": "t", "immobilized": "i", "hint": "h"}
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
 from maxima_board.rules import WHITE, Move, Position
+from maxima_board.rules.teaching import why_not
 from maxima_board.rules.words import move_label, move_words as word_text, renamed
 
 from . import guidance as g
@@ -255,7 +256,7 @@ def _placing_text(v: View) -> str:
 
 
 def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int = 0,
-               names: Sequence[str] | None = None) -> str:
+               names: Sequence[str] | None = None, teach: bool = False) -> str:
     """Words for a wrong board ``occ`` (``lifted``: the squares lifted
     since the position arose): what went wrong, then how to fix it.
 
@@ -266,7 +267,8 @@ def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int
     off its square that the target keeps on the board; else the square is
     simply to be cleared (the board cannot tell which piece stands there).
     Squares are named by ``names`` (the board's printed names, by index;
-    the game's if None)."""
+    the game's if None). ``teach``: an illegal move of one piece says why
+    (:func:`maxima_board.rules.teaching.why_not`) instead of "Not a legal move."."""
     p = position
     names = p.geometry.names if names is None else names
     entry = m.entry
@@ -284,12 +286,15 @@ def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int
 
     missing, extra = bits(m.missing), bits(m.extra)
     parts = []
+    why = _why_not(p, occ, names) if teach and occ is not None else None
     if entry is None:
         strays = [s for s in missing if p.piece_at(s) is not None and p.piece_at(s).color != p.turn]
         if strays:
             parts.append(f"{g.side_name(p.turn)} to move.")
         elif missing and extra:
-            parts.append("Not a legal move.")
+            parts.append(why or "Not a legal move.")
+    elif why:   # the nearest legal move is not the one tried (a frozen piece's: its suicide)
+        parts.append(why)
     if len(missing) == 1 and len(extra) == 1 and _lone_stray(p, m, occ, lifted) == name(missing[0]):
         parts.append(g.astray(name(missing[0]), names[missing[0]], names[extra[0]]))
     else:
@@ -297,6 +302,19 @@ def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int
         parts.append(g.take_off([names[s] for s in extra]))
     parts.append(g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove) if p.piece_at(s) is not None]))
     return " ".join(x for x in parts if x)
+
+
+def _why_not(p: Position, occ: int, names: Sequence[str]) -> str | None:
+    """Teaching: when the board ``occ`` shows one piece of the side to move
+    taken off its square and one square filled, why that move is not legal,
+    by the rules engine (:func:`maxima_board.rules.teaching.why_not`); else None."""
+    expected = p.occupancy()
+    own = [s for s in bits(expected & ~occ) if p.piece_at(s).color == p.turn]
+    filled = bits(occ & ~expected)
+    if len(own) != 1 or len(filled) != 1:
+        return None
+    reason = why_not(p, own[0], filled[0], names)
+    return reason.text if reason is not None else None
 
 
 def _lone_stray(p: Position, m: Match, occ: int | None, lifted: int) -> str | None:
@@ -452,15 +470,32 @@ def _play_text(v: View, lit: _Lit) -> str:
         return g.remove([(p.piece_at(s).name, names[s]) for s in bits(m.remove)])
     if m.kind == "lifted":
         lifted = bits(m.missing)
-        if v.settings.hints and len(lifted) == 1:
+        if (v.settings.hints or v.settings.teach) and len(lifted) == 1:
             lit.add("hint", v.table.hints(lifted[0]))
-        return f"In hand: {g.listing([(g.piece_name(p.piece_at(s), p.turn), names[s]) for s in lifted])}."
+        text = f"In hand: {g.listing([(g.piece_name(p.piece_at(s), p.turn), names[s]) for s in lifted])}."
+        if v.settings.teach and len(lifted) == 1:
+            return text + _teaching(v, lit, lifted[0], names)
+        return text
     if m.kind == "wrong" and v.now - v.raw_since >= v.settings.grace_ms:
         lit.add("error-missing", bits(m.missing))
         lit.add("error-extra", bits(m.extra))
         lit.add("remove", bits(m.remove))
-        return wrong_text(p, m, v.raw, v.lifted, names)
+        return wrong_text(p, m, v.raw, v.lifted, names, v.settings.teach)
     return ""
+
+
+def _teaching(v: View, lit: _Lit, square: int, names: Sequence[str]) -> str:
+    """Teaching: light every enemy piece a move of the piece lifted from
+    ``square`` would capture or freeze; the words after "In hand: ..."."""
+    seen = v.table.preview(square)
+    lit.add("captures", list(seen.captures) + list(seen.freezes))
+    p = v.position
+    parts = []
+    if seen.captures:
+        parts.append(f"It can take {g.listing([(p.piece_at(q).name, names[q]) for q in seen.captures])}.")
+    if seen.freezes:
+        parts.append(f"It can freeze {g.listing([(p.piece_at(q).name, names[q]) for q in seen.freezes])}.")
+    return "".join(" " + x for x in parts)
 
 
 def _sync_screen(v: View, lit: _Lit) -> tuple[str, str]:

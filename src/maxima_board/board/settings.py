@@ -36,6 +36,9 @@ class Settings:
     show_immobilized: str = "both"     # "off" | "side" (side to move) | "both"
     show_check: bool = True
     hints: bool = False
+    # Teaching: a lifted piece lights its legal targets (as ``hints``) and
+    # every enemy piece a move of it would capture or freeze (LED ``captures``).
+    teach: bool = False
     # A board restored by hand to the position before the last move takes
     # that move back, as if BACK had been pressed.
     takeback_by_restore: bool = True

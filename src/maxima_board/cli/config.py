@@ -510,7 +510,7 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
                 "grace_ms": _integer(0, 60_000), "last_move_ms": _integer(0, 600_000),
                 "debounce_ms": _integer(0, 1000), "loop_ms": _integer(1, 100)},
     "assist": {"show_immobilized": _choice("off", "side", "both"), "show_check": _boolean,
-               "hints": _boolean, "takeback_by_restore": _boolean},
+               "hints": _boolean, "teach": _boolean, "takeback_by_restore": _boolean},
     "game": {"event": _text, "site": _text, "white": _text, "black": _text, "round": _text,
              "variant": _variant, "forces": _choice("eq", "u1", "u2", "random"),
              "seed": _integer(0, 2**31 - 1)},

@@ -6,6 +6,8 @@ one way (:func:`play_of`, :func:`broker_of`):
                         game's name ("Optima 9x9", "Swapper"), any case
     --board KIND        the physical board simulated (maxima, 10x10)
     --clock CONTROL     the time control (90+30, 60d10, 40/90,30+30, none)
+    --teach             teaching: a lifted piece lights its legal targets and
+                        what each move would capture (LED ``captures``)
     --broadcast HOST:PORT, --table, --club, --username, --password-file,
     --tls-ca, --tls-cert, --tls-key
                         the club's MQTT broker the board publishes to
@@ -28,7 +30,7 @@ from maxima_board.rules.game_names import game_id, suggestion
 
 
 def add_play_options(p: argparse.ArgumentParser, what: str = "the game") -> None:
-    """``--variant``, ``--board``, ``--clock`` and the broker's options."""
+    """``--variant``, ``--board``, ``--clock``, ``--teach`` and the broker's options."""
     p.add_argument("--variant", metavar="NAME", default=None, type=variant_name,
                    help=f"{what}: a name of 'maxima-board variants' (an id, or a title such as \"Optima 9x9\", "
                         "any case; default: maxima, or the board's first game); without --board, squares are "
@@ -39,6 +41,9 @@ def add_play_options(p: argparse.ArgumentParser, what: str = "the game") -> None
                         "the game placed on it as on a real board)")
     p.add_argument("--clock", metavar="CONTROL", default="none", type=_control,
                    help=f"time control of {what}: 90+30, 60d10, 40/90,30+30 or none (default)")
+    p.add_argument("--teach", action="store_true",
+                   help="teaching: a lifted piece lights its legal targets and every enemy piece a move of it "
+                        "would capture or freeze (LED 'captures'); a refused move says why")
     broadcast_options(p)
 
 
@@ -99,7 +104,8 @@ def play_of(args: argparse.Namespace, *, db: str | None = None, resumes: bool = 
     if board is None and args.variant is None and resumes:
         board = "maxima"
     kind, variant = board_and_game(board, args.variant)
-    settings = Settings(db_path=db, time_control=args.clock, variant=variant, board_kind=kind)
+    settings = Settings(db_path=db, time_control=args.clock, variant=variant, board_kind=kind,
+                        teach=getattr(args, "teach", False))
     return Play(settings, board, follow=resumes and args.board is None)
 
 

@@ -13,7 +13,7 @@ from typing import Mapping
 # The pattern of each LED state (config [leds] patterns overrides them).
 DEFAULT_PATTERNS = {
     "error-extra": "fast", "error-missing": "steady", "remove": "fast",
-    "engine-from": "slow", "engine-to": "steady", "check": "slow",
+    "engine-from": "slow", "engine-to": "steady", "check": "slow", "captures": "steady",
     "setup-missing": "steady", "last-from": "steady", "last-to": "steady",
     "immobilized": "off", "hint": "off",
 }

@@ -14,7 +14,7 @@ BUTTONS = ("ok", "back", "menu", "new")
 
 # LED state names of shared/hardware/board.md, highest priority first.
 LED_STATES = ("error-extra", "error-missing", "remove", "engine-from", "engine-to", "check",
-              "setup-missing", "last-from", "last-to", "immobilized", "hint")
+              "captures", "setup-missing", "last-from", "last-to", "immobilized", "hint")
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ PULSE = mbproto.PULSE
 
 # palette indices (low nibble) used by the LED states
 OFF, RED, ORANGE, WHITE, AMBER, DIM_GREEN, BLUE, DIM_WHITE = range(8)
+MAGENTA = mbproto.COLOUR_NAMES.index("magenta")
 
 #: board.md LED state -> (pattern, palette index)
 LED_STYLE: dict[str, tuple[int, int]] = {
@@ -39,6 +40,7 @@ LED_STYLE: dict[str, tuple[int, int]] = {
     "engine-from": (SLOW_BLINK, WHITE),
     "engine-to": (STEADY, WHITE),
     "check": (SLOW_BLINK, AMBER),
+    "captures": (PULSE, MAGENTA),
     "setup-missing": (STEADY, WHITE),
     "last-from": (STEADY, DIM_GREEN),
     "last-to": (STEADY, DIM_GREEN),

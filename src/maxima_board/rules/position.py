@@ -337,6 +337,18 @@ class Position:
         self._rules.make(board, list(self.kings), raw)
         return board
 
+    def tried(self, move: Move) -> "Position":
+        """A copy after ``move``, one of :meth:`pseudo_moves` of the side to
+        move, played without the legality test, the mover still to move: its
+        :meth:`check_info` says what the opponent could then win
+        (:func:`maxima_board.rules.teaching.why_not`)."""
+        for raw in self._rules.pseudo_moves(self.board, self.turn, self.kings):
+            if self._move(raw) == move:
+                other = self.copy()
+                self._rules.make(other.board, other.kings, raw)
+                return other
+        raise MoveError(f"no move {move} in {self.fen()}")
+
     def occupancy_after(self, move: Move) -> int:
         """Occupancy bit mask after the legal ``move``, without playing it."""
         occ = 0

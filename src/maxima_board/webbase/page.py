@@ -16,7 +16,7 @@ from .svg import board_svg, legend_html
 LED_WORDS = {
     "last-from": "last move from", "last-to": "last move to", "remove": "take off", "error-extra": "should be empty",
     "error-missing": "piece missing", "check": "check", "immobilized": "immobilized", "setup-missing": "place a piece",
-    "hint": "possible move", "engine-from": "computer moves from", "engine-to": "computer moves to",
+    "hint": "possible move", "captures": "it would capture", "engine-from": "computer moves from", "engine-to": "computer moves to",
 }
 SIDES = ("white", "black")
 

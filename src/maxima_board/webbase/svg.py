@@ -19,7 +19,7 @@ from .figures import StandIn, figure_svg, stand_in
 LED_COLOURS = {
     "last-from": "#f3e27a", "last-to": "#e9cf3a", "remove": "#e5533d", "error-extra": "#e5533d",
     "error-missing": "#f08a7a", "check": "#f0a030", "immobilized": "#7fa7e0",
-    "setup-missing": "#6cc46c", "hint": "#b7e4a8", "engine-from": "#b99be0", "engine-to": "#9a6fd6",
+    "setup-missing": "#6cc46c", "hint": "#b7e4a8", "captures": "#d94f9b", "engine-from": "#b99be0", "engine-to": "#9a6fd6",
 }
 LIGHT, DARK = "#eeeed2", "#b5c69a"
 

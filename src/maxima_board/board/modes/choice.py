@@ -14,6 +14,7 @@ out, and a touch on the board closes it, or the "Abandon game N?" it
 asked, at once (``maxima_board.board.closing``)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from maxima_board.rules import WHITE
@@ -45,9 +46,17 @@ def choose(s: "Session", game: str, now: int) -> list[dict]:
     return s.choose(form, now)
 
 
+def toggle_teaching(s: "Session") -> list[dict]:
+    """MENU's "Teaching on?": a lifted piece lights what it would capture
+    (``Settings.teach``), and a refused move says why; "Teaching off?" ends it."""
+    s.settings = replace(s.settings, teach=not s.settings.teach)
+    return []
+
+
 def open_game_menu(s: "Session", extra: list[MenuItem], only_new: bool = False) -> None:
     """MENU during a game: the game chooser, its MENU row going on to the
-    game's menu (resign, draw, new game, the web PIN, then ``extra``);
+    game's menu (resign, draw, new game, the web PIN, then ``extra``, then
+    "Teaching on?");
     NEW: only "New game?"."""
     new = MenuItem("New game?", s.next_game, key="new")
     if only_new:
@@ -64,9 +73,11 @@ def open_game_menu(s: "Session", extra: list[MenuItem], only_new: bool = False) 
              new]
     if s.web_pin:
         items.append(MenuItem("Show web PIN?", s.show_web_pin))
+    # last, after the items other layers add: a setting, not a step of the game
+    teaching = MenuItem(lambda: f"Teaching {'off' if s.settings.teach else 'on'}?", lambda now: toggle_teaching(s))
 
     def game_menu(now: int) -> list[dict]:
-        s.open_page(Menu(items + extra, now))
+        s.open_page(Menu(items + extra + [teaching], now))
         return []
 
     open_chooser(s, "Resign, draw >", game_menu)

@@ -45,7 +45,10 @@ class Variant:
     - ``chess_army``: chess's army plus one piece (D1), stood in by chess pieces;
     - ``series``: how a game's series is named where the games differ only in
       an added piece (``"Deckle's"``), else empty;
-    - ``check_rule``: the rule that forbids leaving the King attacked (M12, U11, D5).
+    - ``check_rule``: the rule that forbids leaving the King attacked (M12, U11, D5);
+    - ``freeze_rule``, ``palace_rule``, ``swap_rule``: the rules that freeze a
+      piece (M9, U9, D9, O10), forbid filling the own palace (M11) and forbid
+      the swap back (D14), named when a move is refused (:mod:`maxima_board.rules.teaching`).
     """
 
     name: str
@@ -80,6 +83,9 @@ class Variant:
     chess_army: bool = False
     series: str = ""
     check_rule: str = ""
+    freeze_rule: str = ""
+    palace_rule: str = ""
+    swap_rule: str = ""
     letters: dict[str, PieceType] = field(init=False, repr=False)
 
     def __post_init__(self):

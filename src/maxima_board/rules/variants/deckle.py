@@ -56,6 +56,8 @@ def _variant(stem: str, title: str, added: PieceType, what: str, ranks: int) -> 
         types=ARMY + (added,),
         family="deckle",
         check_rule="D5",
+        freeze_rule="D9",
+        swap_rule="D14",
         chess_fen=True,
         chess_army=True,
         series="Deckle's",

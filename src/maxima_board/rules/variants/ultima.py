@@ -22,11 +22,11 @@ START = "clhwkhli/pppppppp/8/8/8/8/PPPPPPPP/ILHKWHLC w 0"
 ULTIMA = Variant(
     name="ultima", title="Ultima",
     summary="Ultima / Baroque chess (Abbott 1962), standard rules: combined Chameleon captures, suicide",
-    geometry=GEOMETRY, start_fen=START, types=TYPES, family="ultima", check_rule="U11",
+    geometry=GEOMETRY, start_fen=START, types=TYPES, family="ultima", check_rule="U11", freeze_rule="U9",
     suicide=True, immobilization="standard", chameleon_pure=False, stalemate="mover wins")
 
 ULTIMA_PURE = Variant(
     name="ultima-pure", title="Ultima (pure)",
     summary="Ultima, Sewell's pure rules: neutralized Immobilizers, no suicide, leaping Chameleon takes only Leapers",
-    geometry=GEOMETRY, start_fen=START, types=TYPES, family="ultima", check_rule="U11",
+    geometry=GEOMETRY, start_fen=START, types=TYPES, family="ultima", check_rule="U11", freeze_rule="U9",
     suicide=False, immobilization="pure", chameleon_pure=True, stalemate="mover wins")

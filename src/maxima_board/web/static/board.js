@@ -14,7 +14,7 @@ const titles = {};   // game id -> its name, from /api/variants
 const LED_WORDS = {
   "last-from": "last move from", "last-to": "last move to", "remove": "take off", "error-extra": "should be empty",
   "error-missing": "piece missing", "check": "check", "immobilized": "immobilized", "setup-missing": "place a piece",
-  "hint": "possible move", "engine-from": "computer moves from", "engine-to": "computer moves to",
+  "hint": "possible move", "captures": "it would capture", "engine-from": "computer moves from", "engine-to": "computer moves to",
 };
 
 // The side to move while the game is played, else null (page.py to_move).

@@ -100,7 +100,7 @@ def test_the_error_events_text_and_squares_agree_in_the_boards_names():
     runner.lift("b3")
     events = runner.place("c4") + runner.wait(3000)
     error = next(e for e in events if e["type"] == "error")
-    assert error["text"] == "Not a legal move. Put the Pawn back on b3 from c4."
+    assert error["text"] == "Pawn b3 cannot move to c4. Put the Pawn back on b3 from c4."
     assert (error["missing"], error["extra"]) == (["b3"], ["c4"])
 
 

@@ -374,7 +374,7 @@ def test_7_illegal_move_is_shown_after_the_grace_time_and_recovers():
     assert moves(events) == []
     assert final["leds"] == {"d3": "error-missing", "e4": "error-extra"}
     text = words(final["display"])
-    assert "Not a legal move." in text and "Put the Pawn back on d3" in text
+    assert "Pawn d3 cannot move to e4." in text and "Put the Pawn back on d3" in text
     errors = [e for e in events if e["type"] == "error"]
     assert errors and errors[-1]["missing"] == ["d3"] and errors[-1]["extra"] == ["e4"]
     events, final = run("""

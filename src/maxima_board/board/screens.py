@@ -256,7 +256,7 @@ def _placing_text(v: View) -> str:
 
 
 def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int = 0,
-               names: Sequence[str] | None = None, teach: bool = False) -> str:
+               names: Sequence[str] | None = None) -> str:
     """Words for a wrong board ``occ`` (``lifted``: the squares lifted
     since the position arose): what went wrong, then how to fix it.
 
@@ -267,8 +267,10 @@ def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int
     off its square that the target keeps on the board; else the square is
     simply to be cleared (the board cannot tell which piece stands there).
     Squares are named by ``names`` (the board's printed names, by index;
-    the game's if None). ``teach``: an illegal move of one piece says why
-    (:func:`maxima_board.rules.teaching.why_not`) instead of "Not a legal move."."""
+    the game's if None). An illegal move of one piece says why
+    (:func:`maxima_board.rules.teaching.why_not`): "Pawn d3 is frozen by
+    the Immobilizer on e3."; "Not a legal move." only when the rules name
+    no reason."""
     p = position
     names = p.geometry.names if names is None else names
     entry = m.entry
@@ -286,7 +288,7 @@ def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int
 
     missing, extra = bits(m.missing), bits(m.extra)
     parts = []
-    why = _why_not(p, occ, names) if teach and occ is not None else None
+    why = _why_not(p, occ, names) if occ is not None else None
     if entry is None:
         strays = [s for s in missing if p.piece_at(s) is not None and p.piece_at(s).color != p.turn]
         if strays:
@@ -305,7 +307,7 @@ def wrong_text(position: Position, m: Match, occ: int | None = None, lifted: int
 
 
 def _why_not(p: Position, occ: int, names: Sequence[str]) -> str | None:
-    """Teaching: when the board ``occ`` shows one piece of the side to move
+    """When the board ``occ`` shows one piece of the side to move
     taken off its square and one square filled, why that move is not legal,
     by the rules engine (:func:`maxima_board.rules.teaching.why_not`); else None."""
     expected = p.occupancy()
@@ -480,7 +482,7 @@ def _play_text(v: View, lit: _Lit) -> str:
         lit.add("error-missing", bits(m.missing))
         lit.add("error-extra", bits(m.extra))
         lit.add("remove", bits(m.remove))
-        return wrong_text(p, m, v.raw, v.lifted, names, v.settings.teach)
+        return wrong_text(p, m, v.raw, v.lifted, names)
     return ""
 
 

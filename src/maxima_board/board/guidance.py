@@ -93,7 +93,7 @@ def not_in_game(squares: Sequence[str], pieces: Sequence[Piece | None] = ()) -> 
         colour = piece.color
     text = f"Take off {', '.join(parts)}."
     why = f"{text} {'It is' if len(squares) == 1 else 'They are'} not in this game."
-    return why if len(wrap(why)) <= TEXT_LINES and not wrap(why)[-1].endswith("…") else text
+    return why if len(wrap(why, TEXT_LINES + 1)) <= TEXT_LINES else text   # the reason only where it fits
 
 
 def astray(name: str, home: str, where: str) -> str:
@@ -141,7 +141,7 @@ def phrases(text: str) -> list[str]:
     i = 0
     while i < len(words):
         word = words[i]
-        if word.rstrip(_PHRASE_END) in BUTTON_WORDS and word[-1] not in _PHRASE_END:
+        if word in BUTTON_WORDS:   # "OK." or "MENU:" ends where it starts: no phrase
             end = i + 1
             while end < len(words):
                 end += 1
@@ -187,7 +187,7 @@ def wrap(text: str, lines: int = TEXT_LINES) -> list[str]:
         out.append(current)
     if len(out) > lines:
         out = out[:lines]
-        out[-1] = fit(out[-1] + " …") if len(out[-1]) < WIDTH else out[-1][:WIDTH - 1] + "…"
+        out[-1] = fit(out[-1] + " …")   # a full line: its last character gives way to the "…"
     return out
 
 

@@ -242,3 +242,41 @@ def test_the_loops_waker_reaches_every_rebuilt_stack_and_a_pending_fault_is_due_
     assert any(e["type"] == "error" and "leds fault" in e["text"] for e in events)
     assert built and built[-1].waker is wake
     store.close()
+
+
+def test_a_fault_on_the_ten_by_ten_board_is_scripted_in_the_boards_names(tmp_path, monkeypatch):
+    """Issue 32, finding 1: the fault script names squares as the board
+    prints them (Ultima's d2 is e3 on the 10×10 board) and says to replay it
+    with ``--board 10x10``; so replayed, it shows the same fault."""
+    from maxima_board.service.board_view import BoardView
+
+    store = GameStore(tmp_path / "games.db")
+    settings = Settings(board_kind="10x10", variant="ultima")
+
+    def stack(now: int):
+        return BoardView(Controller(settings, store, now_ms=now), "10x10", None)
+
+    guard = Guard(BoardView(Controller(settings, store, fen="start", now_ms=0), "10x10", None), stack,
+                  fault_dir=fault_dir_for(store), log=io.StringIO(), now_ms=0)
+    runner = Runner.attach(guard, None, 0)
+    runner.lift("e3")
+    runner.place("e5")
+    runner.wait(400)
+    assert guard.moves == ["d2-d4"]
+    step, fired = _fault_when_e7_is_lifted(once=False)
+    monkeypatch.setattr(PlayMode, "step", step)
+    events = runner.lift("f8")                  # the game's e7
+    assert fired
+    text = Path(next(e for e in events if e["type"] == "error")["script"]).read_text()
+    assert "replay --board 10x10" in text
+    lines = [line for line in text.splitlines() if not line.startswith("#")]
+    assert {"lift e3", "place e5", "lift f8"} <= set(lines)
+    assert "lift d2" not in lines and "lift e7" not in lines
+    with pytest.raises(Injected):
+        list(replay(parse_script(text.splitlines()), Settings(), board="10x10"))
+    monkeypatch.setattr(PlayMode, "step", ORIGINAL_STEP)
+    final = list(replay(parse_script(text.splitlines()), Settings(), board="10x10"))[-1]
+    after = Position(variant="ultima")
+    after.push("d2-d4")
+    assert final["fen"] == after.fen()
+    store.close()

@@ -92,7 +92,7 @@ def start_club(db_path: str, *, web_bind: str | None = None, web_port: int = 808
     if publisher is not None:
         print(f"maxima-board: broadcasting to {broker} as {publisher.base}", file=log, flush=True)
     reviewer = None
-    if review:
+    if review and db_path != ":memory:" and not db_path.startswith("file::memory:"):
         from maxima_board.service.review import BackgroundReviewer
 
         reviewer = BackgroundReviewer(db_path, log=log)     # nice 19, its own engine: never the loop's time

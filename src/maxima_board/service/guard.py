@@ -7,7 +7,11 @@ An exception raised by a controller call never reaches the loop:
 * it is logged, with its traceback, and with a *replay script* of the
   frames, presses and link changes since the last position the board held
   (written next to the games database as ``fault-<time>.replay``, so that
-  ``maxima-board replay FILE`` shows the same fault);
+  ``maxima-board replay FILE`` shows the same fault). Its squares are the
+  ones printed on the board: a game placed on a bigger board as the board
+  places it (``maxima_board.devices.boards.place``) is written in the
+  board's names, to replay with ``--board KIND`` as its first line says;
+  at another offset, in the game's own;
 * the OLED says the game is safe (every committed move is already stored):
   the fault screen, offered to the stack's screen composer above everything
   (``maxima_board.board.composer``);
@@ -27,7 +31,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Mapping, TextIO
 
 from maxima_board.board.composer import Offer, Rank, Source
 
@@ -58,12 +62,16 @@ class Journal:
     current: frozenset[str] | None = None  # the last frame recorded
     link_ok: bool = True
     entries: list[tuple[int, str]] = field(default_factory=list)   # (time, line); "" for a frame
+    board_kind: str | None = None          # the board's names are used (frames and moves): its kind
+    board_of: Mapping[str, str] | None = None   # game square -> board square, for the moves made by hand
 
     def script(self, now_ms: int, fault: str, detail: str) -> str:
+        how = (f"`maxima-board replay --board {self.board_kind}` this file (the squares printed on the board)"
+               if self.board_kind else "`maxima-board replay` this file")
         lines = [f"# maxima-board: controller fault: {fault}",
                  f"# {detail}",
-                 "# The board from the last position the controller reached; `maxima-board replay` this file.",
-                 "# (Squares off the game's and the computer opponent's answers are not recorded.)"]
+                 f"# The board from the last position the controller reached; {how}.",
+                 "# (The computer opponent's answers are not recorded.)"]
         if self.control:
             lines.append(f"clock {self.control}")
         lines += self._game_lines()
@@ -101,12 +109,19 @@ class Journal:
                 lines = [f"variant {self.variant} {root.fen()}"]
                 rng = random.Random(0)
                 for move in moves:
-                    lines += hand_lines(root, move, rng, Settings().settle_ms)
+                    lines += [self._on_board(line) for line in hand_lines(root, move, rng, Settings().settle_ms)]
                     root.push(move)
                 return lines
             except Exception:   # noqa: BLE001 - the script must be written whatever fails
                 pass
         return [f"variant {self.variant} {self.fen}"]
+
+    def _on_board(self, line: str) -> str:
+        """A ``lift``/``place`` line of the game's squares in the board's names."""
+        op, _, square = line.partition(" ")
+        if self.board_of is None or op not in ("lift", "place"):
+            return line
+        return f"{op} {self.board_of.get(square, square)}"
 
 
 def _board_line(squares: frozenset[str]) -> str:
@@ -333,16 +348,31 @@ class Guard(Layer):
         return None
 
     # ------------------------------------------------------------ the record
-    def _game_squares(self, squares, args: tuple = ()) -> frozenset[str]:
-        """A frame in the game's square names (through the board's placement)."""
+    def _placement(self) -> Any:
+        """The board's placement of the game when it is the one ``replay
+        --board`` makes (``devices.boards.place``, no offset); else None."""
         placement = getattr(self.controller, "placement", None)
-        to_game = getattr(placement, "to_game", None)
-        if to_game is not None:
-            try:
-                return frozenset(to_game(squares)[0])
-            except Exception:   # noqa: BLE001 - the record must never fail the call
-                return frozenset(squares)
-        return frozenset(squares)
+        if placement is None:
+            return None
+        from maxima_board.devices.boards import PlacementError, place
+
+        try:
+            usual = place(placement.variant, placement.board)
+        except (PlacementError, ValueError):
+            return None
+        return placement if usual.shift == placement.shift else None
+
+    def _frame_squares(self, squares) -> frozenset[str]:
+        """A frame as the script writes it: the board's squares when the game
+        stands where ``replay --board`` puts it, else the game's (through
+        the board's placement)."""
+        placement = getattr(self.controller, "placement", None)
+        if placement is None or self._journal.board_kind is not None:
+            return frozenset(squares)
+        try:
+            return frozenset(placement.to_game(squares)[0])
+        except Exception:   # noqa: BLE001 - the record must never fail the call
+            return frozenset(squares)
 
     def _record(self, now_ms: int, line: str | None, squares=None) -> None:
         j = self._journal
@@ -351,7 +381,7 @@ class Guard(Layer):
         if line is not None:
             j.entries.append((now_ms, line))
             return
-        new = self._game_squares(squares)
+        new = self._frame_squares(squares)
         j.entries += [(now_ms, text) for text in _frame_lines(j.current, new)]
         j.current = new
 
@@ -360,15 +390,18 @@ class Guard(Layer):
         try:
             c = self.controller
             position = c.position
+            placement = self._placement()
             journal = Journal(variant=position.variant.name, fen=position.fen(), position=position.copy(),
                               mode=c.mode,
                               control=getattr(c, "time_control", None), start_ms=now_ms,
-                              link_ok=self._link[0])
+                              link_ok=self._link[0],
+                              board_kind=placement.board.name if placement is not None else None,
+                              board_of=placement.board_of if placement is not None else None)
         except Exception:   # noqa: BLE001 - a stack that cannot say where it is: keep the old record
             return
-        if self._frame is not None:
-            journal.board = journal.current = self._game_squares(self._frame[0][0])
         self._journal = journal
+        if self._frame is not None:
+            journal.board = journal.current = self._frame_squares(self._frame[0][0])
 
 
 def fault_dir_for(store) -> Path | None:

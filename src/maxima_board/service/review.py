@@ -219,8 +219,7 @@ class BackgroundReviewer:
         self.command = [sys.executable, "-m", "maxima_board.cli.main", "review", "--pending", "--db", db_path,
                         "--watch", f"{idle_s:g}", "--parent", str(os.getpid()), "--engine", engine, *limit]
         self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=log if log is not None else None, preexec_fn=_lowest_priority,
-                                     close_fds=True)
+                                     stderr=_file_of(log), preexec_fn=_lowest_priority, close_fds=True)
 
     @property
     def pid(self) -> int:
@@ -234,6 +233,18 @@ class BackgroundReviewer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+def _file_of(log: TextIO | None) -> TextIO | None:
+    """``log`` when a child process can write to it (it has a file
+    descriptor), else None: the child writes to the board's own stderr."""
+    try:
+        if log is not None:
+            log.fileno()
+            return log
+    except (AttributeError, OSError, ValueError):    # io.UnsupportedOperation is both
+        pass
+    return None
 
 
 def _lowest_priority() -> None:

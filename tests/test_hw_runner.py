@@ -275,7 +275,7 @@ def test_a_board_never_found_at_start_is_reported_after_the_wait():
     runner, screens = _link_run(up_ms=None, down_ms=None, until_ms=3000)
     lost = [(at, lines) for at, lines in screens if lines[0] == "Board link lost"]
     assert lost and lost[0][0] == LINK_WAIT_MS
-    assert lost[0][1] == ["Board link lost", "", "No board found. Check", "the Pico's USB cable.", "Retrying."]
+    assert lost[0][1] == ["Board link lost", "", "Retrying. No board", "found: check the", "Pico's USB cable."]
     assert runner.events.count({"type": "link", "ok": False}) == 1
 
 

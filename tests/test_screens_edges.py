@@ -35,13 +35,19 @@ def test_a_link_lost_after_frames_asks_to_wait_before_moving():
 
 def test_a_board_never_found_asks_to_check_the_cable():
     assert lines(view(link_ok=False, raw=None)) == [
-        "Board link lost", "", "No board found. Check", "the Pico's USB cable.", "Retrying."]
+        "Board link lost", "", "Retrying. No board", "found: check the", "Pico's USB cable."]
 
 
 def test_a_named_link_problem_is_said_with_the_cable_to_check():
     shown = lines(view(link_ok=False, link_problem="No board at /dev/x"))
     assert shown[:2] == ["Board link lost", ""]
-    assert " ".join(shown[2:]) == "No board at /dev/x. Check the Pico's USB cable. Retrying."
+    assert " ".join(shown[2:]) == "Retrying. No board at /dev/x: check the Pico's USB cable."
+
+
+def test_a_long_device_path_still_says_it_is_retrying():
+    """A path longer than a row is cut at the end: "Retrying." comes first, so it stays."""
+    shown = lines(view(link_ok=False, link_problem="No board at /dev/serial/by-id/usb-Raspberry_Pi_Pico_E6614C-if00"))
+    assert shown[2] == "Retrying. No board at" and shown[-1].endswith("…") and len(shown) == 5
 
 
 def test_a_board_of_another_matrix_is_a_wrong_board():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from maxima_board.board.settings import Settings
-from maxima_board.rules import Position
+from maxima_board.rules import Position, variants
 from maxima_board.rules.teaching import why_not
 from maxima_board.service.script import Runner
 
@@ -75,3 +75,14 @@ def test_M11_the_board_names_the_palace_rule_where_it_said_not_a_legal_move():
         return " ".join(e["text"] for e in events if e["type"] == "error")
     assert refused(True).startswith("Maxima: no move into your own palace. ")
     assert refused(False) == refused(True)
+
+
+def test_O15_an_optima_move_that_is_no_move_gets_a_reason_not_a_crash():
+    """Found by the fuzz test once every refused move says why: an Optima
+    position has no Deckle swap-back state."""
+    from maxima_board.rules.teaching import why_not
+
+    optima = variants.get("optima")
+    p = Position(optima.start_fen, optima.name)
+    reason = why_not(p, 18, 49)
+    assert reason is not None and reason.text.endswith(f"cannot move to {p.geometry.names[49]}.")

@@ -86,6 +86,8 @@ def test_the_page_in_chromium_steps_with_the_arrow_keys(served, browser, width, 
     from selenium.webdriver.common.keys import Keys
 
     browser.set_window_size(width, 900)
+    browser.get("about:blank")
+    browser.get_log("browser")      # what the pages of earlier tests logged (their servers are gone) is not ours
     browser.get(served + "/games/1?ply=0")
     graph = browser.find_element(By.CSS_SELECTOR, "svg.graph")
     assert graph.size["width"] > 0.5 * min(width, 700) and graph.size["height"] > 50

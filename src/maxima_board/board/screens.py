@@ -363,9 +363,9 @@ def _link_screen(v: View) -> tuple[str, str, str]:
     if v.link_problem and v.link_problem.startswith("Board has "):   # another matrix (serial_link)
         return "Wrong board", "", v.link_problem
     if v.link_problem:
-        return "Board link lost", "", f"{v.link_problem}. Check the Pico's USB cable. Retrying."
+        return "Board link lost", "", f"Retrying. {v.link_problem}: check the Pico's USB cable."
     if v.raw is None:   # not one frame since start: the board was never found
-        return "Board link lost", "", "No board found. Check the Pico's USB cable. Retrying."
+        return "Board link lost", "", "Retrying. No board found: check the Pico's USB cable."
     return "Board link lost", "", "Reconnecting. Wait before you move."
 
 

@@ -113,7 +113,8 @@ def why_not(position: Position, from_square: int, to_square: int | None,
         by = " and ".join(f"the {p.piece_at(q).name} on {names[q]}" for q in found)
         return Reason(f"{where} is frozen by {by}." if by else f"{where} is frozen.", v.freeze_rule)
     tried = [m for m in p.pseudo_moves(p.turn) if m.from_square == from_square and m.to_square == to_square]
-    ban = p.state[2] if p.state is not None else None
+    state = getattr(p, "state", None)            # Deckle's (ban, ...); an Optima position has none
+    ban = state[2] if state is not None else None
     if ban is not None and tuple(ban[:2]) == (from_square, to_square):
         return Reason(f"{v.title}: no swap back at once ({names[from_square]}<>{names[to_square]}).", v.swap_rule)
     if not tried:

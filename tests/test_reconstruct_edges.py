@@ -22,6 +22,9 @@ CASTLE_8 = "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"   # f1-i
 SWAPPER = "9k/10/10/10/4n5/4S5/10/K9 w - - 0 1 -"             # Swapper e3 beside a Black Knight e4
 PROMOTION = "9k/4P5/10/10/10/10/10/K9 w - - 0 1"              # Pawn e7 promotes on e8
 TENX8 = "coordinator-chess-10x8"
+# optima.md: a Black Ambassador g8 beside... a White one on g6 (g8-g6^g6); R18: the Keep d2 (d2-d1^d1, d2-d4^d5)
+AMBASSADORS = "4gdengd1cecm*/2pn2gd1gdgdgd/6am3/9pn/1gd4AM3/10/10/1PNGD2PNGD1PNPN/GDGDCM*4GD1GD/CEEN3LE4 b - - 97"
+KEEP = "10/10/10/10/10/3ar6/10/4pn5/qu2KE2vr*3/3pn5VR* w - - 0"
 
 
 def mask(position: Position, *names: str) -> int:
@@ -114,14 +117,25 @@ def test_11_a_stray_piece_on_the_kings_square_after_castling_is_lit_as_an_error(
     assert events[-1]["leds"].get("f1") == "error-extra"
 
 
-def test_11_half_a_castling_is_partial_with_its_entry():
-    """Point 11: the King on i1, the Rook still on j1."""
+def test_11_half_a_castling_is_partial_with_its_entry_whichever_piece_arrived():
+    """Point 11: King or Rook on its square, the other in hand."""
     p = Position(CASTLE_8, TENX8)
     table = MoveTable(p)
-    m = table.match(table.expected & ~mask(p, "f1") | mask(p, "i1"), mask(p, "f1"))
-    assert m.kind == "move" or m.kind in ("early", "partial")
-    m = table.match(table.expected & ~mask(p, "f1", "j1") | mask(p, "i1"), mask(p, "f1", "j1"))
-    assert m.kind == "partial" and str(m.entry.move) == "f1-i1"
+    lifted = mask(p, "f1", "j1")
+    for arrived in ("i1", "h1"):
+        m = table.match(table.expected & ~lifted | mask(p, arrived), lifted)
+        assert m.kind == "partial" and str(m.entry.move) == "f1-i1", arrived
+
+
+def test_11_a_board_where_more_than_king_and_rook_changed_is_no_half_castling():
+    """Point 11 / point 7: the King on i1 with the other Rook a1 (square 0) in hand,
+    or the Rook on h1 and a piece on i1 while the King still stands on f1: wrong boards."""
+    p = Position(CASTLE_8, TENX8)
+    table = MoveTable(p)
+    m = table.match(table.expected & ~mask(p, "f1", "j1", "a1") | mask(p, "i1"), mask(p, "f1", "j1", "a1"))
+    assert m.kind == "wrong" and "a1" in named(p, m.missing)
+    m = table.match(table.expected & ~mask(p, "j1") | mask(p, "h1", "i1"), mask(p, "j1"))
+    assert m.kind == "wrong"
 
 
 # ---------------------------------------------------------------- 14 mutual destruction
@@ -181,7 +195,7 @@ def test_15_O11_a_swap_conversion_onto_a_unit_of_the_movers_type_needs_both_squa
     """O11/O12.15: the Black Ambassador g8 swaps with the White Ambassador g6;
     g8 ends with a Black Ambassador again, so the occupancy never changes:
     lifting the mover alone and setting it back is no move."""
-    fen = "4gdengd1cecm*/2pn2gd1gdgdgd/6am3/9pn/1gd4AM3/10/10/1PNGD2PNGD1PNPN/GDGDCM*4GD1GD/CEEN3LE4 b - - 97"
+    fen = AMBASSADORS
     p = Position(fen, "optima")
     table = MoveTable(p)
     swap = next(e for e in table.entries if str(e.move) == "g8-g6^g6")
@@ -190,3 +204,94 @@ def test_15_O11_a_swap_conversion_onto_a_unit_of_the_movers_type_needs_both_squa
     assert moves(events) == []
     events = run("optima", fen, "lift g8\nlift g6\nplace g6\nplace g8\nwait 400")
     assert moves(events) == ["g8-g6^g6"]
+
+
+def test_14_each_piece_of_a_swap_lifted_and_set_back_in_turn_is_no_swap():
+    """D14: a swap exchanges two pieces; lifting one and setting it back,
+    then the other, exchanges nothing (here the Swapper c3 and the King a1, square 0)."""
+    fen = "9k/10/10/10/10/10/10/2S7/10/K9 w - - 0 1 -"
+    assert "c3<>a1" in [str(m) for m in Position(fen, "swapper-chess").legal_moves]
+    events = run("swapper-chess", fen, "lift a1\nwait 300\nplace a1\nwait 300\nlift c3\nwait 300\nplace c3\nwait 1000")
+    assert moves(events) == []
+    events = run("swapper-chess", fen, "lift a1\nlift c3\nplace a1\nplace c3\nwait 300")
+    assert moves(events) == ["c3<>a1"]
+
+
+# ---------------------------------------------------------------- 17 placement
+def test_17_O5_units_for_a_square_are_offered_in_placeables_order_plain_before_royal():
+    """O5/O15: the units offered follow Position.placeable() (canonical order:
+    by letters, a plain unit before the royal one of its type), not the moves' text order."""
+    start = Position("start", "optima").fen()
+    fen = start.replace("eq:ARCECHFAJUKEMAQUREVR*arcechfajukemaqurevr*", "eq:ARCECHFAJUKEMAQUVRVR*arcechfajukemaquvrvr*")
+    p = Position(fen, "optima")
+    assert p.placeable()[-2:] == ("VR", "VR*")
+    table = MoveTable(p)
+    m = table.match(table.expected | mask(p, "e1"), 0)
+    assert m.kind == "place" and [e.move.placed for e in m.entries] == list(p.placeable())
+    assert {e.move.to_square for e in m.entries} == {p.geometry.index["e1"]}
+
+
+# ---------------------------------------------------------------- 15 conversion
+def test_15_O11_an_approach_conversion_is_guided_whatever_other_conversions_the_position_has():
+    """O12.16 (R18): the Keep d2 may swap-convert the Pawn d1 or approach the
+    Archer d5 by d2-d4; after d2-d4 the board asks for the Archer d5 to be
+    exchanged, and the move commits once it is."""
+    fen = KEEP
+    p = Position(fen, "optima")
+    table = MoveTable(p)
+    assert [str(e.move) for e in table.conversions] == ["d2-d1^d1", "d2-d4^d5"]
+    m = table.match(table.expected & ~mask(p, "d2") | mask(p, "d4"), mask(p, "d2"))
+    assert m.kind == "convert" and str(m.entry.move) == "d2-d4^d5"
+    assert (named(p, m.extra), m.missing, m.remove) == (["d5"], 0, 0)
+    events = run("optima", fen, "lift d2\nplace d4\nwait 2000\nlift d5\nplace d5\nwait 400")
+    assert moves(events) == ["d2-d4^d5"]
+
+
+def test_15_O11_lifting_either_unit_of_an_own_type_swap_conversion_alone_is_a_piece_in_hand():
+    """O11: g8-g6^g6 needs both the mover and the converted unit lifted; one alone is in hand."""
+    p = Position(AMBASSADORS, "optima")
+    table = MoveTable(p)
+    for square in ("g8", "g6"):
+        m = table.match(table.expected & ~mask(p, square), mask(p, square))
+        assert (m.kind, named(p, m.missing)) == ("lifted", [square]), square
+
+
+def test_15_O11_units_lifted_and_set_back_one_after_the_other_are_no_swap_conversion():
+    """O11 like D14's swaps: each unit lifted and set back before the other is lifted exchanges nothing."""
+    events = run("optima", AMBASSADORS, "lift g8\nwait 300\nplace g8\nwait 300\nlift g6\nwait 300\nplace g6\nwait 4000")
+    assert moves(events) == []
+    events = run("optima", KEEP, "lift d1\nwait 300\nplace d1\nwait 300\nlift d2\nwait 300\nplace d2\nwait 4000")
+    assert moves(events) == []
+
+
+def test_15_O11_a_converted_unit_exchanged_first_counts_whatever_other_conversions_wait():
+    """O11: two Agents may convert (c1-h6^g5, f10-j6^i7); the Archer g5
+    exchanged before the Agent c1 moves, the move commits when it lands."""
+    fen = "5AG4/10/9gd/8pn1/10/6ar3/10/4qu5/1vr*1PN6/2AG6VR* w - - 0"
+    assert {"c1-h6^g5", "f10-j6^i7"} <= {str(m) for m in Position(fen, "optima").legal_moves}
+    events = run("optima", fen, "lift g5\nwait 400\nplace g5\nwait 400\nlift c1\nplace h6\nwait 400")
+    assert moves(events) == ["c1-h6^g5"]
+
+
+def test_15_O11_a_conversion_that_captures_a_royal_lights_it_to_remove():
+    """O11/O12.17: the Envoy d4-d5 converts the Archer c6 and captures the royal Viceroy e6
+    (conversion captures a royal unit); the Envoy landed, both still stand."""
+    fen = "10/10/10/10/2ar1vr*5/10/3EN6/10/10/qu8VR* w - - 0"
+    p = Position(fen, "optima")
+    table = MoveTable(p)
+    m = table.match(table.expected & ~mask(p, "d4") | mask(p, "d5"), mask(p, "d4"))
+    assert m.kind == "convert" and str(m.entry.move) == "d4-d5xe6^c6"
+    assert (named(p, m.remove), named(p, m.extra), m.missing) == (["e6"], ["c6"], 0)
+
+
+def test_7_a_wrong_board_is_measured_against_the_result_needing_the_fewest_pieces_handled():
+    """Point 7: the Pawn d2 lifted, pieces on d5 and d7. As d2-d7 one piece
+    (d5) is to be taken off; as the pincer d2-d5xc5,e5 three (d7, c5, e5)
+    are: the board is shown as d2-d7 gone astray."""
+    fen = "xxx2xxx/4k3/p7/8/8/1Pp1pP2/8/8/3P4/4K3/xxx2xxx w 0"
+    p = Position(fen)
+    table = MoveTable(p)
+    assert {"d2-d7", "d2-d5xc5,e5"} <= {str(m) for m in p.legal_moves}
+    m = table.match(table.expected & ~mask(p, "d2") | mask(p, "d5", "d7"), mask(p, "d2"))
+    assert m.kind == "wrong" and str(m.entry.move) == "d2-d7"
+    assert (named(p, m.extra), m.missing, m.remove) == (["d5"], 0, 0)

@@ -9,6 +9,7 @@ sensor frame is a dictionary look-up or one pass of bit operations.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from maxima_board.rules import Move, Position
 from maxima_board.rules.teaching import Preview, preview
@@ -90,8 +91,8 @@ class Match:
 def _entry(position: Position, move: Move) -> Entry:
     frm, to = move.from_square, move.to_square
     kind = move.kind
-    if kind in ("move", "replacement", "suicide") and not getattr(move, "converts", ()):
-        # one piece moves; captured pieces vanish
+    if kind in ("move", "replacement", "suicide"):
+        # one piece moves; captured pieces vanish (a move that converts is of kind "conversion")
         caps = 0
         for c in move.captures:
             caps |= 1 << c
@@ -113,16 +114,15 @@ def _entry(position: Position, move: Move) -> Entry:
     parts: tuple[tuple[int, int], ...] = ()
     if kind == "castle" and to is not None:
         changed = sig.vacated | sig.filled | sig.replaced
-        rook = [s for s in changed if s not in (frm, to) and position.board[s]
-                and (position.board[s] > 0) == (position.board[frm] > 0)]
+        # castling moves the King and one Rook and captures nothing: the Rook's
+        # square is the only other one occupied before, its destination the other one filled
+        rook = [s for s in changed if s not in (frm, to) and position.board[s]]
         if len(rook) == 1:
-            rest = changed - {frm, to, rook[0]}
-            rook_to = next(iter(rest)) if len(rest) == 1 else frm
+            (rook_to,) = (sig.filled | sig.replaced) - {to}
             parts = ((frm, to), (rook[0], rook_to))
             movers |= 1 << rook[0]
             lifts |= 1 << rook[0]
-    elif kind == "swap" and to is not None:
-        movers |= 1 << to
+    # (a swap vacates nothing: both its squares stay occupied)
     gone = 0 if to is None else vacated & ~movers
     return Entry(move, result, gone, lifts, vacated | replaced, parts, replaced)
 
@@ -181,18 +181,12 @@ class MoveTable:
         self._rank = {letter: i for i, letter in enumerate(order)}
         placeable = getattr(position, "placeable", None)
         self._place_rank = {token: i for i, token in enumerate(placeable())} if placeable else {}
-        self._cache: dict[tuple[int, int], Match] = {}
+        self._match_cached = lru_cache(maxsize=4096)(self._match)
 
     def match(self, occ: int, lifted: int) -> Match:
         """Classify occupancy ``occ`` given the squares ``lifted`` since the
         position arose (see ``Match``)."""
-        key = (occ, lifted)
-        found = self._cache.get(key)
-        if found is None:
-            if len(self._cache) > 4096:
-                self._cache.clear()
-            found = self._cache[key] = self._match(occ, lifted)
-        return found
+        return self._match_cached(occ, lifted)
 
     def swaps_within(self, lifted: int) -> bool:
         """Whether a move that leaves the occupancy as it is (a swap) has had
@@ -212,12 +206,12 @@ class MoveTable:
             return Match("early" if occ in self._halves and not e.parts else "move", candidates)
         if candidates:
             first = candidates[0].move
-            if first.promotion and all(e.move.from_square == first.from_square and e.move.to_square == first.to_square
-                                       and e.move.captures == first.captures for e in candidates):
-                ranked = sorted(candidates, key=lambda e: self._rank.get(e.move.promotion or "", 99))
+            # the same result and lifts: the moves of one piece; the same destination: they differ by the piece only
+            if first.promotion and all(e.move.to_square == first.to_square for e in candidates):
+                ranked = sorted(candidates, key=lambda e: self._rank.get(e.move.promotion, 99))
                 return Match("promote", tuple(ranked))
-            if all(getattr(e.move, "placed", None) and e.move.to_square == first.to_square for e in candidates):
-                ranked = sorted(candidates, key=lambda e: self._place_rank.get(e.move.placed, 99))
+            if first.placed:   # only a placement fills a square: the same result is the same square
+                ranked = sorted(candidates, key=lambda e: self._place_rank[e.move.placed])
                 return Match("place", tuple(ranked))
             return Match("ambiguous", candidates)
         for e in self.entries:
@@ -258,16 +252,12 @@ class MoveTable:
         hand or arrived, one at least arrived, nothing else changed."""
         squares = 0
         for o, d in e.parts:
-            squares |= 1 << o | 1 << d
-        if (occ ^ self.expected) & ~squares:
-            return False
-        arrived = False
-        for o, d in e.parts:
-            at_o, at_d = occ >> o & 1, occ >> d & 1
-            if at_o and at_d:
+            if occ >> o & 1 and occ >> d & 1:
                 return False
-            arrived = arrived or bool(at_d)
-        return arrived
+            squares |= 1 << o | 1 << d
+        # (one piece at least has arrived: with only pieces lifted from
+        # their squares the board is "lifted", which ``_match`` tells first)
+        return not (occ ^ self.expected) & ~squares
 
     def wrong(self, occ: int) -> Match:
         """The board taken as wrong, measured against the position itself

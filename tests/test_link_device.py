@@ -71,9 +71,9 @@ def test_the_oled_names_the_missing_device_and_the_board_is_found_when_plugged_i
         for t in range(0, 2000, 10):
             runner.step(t)
         assert link.link_problem == f"No board at {path}"
-        assert controller.display[:3] == ["Board link lost", "", "No board at"]
-        shown = "".join(controller.display[3:]).rstrip(".…")   # a long path is cut on the OLED
-        assert len(shown) >= 30 and (str(path) + ".").startswith(shown)
+        assert controller.display[:3] == ["Board link lost", "", "Retrying. No board at"]
+        shown = "".join(controller.display[3:]).rstrip(":…")   # a long path is cut on the OLED
+        assert len(shown) >= 30 and (str(path) + ":").startswith(shown)
         os.symlink(sim.path, path)                 # plugged in
         up = None
         for t in range(2000, 5000, 10):

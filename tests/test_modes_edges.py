@@ -61,3 +61,39 @@ def test_9_setup_a_board_never_set_up_starts_no_game_though_it_shows_a_move():
     runner.place("d5")
     runner.wait(400)
     assert c.mode == "play"
+
+
+# ---------------------------------------------------------------- the MENU (modes/menu.py)
+def answered(name: str, log: list[str]):
+    return lambda now: log.append(name) or [{"type": "answered", "item": name, "at": now}]
+
+
+def test_menu_steps_with_menu_closes_past_the_last_question_and_ok_answers_and_closes():
+    from maxima_board.board.modes import Menu, MenuItem
+    log: list[str] = []
+    menu = Menu([MenuItem("Resign White?", answered("resign", log)), MenuItem("Agree draw?", answered("draw", log))], 0)
+    assert menu.heading(0).startswith("Menu 1/2") and menu.shown(0)[1] == "Resign White?"
+    assert menu.press("menu", 10) == (True, []) and menu.current.text == "Agree draw?"
+    assert menu.heading(10).startswith("Menu 2/2")
+    assert menu.press("menu", 20) == (False, []) and log == []
+    menu = Menu([MenuItem("Resign White?", answered("resign", log)), MenuItem("Agree draw?", answered("draw", log))], 0)
+    assert menu.press("ok", 30) == (False, [{"type": "answered", "item": "resign", "at": 30}])
+    assert menu.press("back", 40) == (False, []) and log == ["resign"]
+
+
+def test_menu_new_steps_to_new_game_and_answers_it():
+    from maxima_board.board.modes import Menu, MenuItem
+    log: list[str] = []
+    menu = Menu([MenuItem("Agree draw?", answered("draw", log)), MenuItem("New game?", answered("new", log), key="new")], 0)
+    assert menu.press("new", 10) == (True, []) and menu.current.text == "New game?"
+    assert menu.press("new", 20) == (False, [{"type": "answered", "item": "new", "at": 20}]) and log == ["new"]
+
+
+def test_menu_a_single_question_is_titled_alone_with_the_short_keys():
+    from maxima_board.board.modes import Menu, MenuItem
+    from maxima_board.board.modes.menu import CONFIRM, KEYS, KEYS_ALONE
+    alone = Menu.question(MenuItem("New game?", lambda now: []), 0)
+    assert alone.heading(0).split()[0] == CONFIRM and "/" not in alone.heading(0)
+    assert alone.shown(0)[2] == KEYS_ALONE
+    two = Menu([MenuItem("Resign White?", lambda now: []), MenuItem("Agree draw?", lambda now: [])], 0)
+    assert two.shown(0)[2] == KEYS

@@ -97,3 +97,20 @@ def test_menu_a_single_question_is_titled_alone_with_the_short_keys():
     assert alone.shown(0)[2] == KEYS_ALONE
     two = Menu([MenuItem("Resign White?", lambda now: []), MenuItem("Agree draw?", lambda now: [])], 0)
     assert two.shown(0)[2] == KEYS
+
+
+# ---------------------------------------------------------------- ended (modes/ended.py)
+def test_10_back_after_an_agreed_draw_reopens_the_game_keeping_its_moves():
+    """Point 10: a draw agreed by the menu is undone by BACK: the game goes on
+    from where it stood (its last move is not taken back)."""
+    runner = Runner(Settings())
+    c = runner.controller
+    runner.lift("d3")
+    runner.place("d4")
+    runner.wait(300)
+    for button in ("menu", "menu", "menu", "menu", "ok"):   # the game, Resign x2, Agree draw?
+        runner.press(button)
+    assert c.mode == "ended"
+    events = runner.press("back")
+    assert [e["type"] for e in events if e["type"] in ("reopened", "takeback")] == ["reopened"]
+    assert c.mode == "play" and c.moves == ["d3-d4"]

@@ -114,3 +114,32 @@ def test_10_back_after_an_agreed_draw_reopens_the_game_keeping_its_moves():
     events = runner.press("back")
     assert [e["type"] for e in events if e["type"] in ("reopened", "takeback")] == ["reopened"]
     assert c.mode == "play" and c.moves == ["d3-d4"]
+
+
+# ---------------------------------------------------------------- set-up's pages (modes/setup.py)
+def test_9_setup_new_on_the_clock_page_starts_the_game_set_up():
+    """Point 9: NEW starts the game once the board matches, whatever set-up
+    page is shown (the clock page's OK and MENU are its own)."""
+    runner = Runner(Settings())
+    c = runner.controller
+    c.new_game(runner.now, setup=True)
+    runner.set_board(c.expected_squares)
+    runner.wait(400)
+    runner.press("menu")                 # the game chooser
+    runner.press("menu")                 # its MENU row: the clock page
+    assert c.display[1].startswith("Clock:") and c.mode == "setup"
+    runner.press("new")
+    assert c.mode == "play" and c.moves == []
+
+
+def test_9_setup_ok_on_the_clock_page_takes_the_next_clock_and_stays_on_it():
+    runner = Runner(Settings())
+    c = runner.controller
+    c.new_game(runner.now, setup=True)
+    runner.set_board(c.expected_squares)
+    runner.wait(400)
+    runner.press("menu")
+    runner.press("menu")
+    first = c.display[1]
+    runner.press("ok")
+    assert c.mode == "setup" and c.display[1].startswith("Clock:") and c.display[1] != first

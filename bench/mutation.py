@@ -52,7 +52,11 @@ MODULES: dict[str, tuple[str, list[str]]] = {
                  "tests/test_controller_core.py", "tests/test_optima_board.py"]),
     "modes": ("src/maxima_board/board/modes/*",
               ["tests/test_controller_modes.py", "tests/test_controller_chooser_closing.py",
-               "tests/test_controller_game_choice.py", "tests/test_controller_core.py"]),
+               "tests/test_controller_game_choice.py", "tests/test_controller_core.py",
+               "tests/test_controller_situations.py", "tests/test_controller_games.py",
+               "tests/test_optima_board.py", "tests/test_controller_setup_status.py",
+               "tests/test_controller_clock.py", "tests/test_controller_deckle_usual_size.py",
+               "tests/test_modes_edges.py"]),
 }
 
 

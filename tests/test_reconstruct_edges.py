@@ -295,3 +295,16 @@ def test_7_a_wrong_board_is_measured_against_the_result_needing_the_fewest_piece
     m = table.match(table.expected & ~mask(p, "d2") | mask(p, "d5", "d7"), mask(p, "d2"))
     assert m.kind == "wrong" and str(m.entry.move) == "d2-d7"
     assert (named(p, m.extra), m.missing, m.remove) == (["d5"], 0, 0)
+
+
+def test_15_O11_a_swap_conversion_under_way_is_guided_when_the_mover_has_another_target():
+    """O12.15 (after R17): the Crusader e5 may swap-convert the Archer d6 or
+    the Archer e6. The Archer e6 lifted, the Crusader set on e6: the board
+    asks for the converted Archer on e5, though e5-d6^d6 comes first."""
+    fen = "10/10/10/10/3arar1vr*3/3PNCR5/10/10/10/9VR* w - - 0"
+    p = Position(fen, "optima")
+    table = MoveTable(p)
+    assert [str(e.move) for e in table.conversions] == ["e5-d6^d6", "e5-e6^e6"]
+    m = table.match(table.expected & ~mask(p, "e5"), mask(p, "e5", "e6"))
+    assert m.kind == "convert" and str(m.entry.move) == "e5-e6^e6"
+    assert (named(p, m.missing), m.extra, m.remove) == (["e5"], 0, 0)

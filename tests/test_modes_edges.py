@@ -1,0 +1,145 @@
+"""Edges of the controller's modes (board/modes/) that mutation testing found
+unpinned (issue 35): in set-up, a legal first move starts the game as soon
+as the board shows it under way, whatever kind it is (controller.md point 9)."""
+from __future__ import annotations
+
+import pytest
+
+from maxima_board.board.settings import Settings
+from maxima_board.service.script import Runner
+
+PINCER = "xxx2xxx/4k3/p7/8/8/1Pp1pP2/8/8/3P4/4K3/xxx2xxx w 0"        # M4: d2-d5xc5,e5
+KING2 = "xxx2xxx/4k3/p7/8/8/8/8/3p1p2/P7/4K3/xxx2xxx w 0"            # M3: e1-d3xd3, e1-f3xf3
+FROZEN = "xxx2xxx/4k3/p7/8/8/8/8/2m5/2N5/4K3/xxx2xxx w 0"           # M9/M10: the Leaper c2 may commit suicide
+CASTLE_8 = "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"
+PROMOTION = "9k/4P5/10/10/10/10/10/K9 w - - 0 1"
+TENX8 = "coordinator-chess-10x8"
+
+FIRST_MOVES = {   # kind of match -> (game, position, hand steps)
+    "remove": (None, PINCER, [("lift", "d2"), ("place", "d5")]),
+    "ambiguous": (None, KING2, [("lift", "d3"), ("lift", "f3"), ("lift", "e1"), ("place", "d3"), ("place", "f3")]),
+    "suicide": (None, FROZEN, [("lift", "c2")]),
+    "partial": (TENX8, CASTLE_8, [("lift", "f1"), ("lift", "j1"), ("place", "i1")]),
+    "early": (TENX8, CASTLE_8, [("lift", "j1"), ("place", "h1")]),
+    "promote": (TENX8, PROMOTION, [("lift", "e7"), ("place", "e8")]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FIRST_MOVES))
+def test_9_setup_a_first_move_under_way_starts_the_game_whatever_its_kind(kind):
+    """Point 9: "the game starts on OK/NEW once the board matches, or with a
+    legal first move": a move whose captured pieces still stand, a choice
+    between moves, a suicide counting down, half a castling, a Rook move
+    that may begin one and a Pawn waiting for its promotion piece all start it."""
+    game, fen, steps = FIRST_MOVES[kind]
+    settings = Settings(board_kind="10x10") if game else Settings()
+    runner = Runner(settings, variant=game)
+    c = runner.controller
+    c.new_game(runner.now, fen=fen, setup=True, variant=game)
+    runner.set_board(c.expected_squares)
+    runner.wait(400)
+    assert c.mode == "setup"
+    for op, square in steps:
+        getattr(runner, op)(square)
+    runner.wait(400)
+    assert c.mode == "play" and c.moves == []
+    assert c.match().kind == kind
+
+
+def test_9_setup_a_board_never_set_up_starts_no_game_though_it_shows_a_move():
+    """Point 9: only a board once set up as the start counts its next change
+    as the first move; pieces put out anyhow, looking like d2-d5xc5,e5, start nothing."""
+    runner = Runner(Settings())
+    c = runner.controller
+    c.new_game(runner.now, fen=PINCER, setup=True)
+    runner.set_board((set(c.expected_squares) - {"d2"}) | {"d5"})
+    runner.wait(400)
+    assert c.mode == "setup"
+    runner.set_board(c.expected_squares)
+    runner.wait(400)
+    runner.lift("d2")
+    runner.place("d5")
+    runner.wait(400)
+    assert c.mode == "play"
+
+
+# ---------------------------------------------------------------- the MENU (modes/menu.py)
+def answered(name: str, log: list[str]):
+    return lambda now: log.append(name) or [{"type": "answered", "item": name, "at": now}]
+
+
+def test_menu_steps_with_menu_closes_past_the_last_question_and_ok_answers_and_closes():
+    from maxima_board.board.modes import Menu, MenuItem
+    log: list[str] = []
+    menu = Menu([MenuItem("Resign White?", answered("resign", log)), MenuItem("Agree draw?", answered("draw", log))], 0)
+    assert menu.heading(0).startswith("Menu 1/2") and menu.shown(0)[1] == "Resign White?"
+    assert menu.press("menu", 10) == (True, []) and menu.current.text == "Agree draw?"
+    assert menu.heading(10).startswith("Menu 2/2")
+    assert menu.press("menu", 20) == (False, []) and log == []
+    menu = Menu([MenuItem("Resign White?", answered("resign", log)), MenuItem("Agree draw?", answered("draw", log))], 0)
+    assert menu.press("ok", 30) == (False, [{"type": "answered", "item": "resign", "at": 30}])
+    assert menu.press("back", 40) == (False, []) and log == ["resign"]
+
+
+def test_menu_new_steps_to_new_game_and_answers_it():
+    from maxima_board.board.modes import Menu, MenuItem
+    log: list[str] = []
+    menu = Menu([MenuItem("Agree draw?", answered("draw", log)), MenuItem("New game?", answered("new", log), key="new")], 0)
+    assert menu.press("new", 10) == (True, []) and menu.current.text == "New game?"
+    assert menu.press("new", 20) == (False, [{"type": "answered", "item": "new", "at": 20}]) and log == ["new"]
+
+
+def test_menu_a_single_question_is_titled_alone_with_the_short_keys():
+    from maxima_board.board.modes import Menu, MenuItem
+    from maxima_board.board.modes.menu import CONFIRM, KEYS, KEYS_ALONE
+    alone = Menu.question(MenuItem("New game?", lambda now: []), 0)
+    assert alone.heading(0).split()[0] == CONFIRM and "/" not in alone.heading(0)
+    assert alone.shown(0)[2] == KEYS_ALONE
+    two = Menu([MenuItem("Resign White?", lambda now: []), MenuItem("Agree draw?", lambda now: [])], 0)
+    assert two.shown(0)[2] == KEYS
+
+
+# ---------------------------------------------------------------- ended (modes/ended.py)
+def test_10_back_after_an_agreed_draw_reopens_the_game_keeping_its_moves():
+    """Point 10: a draw agreed by the menu is undone by BACK: the game goes on
+    from where it stood (its last move is not taken back)."""
+    runner = Runner(Settings())
+    c = runner.controller
+    runner.lift("d3")
+    runner.place("d4")
+    runner.wait(300)
+    for button in ("menu", "menu", "menu", "menu", "ok"):   # the game, Resign x2, Agree draw?
+        runner.press(button)
+    assert c.mode == "ended"
+    events = runner.press("back")
+    assert [e["type"] for e in events if e["type"] in ("reopened", "takeback")] == ["reopened"]
+    assert c.mode == "play" and c.moves == ["d3-d4"]
+
+
+# ---------------------------------------------------------------- set-up's pages (modes/setup.py)
+def test_9_setup_new_on_the_clock_page_starts_the_game_set_up():
+    """Point 9: NEW starts the game once the board matches, whatever set-up
+    page is shown (the clock page's OK and MENU are its own)."""
+    runner = Runner(Settings())
+    c = runner.controller
+    c.new_game(runner.now, setup=True)
+    runner.set_board(c.expected_squares)
+    runner.wait(400)
+    runner.press("menu")                 # the game chooser
+    runner.press("menu")                 # its MENU row: the clock page
+    assert c.display[1].startswith("Clock:") and c.mode == "setup"
+    runner.press("new")
+    assert c.mode == "play" and c.moves == []
+
+
+def test_9_setup_ok_on_the_clock_page_takes_the_next_clock_and_stays_on_it():
+    runner = Runner(Settings())
+    c = runner.controller
+    c.new_game(runner.now, setup=True)
+    runner.set_board(c.expected_squares)
+    runner.wait(400)
+    runner.press("menu")
+    runner.press("menu")
+    first = c.display[1]
+    runner.press("ok")
+    assert c.mode == "setup" and c.display[1].startswith("Clock:") and c.display[1] != first

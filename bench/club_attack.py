@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 
 from bench._club import quiet_moves  # noqa: E402
+from tests.club.games import long_game  # noqa: E402
 from maxima_board.board.settings import Settings  # noqa: E402
 from maxima_board.storage.store import GameStore  # noqa: E402
 from maxima_board.rules import Position  # noqa: E402
@@ -476,25 +477,6 @@ def connections_attack(heads_kb: int, sources: int, connections: int = 256) -> i
 # for a round of 20 games x 120 plies and of 10 games x ~2,000 plies (one board's), then how late
 # another table's state reaches /api/tables after one board published 40 records of ~2,000 plies.
 
-def long_moves(seed: int, plies: int) -> list[str]:
-    """Legal Maxima moves that do not end the game, captures last (about 1,900 of them)."""
-    rng = random.Random(seed)
-    position, moves = Position(), []
-    for _ in range(plies):
-        options = list(position.legal_moves)
-        rng.shuffle(options)
-        options.sort(key=lambda m: bool(m.captures))
-        for move in options:
-            position.push(move)
-            if position.outcome() is None:
-                moves.append(str(move))
-                break
-            position.pop()
-        else:
-            break
-    return moves
-
-
 def _publish(broker, messages: list[tuple[str, bytes]]) -> None:
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
@@ -548,7 +530,7 @@ def dashboard_attack(source: Path) -> int:
     broker = Broker(MOSQUITTO, Path(tempfile.mkdtemp(prefix="club-attack-dashboard-")))
     broker.start()
     print(f"dashboard of {source}")
-    long = long_moves(1, 2000)
+    long = long_game(1, 2000)
     try:
         _publish(broker, [(f"maxima-board/rounds/{t}/games/1", _record(1, [m for m, _ in quiet_moves(t, 120)], "R"))
                           for t in range(1, 21)]

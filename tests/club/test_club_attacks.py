@@ -33,7 +33,7 @@ from maxima_board.rules.record import GameRecord
 from maxima_board.webbase.svg import board_svg
 
 from .conftest import MAXIMA_BOARD, mosquitto_binary, wait_for
-from .games import quiet_game
+from .games import long_game, quiet_game
 from .mosquitto import Broker
 from .test_club_broadcast import Listener, get_json, start_dashboard, stop_dashboard
 
@@ -616,25 +616,6 @@ def test_a_tag_with_a_line_break_cannot_break_the_round_file():
 
 
 # -- issue 31: the dashboard's cost of a round file, long records, an open broker's forgeries --------
-def _long_game(seed: int, plies: int) -> list[str]:
-    """Legal Maxima moves that do not end the game, captures last: a record as long as an attacker's."""
-    rng = random.Random(seed)
-    position, moves = Position(), []
-    for _ in range(plies):
-        options = list(position.legal_moves)
-        rng.shuffle(options)
-        options.sort(key=lambda m: bool(m.captures))
-        for move in options:
-            position.push(move)
-            if position.outcome() is None:
-                moves.append(str(move))
-                break
-            position.pop()
-        else:
-            break
-    return moves
-
-
 def _state(club: str, table: str, moves=("d3-d4",), **fields) -> bytes:
     state = json.loads(board_messages(club, table, moves=moves)[f"maxima-board/{club}/{table}/state"])
     state.update(fields)
@@ -667,7 +648,7 @@ def test_a_flood_of_long_records_does_not_delay_another_table(broker, watch):
     """Finding 4: 40 records of ~1,900 plies from one table (each a second
     or so to replay), then another table's state: it is shown at once."""
     tables = watch("i31f")
-    moves = _long_game(1, 2000)
+    moves = long_game(1, 2000)
     assert len(moves) > 1500
     record = {"game": 1, "tags": {"Round": "1"}, "start_fen": Position().fen(), "variant": "maxima",
               "title": "Maxima", "moves": moves, "result": "*", "reason": None}

@@ -336,13 +336,8 @@ class BoardPage:
             return await self._ask_loop(lambda c, now: c.store.games_page(before, limit + 1),
                                         lambda rows: reply_bytes(page_of(rows, limit, given),
                                                                  "application/json"))
-        try:
-            body = await self._off_loop("reads", lambda: self._reader().page_json(before, limit, given))
-        except _Busy:
-            return reply_json({"error": "the board is busy: try again"}, 503)
-        except StoreError as exc:
-            return reply_json({"error": str(exc)}, 503)
-        return reply_bytes(body, "application/json")
+        return await self._from_store(lambda: self._reader().page_json(before, limit, given),
+                                      lambda body: reply_bytes(body, "application/json"))
 
     async def record(self, request: web.Request) -> web.Response:
         number = int(request.match_info["number"])
@@ -352,15 +347,7 @@ class BoardPage:
                               content_type="application/x-chess-pgn; charset=utf-8")
         if self.db_path is None:
             return await self._ask_loop(lambda c, now: export_text(c.store, number), send, missing=404)
-        try:
-            text = await self._off_loop("reads", lambda: self._reader().record_text(number))
-        except _Busy:
-            return reply_json({"error": "the board is busy: try again"}, 503)
-        except StoreError as exc:
-            return reply_json({"error": str(exc)}, 503)
-        except ValueError as exc:
-            return reply_json({"error": str(exc)}, 404)
-        return send(text)
+        return await self._from_store(lambda: self._reader().record_text(number), send, missing=404)
 
     async def game_page(self, request: web.Request) -> web.Response:
         number = int(request.match_info["number"])
@@ -369,16 +356,23 @@ class BoardPage:
             return refuse(request, 400, "ply: a whole number from 0 to 99999")
         if self.db_path is None:
             return reply_json({"error": "this board keeps no games database"}, 404)
+        return await self._from_store(
+            lambda: self._reader().review_page(number, None if text is None else int(text)),
+            lambda body: reply_bytes(body, "text/html; charset=utf-8"), missing=404)
+
+    async def _from_store(self, read, reply, missing: int | None = None) -> web.Response:
+        """``reply(read())``, read in the reading thread with the server's own
+        connection: 503 when too many reads wait or the database cannot be
+        read; a ValueError (no such game) is ``missing`` (None: raised on)."""
         try:
-            body = await self._off_loop("reads", lambda: self._reader().review_page(
-                number, None if text is None else int(text)))
-        except _Busy:
-            return reply_json({"error": "the board is busy: try again"}, 503)
-        except StoreError as exc:
+            result = await self._off_loop("reads", read)
+        except (_Busy, StoreError) as exc:
             return reply_json({"error": str(exc)}, 503)
         except ValueError as exc:
-            return reply_json({"error": str(exc)}, 404)
-        return reply_bytes(body, "text/html; charset=utf-8")
+            if missing is None:
+                raise
+            return reply_json({"error": str(exc)}, missing)
+        return reply(result)
 
     async def _ask_loop(self, run, reply, missing: int = 500) -> web.Response:
         """A board whose games are not in a file (``:memory:``): its loop answers."""

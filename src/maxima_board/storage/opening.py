@@ -14,6 +14,17 @@ from .storefile import (APPLICATION_ID, BoardLock, Found, StoreError, describe, 
 
 SCHEMA_VERSION = 4   # 2: the clocks table; 3: games.variant; 4: the reviews table
 
+_REVIEWS = """CREATE TABLE IF NOT EXISTS reviews (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,          -- the position after this many moves (0: the start)
+    score_cp INTEGER,              -- the engine's score, the side to move's view (UCI "score cp")
+    mate INTEGER,                  -- or mate in N moves, the side to move's view (0: it has lost)
+    best TEXT,                     -- the engine's best move (canonical), NULL when the game is over
+    nodes INTEGER NOT NULL,
+    search TEXT NOT NULL,          -- the search asked for: "level 8", "nodes 100000"
+    PRIMARY KEY (game_id, ply)
+)"""
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -46,17 +57,7 @@ CREATE TABLE IF NOT EXISTS clocks (
     black_ms INTEGER NOT NULL,
     PRIMARY KEY (game_id, ply)
 );
-CREATE TABLE IF NOT EXISTS reviews (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,          -- the position after this many moves (0: the start)
-    score_cp INTEGER,              -- the engine's score, the side to move's view (UCI "score cp")
-    mate INTEGER,                  -- or mate in N moves, the side to move's view (0: it has lost)
-    best TEXT,                     -- the engine's best move (canonical), NULL when the game is over
-    nodes INTEGER NOT NULL,
-    search TEXT NOT NULL,          -- the search asked for: "level 8", "nodes 100000"
-    PRIMARY KEY (game_id, ply)
-);
-"""
+""" + _REVIEWS + ";\n"
 
 # Statements that take a stored schema N to N + 1, run in one transaction
 # by the first writing store that opens it.
@@ -69,16 +70,7 @@ _UPGRADES: dict[int, tuple[str, ...]] = {
             black_ms INTEGER NOT NULL,
             PRIMARY KEY (game_id, ply))""",),
     2: ("ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'maxima'",),   # games stored before: Maxima
-    3: ("""CREATE TABLE IF NOT EXISTS reviews (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,          -- the position after this many moves (0: the start)
-    score_cp INTEGER,              -- the engine's score, the side to move's view (UCI "score cp")
-    mate INTEGER,                  -- or mate in N moves, the side to move's view (0: it has lost)
-    best TEXT,                     -- the engine's best move (canonical), NULL when the game is over
-    nodes INTEGER NOT NULL,
-    search TEXT NOT NULL,          -- the search asked for: "level 8", "nodes 100000"
-    PRIMARY KEY (game_id, ply)
-)""",),    # no game is reviewed yet
+    3: (_REVIEWS,),    # no game is reviewed yet
 }
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from . import schema
-from .replaying import Cursor, best_cursor, text_of
+from .replaying import Cursor, best_cursor, steps_kept, text_of
 
 GAMES_PER_TABLE = 64
 TABLE_PLIES = 20_000
@@ -75,13 +75,7 @@ class RecordBook:
     def replay(self, table: str, record: schema.Record, cursor: Cursor) -> Iterator[None]:
         """Replays ``record`` on ``cursor``, a slice per step; when it is
         cut short, what is done waits for the next record of its key."""
-        finished = False
-        try:
-            yield from cursor.steps(record.moves)
-            finished = True
-        finally:
-            if not finished:
-                self._working[(table, record.game)] = cursor
+        yield from steps_kept(cursor, record.moves, self._working, (table, record.game))
 
     def keep(self, table: str, data: dict, cursor: Cursor) -> list[int]:
         """Keeps the replayed record ``data``; the numbers of the table's

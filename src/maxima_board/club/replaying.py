@@ -79,6 +79,19 @@ class Cursor:
                 yield
 
 
+def steps_kept(cursor: Cursor, moves: list[str], working: dict, key: object) -> Iterator[None]:
+    """``cursor.steps(moves)``; when it does not finish (a newer message of
+    its key closed it, or a move was not legal), the cursor waits in
+    ``working[key]``, so the next message of the key goes on from it."""
+    finished = False
+    try:
+        yield from cursor.steps(moves)
+        finished = True
+    finally:
+        if not finished:
+            working[key] = cursor
+
+
 def best_cursor(variant: str, start_fen: str | None, moves: list[str], *candidates: Cursor | None,
                 words: bool = False) -> Cursor:
     """A cursor to replay ``moves`` from: a copy of the candidate that has

@@ -36,7 +36,7 @@ from .claims import BOOT_JUMP, STALE_S, Places, judge
 from .connection import BrokerAuth, connect_properties, make_client, say_refusal
 from .inbox import Inbox
 from .records import GAMES_PER_TABLE, TABLE_PLIES, RecordBook, natural_key
-from .replaying import CLUB_TAG, GAME_TAGS, Cursor, best_cursor, record_text
+from .replaying import CLUB_TAG, GAME_TAGS, Cursor, best_cursor, record_text, steps_kept
 from .topics import ROOT, parse_broker, topic_word
 
 __all__ = ["CLUB_TAG", "GAME_TAGS", "ClubTables", "record_text"]
@@ -211,13 +211,7 @@ class ClubTables:
             cursor = best_cursor(message.variant, message.start_fen, message.moves,
                                  self._cursors.get(table), self._working.pop(table, None))
         position = schema.check_state_shape(message, table)
-        finished = False
-        try:
-            yield from cursor.steps(message.moves)
-            finished = True
-        finally:
-            if not finished:
-                self._working[table] = cursor
+        yield from steps_kept(cursor, message.moves, self._working, table)
         if cursor.fen != position.fen():
             raise schema.BadMessage("fen: not the position the moves lead to")
         with self._cond:

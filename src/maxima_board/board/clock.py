@@ -251,6 +251,10 @@ class Clock:
         return now + wait + (left - 1) % 1000 + 1
 
     # ------------------------------------------------------------ changing
+    def with_left(self, side: int, ms: int) -> "Clock":
+        """The clocks with ``side``'s time left (at the start of its next turn) set to ``ms``."""
+        return replace(self, white_ms=ms) if side == WHITE else replace(self, black_ms=ms)
+
     def run(self, now: int) -> "Clock":
         """The side to move's clock starts (no change if it runs)."""
         return self if self.since is not None else replace(self, since=now)

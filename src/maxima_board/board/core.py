@@ -297,6 +297,40 @@ class Controller:
         """MENU → "Show web PIN?": the PIN on the OLED for a while."""
         return self._session.show_web_pin(now)
 
+    # ================================================================ a game played with another board
+    def judge_flags(self, sides: "frozenset[int] | None") -> None:
+        """The sides whose flag this board calls (None: both, the default).
+        In a remote game each board calls its own side's only; the other's
+        comes as that board's result (:meth:`end_game`)."""
+        self._session.timekeeper.judged = sides
+
+    def carry_clock(self, ply: int, move: str, ms: int) -> None:
+        """When move number ``ply`` (0: the first) commits as ``move``, its
+        mover's clock reads ``ms``, as the board that made it measured."""
+        self._session.timekeeper.carry(ply, move, ms)
+
+    def end_game(self, result: str, reason: str, now_ms: int) -> list[dict]:
+        """End the game in progress with ``result`` for ``reason`` (stored
+        first), as if agreed on this board; nothing when none is in progress."""
+        events = self._update(now_ms)
+        if self.mode in ("play", "sync") and self.result == "*":
+            events += self._session.end(result, reason, self._session.now)
+        return events + self._update(now_ms)
+
+    def take_back(self, now_ms: int) -> list[dict]:
+        """Take the last move back, as BACK does in a game: the players are
+        guided to restore the position before it."""
+        events = self._update(now_ms)
+        events += self._session.take_back(self._session.now)
+        return events + self._update(now_ms)
+
+    def reopen(self, now_ms: int) -> list[dict]:
+        """Undo a resignation or an agreed draw (as BACK does after one): play goes on."""
+        events = self._update(now_ms)
+        if self.mode == "ended" and self.reason in ("resignation", "agreement"):
+            events += self._session.reopen(self._session.now)
+        return events + self._update(now_ms)
+
     def next_deadline(self) -> int | None:
         """The next time (ms) at which ``on_tick`` may change something."""
         return self._session.next_deadline()

@@ -192,6 +192,10 @@ class GameState:
         """Whether the wrong board ``key`` is reported for the first time."""
         return self.matching.new_error(key)
 
+    def calls_flag(self, side: int) -> bool:
+        """Whether this board calls ``side``'s flag (a remote game: its own side's only)."""
+        return self.timekeeper.calls_flag(side)
+
     def advance(self, now: int) -> int:
         """Time is ``now`` (an earlier time is taken as the last); the time taken."""
         self._now = max(self._now, now)

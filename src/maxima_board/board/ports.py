@@ -105,6 +105,9 @@ class Session(Protocol):
     def new_error(self, key: tuple) -> bool:
         """Whether the wrong board ``key`` is reported for the first time."""
 
+    def calls_flag(self, side: int) -> bool:
+        """Whether this board calls ``side``'s flag (a remote game: its own side's only)."""
+
     # ------------------------------------------------------------ transitions
     def commit(self, move: Move, now: int, stop: int | None = None) -> list[dict]:
         """Store and play ``move`` (``stop``: when the mover's clock stopped)."""

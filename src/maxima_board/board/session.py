@@ -100,9 +100,10 @@ class GameSession(GameState):
         position = self._position
         clock = self.timekeeper.clock
         if clock is not None:
-            if clock.flagged(now if stop is None else stop):
+            if clock.flagged(now if stop is None else stop) and self.timekeeper.calls_flag(position.turn):
                 return self.end(flag_result(position, position.turn), "time", now)
-            clock = clock.press(now if stop is None else stop, now)
+            clock = self.timekeeper.carried(clock.press(now if stop is None else stop, now),
+                                            len(position.move_stack), str(move))
         text = screens.move_words(position, move, self.printed(position))
         parts = next((e.parts for e in self.table.entries if e.move == move), ())
         index = len(position.move_stack)

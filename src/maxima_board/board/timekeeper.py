@@ -17,6 +17,26 @@ class GameClock:
     def __init__(self, control: str):
         self.control: TimeControl | None = parse_time_control(control)
         self.clock: Clock | None = None
+        self.judged: frozenset[int] | None = None     # the sides whose flag this board calls (None: both)
+        self._carried: dict[tuple[int, str], int] = {}   # (ply, move) -> the mover's ms after it
+
+    def calls_flag(self, side: int) -> bool:
+        """Whether this board calls ``side``'s flag (in a remote game, only
+        its own side's: the other board calls the other)."""
+        return self.judged is None or side in self.judged
+
+    def carry(self, ply: int, move: str, ms: int) -> None:
+        """When move number ``ply`` (0: the first) commits as ``move``, its
+        mover's clock reads ``ms`` (the remote board's reading), not this board's."""
+        if len(self._carried) > 64:
+            self._carried.clear()
+        self._carried[(ply, move)] = max(0, int(ms))
+
+    def carried(self, clock: Clock, ply: int, move: str) -> Clock:
+        """``clock`` just pressed after move ``ply``: with the mover's
+        carried reading, if one was given for that move."""
+        ms = self._carried.pop((ply, move), None)
+        return clock if ms is None else clock.with_left(-clock.turn, ms)
 
     def set_control(self, text: str) -> None:
         """The time control of the games started from now on (``"none"``

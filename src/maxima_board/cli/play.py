@@ -45,6 +45,9 @@ def add_play_options(p: argparse.ArgumentParser, what: str = "the game") -> None
                    help="teaching: a lifted piece lights its legal targets and every enemy piece a move of it "
                         "would capture or freeze (LED 'captures'); a refused move says why")
     broadcast_options(p)
+    from .remote import add_remote_options
+
+    add_remote_options(p)
 
 
 def variant_name(text: str) -> str:

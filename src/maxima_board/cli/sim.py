@@ -280,6 +280,16 @@ class Sim:
                 self._print(f"game {e['game']} goes on")
             elif kind == "engine_move":
                 self._print(f"{'computer' if e['for'] == 'computer' else 'hint'} {e['move']} ({e['score']})")
+            elif kind == "remote_move":
+                self._print(f"remote {e['move']}")
+            elif kind == "remote_refused":
+                self._print(f"error remote: refused {e['why']}")
+            elif kind == "remote_ask":
+                self._print(f"remote ask {e['what']} by {'us' if e['by'] == 'us' else 'them'}")
+            elif kind == "remote_answer":
+                self._print(f"remote answer {e['what']} {'yes' if e['yes'] else 'no'} by {e['by']}")
+            elif kind == "remote_game":
+                self._print(f"remote game {e['game']} as {e['side']}")
             elif kind == "engine_restart":
                 self._print(f"error {e['text']}: {e['detail']}")
             elif kind == "engine_error":

@@ -41,6 +41,7 @@ from maxima_board.devices.boards import BOARDS, games_for
 
 from .board_view import BoardView
 from .opponent_layer import OpponentLayer
+from .remote_layer import RemoteLayer
 from .stack import find_layer
 
 Listener = Callable[[dict], None]
@@ -98,6 +99,12 @@ def public_lines(lines: list[str], secrets: list[str | None]) -> list[str]:
     return out
 
 
+def secrets_of(controller: Any) -> list[str | None]:
+    """The board's secrets: its web PIN, a remote game's name."""
+    remote = find_layer(controller, RemoteLayer)
+    return [getattr(controller, "web_pin", None)] + (remote.secrets if remote is not None else [])
+
+
 def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int = 0,
                    known: tuple[list[str], str, list[str]] | None = None,
                    previous_texts: list[str] | None = None) -> dict:
@@ -125,7 +132,7 @@ def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int
         "fen": position.fen(), "turn": "white" if position.turn == WHITE else "black",
         "moves": [str(m) for m in position.move_stack], "sans": sans,
         "move_texts": texts, "last": last,
-        "leds": controller.leds, "display": public_lines(controller.display, [getattr(controller, "web_pin", None)]),
+        "leds": controller.leds, "display": public_lines(controller.display, secrets_of(controller)),
         "mode": controller.mode,
         "result": controller.result, "reason": controller.reason,
         "link_ok": getattr(controller, "link_ok", True), "clocks": clocks_of(controller),

@@ -259,6 +259,11 @@ class GameStore:
         self._write("UPDATE games SET white = ?, black = ? WHERE id = ?", (white, black, game_id),
                     game_id=game_id, plies=self._plies.get(game_id))
 
+    def set_event(self, game_id: int, event: str) -> None:
+        """The game's Event tag (a remote game's: "Remote game <id>")."""
+        self._write("UPDATE games SET event = ? WHERE id = ?", (event, game_id),
+                    game_id=game_id, plies=self._plies.get(game_id))
+
     def finish(self, game_id: int, result: str, reason: str | None) -> None:
         """Record the game's end; it will not be resumed."""
         self._write("UPDATE games SET result = ?, reason = ?, finished = 1 WHERE id = ?",

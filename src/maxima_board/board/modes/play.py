@@ -55,7 +55,7 @@ class PlayMode(Mode):
             return s.end(outcome.result, outcome.reason, now)
         m = s.match()
         clock = s.clock
-        if clock is not None and clock.flagged(now):
+        if clock is not None and clock.flagged(now) and s.calls_flag(s.position.turn):
             # A move the board showed before the flag fell still counts once it settles.
             if m.kind not in ("move", "suicide") or clock.flagged(frame.since):
                 return s.end(flag_result(s.position, s.position.turn), "time", now)

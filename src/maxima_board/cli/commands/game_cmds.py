@@ -15,7 +15,8 @@ from . import club_cmds
 from maxima_board.service.review import export_annotated as export_text
 from maxima_board.service.script import ScriptError, ScriptRun, parse_script
 from maxima_board.cli.abandon import abandon_of, abandon_option
-from maxima_board.cli.play import add_play_options, broker_of, play_of
+from maxima_board.cli.play import add_play_options, auth_of, broker_of, play_of
+from maxima_board.cli.remote import RemoteGame, remote_of
 from maxima_board.cli.sim import run_sim
 from maxima_board.storage.store import GameStore, default_db_path
 from maxima_board.storage.storefile import NotOurs, StoreError, identify
@@ -109,6 +110,10 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 def _store(path: str | None) -> GameStore:
     """The database opened for reading: nothing is created, changed or moved."""
     label = f"--db {path}" if path else None
@@ -125,6 +130,17 @@ def _sim(args: argparse.Namespace) -> int:
     play = play_of(args, db=args.db, resumes=True)
     label = f"--db {args.db}" if args.db else None
     abandon = abandon_of(args)
+    options = remote_of(args)
+    if options is not None:
+        remote = RemoteGame(options, auth_of(args), args.db or default_db_path(), _say)
+        try:
+            with club_cmds.interrupt_on_sigterm():
+                return run_sim(play.settings, label=label, wrap=remote.wrap, board=play.board, follow=play.follow,
+                               abandon=abandon, linger=False)
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            remote.close()
     if not args.broadcast:
         return run_sim(play.settings, label=label, wrap=wrap, board=play.board, follow=play.follow,
                        abandon=abandon)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import re
-import secrets
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -25,7 +24,7 @@ def add_remote_options(p: argparse.ArgumentParser) -> None:
                    help="play the other side elsewhere, through this MQTT broker (see docs/remote.md)")
     p.add_argument("--remote-game", metavar="NAME", type=game_name,
                    help="the remote game's name, agreed by both players: its secret (6-64 letters, digits, "
-                        "_ . : + -; 'maxima-board remote-name' makes one)")
+                        "_ . : + -; MENU's 'Remote game as White?' makes one)")
     p.add_argument("--side", choices=("white", "black"), help="the side this board plays in the remote game")
     p.add_argument("--remote-key-file", metavar="PATH",
                    help="a file whose first line is an extra secret both boards were given")
@@ -36,13 +35,6 @@ def game_name(text: str) -> str:
         raise argparse.ArgumentTypeError(
             f"--remote-game: {text!r} is not a game name (6-64 letters, digits, _ . : + -)")
     return text
-
-
-def new_name() -> str:
-    """A fresh game name: 80 random bits, in groups a player can read out."""
-    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
-    word = "".join(secrets.choice(alphabet) for _ in range(16))
-    return "-".join(word[i:i + 4] for i in range(0, 16, 4))
 
 
 @dataclass(frozen=True)
@@ -65,8 +57,6 @@ def remote_of(args: argparse.Namespace) -> RemoteOptions | None:
     if missing:
         raise ValueError(f"a remote game needs --remote HOST:PORT, --remote-game NAME and --side: "
                          f"{', '.join(missing)} missing")
-    if getattr(args, "broadcast", None):
-        raise ValueError("--remote and --broadcast: a board plays a remote game or is broadcast, not both yet")
     secret = ""
     if args.remote_key_file:
         try:
@@ -101,11 +91,27 @@ class RemoteGame:
         log(f"maxima-board: remote game through {options.broker}, playing {options.side}")
 
     def wrap(self, controller: Any, now_ms: int = 0) -> Any:
+        """The remote layer around ``controller``, the game begun."""
         from maxima_board.service.remote_layer import RemoteLayer
 
         o = self.options
-        return RemoteLayer(controller, self.link, o.name, o.side, secret=o.secret, boot=self.boot,
-                           sequence=self.sequence, now_ms=now_ms)
+        layer = RemoteLayer(controller, boot=self.boot, sequence=self.sequence, now_ms=now_ms)
+        layer.begin(o.name, o.side, now_ms, secret=o.secret, peer=self.link)
+        return layer
 
     def close(self) -> None:
         self.link.close()
+
+
+def remote_wrap(remote: "RemoteGame | None", inner: Callable[[Any], Any] | None = None) -> Callable[[Any], Any]:
+    """The layers a board with a web page builds around each controller:
+    ``inner`` (the computer opponent), then the remote layer: the game of
+    ``remote`` begun, or idle (the page may invite a phone player)."""
+    from maxima_board.service.remote_layer import RemoteLayer
+
+    def wrap(controller: Any) -> Any:
+        inside = inner(controller) if inner is not None else controller
+        if remote is not None:
+            return remote.wrap(inside)
+        return RemoteLayer(inside)
+    return wrap

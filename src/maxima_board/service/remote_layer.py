@@ -59,26 +59,25 @@ def event_of(name: str) -> str:
     return f"Remote game {w.game_id(name)}"
 
 
+Connect = Callable[[str, str, str], Peer]     # (name, side, secret) -> the link to the other board
+
+
 class RemoteLayer(RemoteTalk, Layer):
-    """The remote game ``name`` around ``controller``, this board playing
-    ``side`` ("white"/"black"), speaking through ``peer``; ``secret``: an
-    extra secret both boards were given; ``boot``: this board's start
-    count (orders its messages across restarts)."""
+    """Remote games around ``controller``. Idle until :meth:`begin` (the
+    command line's ``--remote``, MENU's "Remote game as White?", the web
+    page's invitation); then this board plays ``side`` of the game ``name``.
+    ``connect(name, side, secret)``: the link to the other board for a
+    game begun from MENU (None: MENU cannot begin one); ``boot``: this
+    board's start count and ``sequence`` its message counter (the order of
+    its messages, across restarts and rebuilt layers)."""
 
     controller: RemoteStack
 
-    def __init__(self, controller: RemoteStack, peer: Peer, name: str, side: str, *, secret: str = "",
-                 boot: int = 0, sequence: Iterator[int] | None = None, now_ms: int = 0):
+    def __init__(self, controller: RemoteStack, *, connect: Connect | None = None, boot: int = 0,
+                 sequence: Iterator[int] | None = None, now_ms: int = 0):
         super().__init__(controller)
-        if side not in w.SIDES:
-            raise ValueError(f"--side: expected white or black, not {side!r}")
-        self.peer = peer
-        self.name = name
-        self.side = side
-        self.me = WHITE if side == "white" else -WHITE
-        self.them = "black" if side == "white" else "white"
-        self.public = w.game_id(name)
-        self._key = w.game_key(name, secret)
+        self._connect = connect
+        self._wake: Callable[[], None] | None = None
         self._boot = boot
         self._sequence = sequence if sequence is not None else itertools.count(1)
         self._now = now_ms
@@ -86,6 +85,20 @@ class RemoteLayer(RemoteTalk, Layer):
         self._last_leds: dict[str, str] = controller.leds
         self._last_lines: list[str] = controller.display
         self._note: tuple[str, int, str] | None = None
+        self.peer: Peer | None = None
+        self.name: str | None = None
+        self.side = "white"
+        self._reset("white", "")
+        controller.add_menu_item(self._first_label, self._first_item)
+        controller.add_menu_item(self._second_label, self._second_item)
+        controller.add_offer(self._offer)
+
+    def _reset(self, side: str, secret: str) -> None:
+        self.side = side
+        self.me = WHITE if side == "white" else -WHITE
+        self.them = "black" if side == "white" else "white"
+        self.public = w.game_id(self.name) if self.name else ""
+        self._key = w.game_key(self.name or "", secret)
         self._seen: tuple[int, int] | None = None   # the order of the other's last message
         self._their_n = 0                   # plies the other board has played
         self._their_got = 0
@@ -93,18 +106,37 @@ class RemoteLayer(RemoteTalk, Layer):
         self._their_ask: w.Ask | None = None
         self._answer: w.Answer | None = None
         self._answered: set[int] = set()
-        self._ask_ids = boot * 1000
+        self._ask_ids = self._boot * 1000
         self._end: w.Ending | None = None
         self._their_end: w.Ending | None = None
         self._sent: w.State | None = None
         self.line: list[w.Entry] = []
         self._line_pos: Position | None = None
         self._game: int | None = None
-        controller.judge_flags(frozenset({self.me}))
-        controller.add_menu_item(self._first_label, self._first_item)
-        controller.add_menu_item(self._second_label, self._second_item)
-        controller.add_offer(self._offer)
-        self._adopt_game(now_ms)
+
+    def begin(self, name: str, side: str, now_ms: int, *, secret: str = "", peer: Peer | None = None,
+              both_flags: bool = False) -> list[dict]:
+        """Play ``side`` of the remote game ``name`` from now on (through
+        ``peer``, else a link made by ``connect``): the board's stored game
+        of that name resumes, else the game as the board stands becomes it
+        (a game with moves on the board is left stored and a new one set up).
+        ``both_flags``: this board calls both sides' flags (the other player
+        has no clock of their own: a phone). ValueError names a side or a
+        link that cannot be."""
+        if side not in w.SIDES:
+            raise ValueError(f"side: expected white or black, not {side!r}")
+        if peer is None:
+            if self._connect is None:
+                raise ValueError("no broker for remote games (--remote, or [remote] broker in the config)")
+            peer = self._connect(name, side, secret)
+        self.peer, self.name = peer, name
+        self._reset(side, secret)
+        self.controller.judge_flags(None if both_flags else frozenset({self.me}))
+        if self._wake is not None:
+            peer.set_waker(self._wake)
+        self._now = max(self._now, now_ms)
+        self._adopt_game(self._now)
+        return []      # its events come with the next call's
 
     # ================================================================ the controller's interface
     def on_frame(self, now_ms: int, squares, outside: frozenset[str] = frozenset()) -> list[dict]:
@@ -124,7 +156,9 @@ class RemoteLayer(RemoteTalk, Layer):
         return self._after(now_ms, self.controller.new_game(now_ms, fen, setup, variant))
 
     def set_waker(self, wake: Callable[[], None]) -> None:
-        self.peer.set_waker(wake)
+        self._wake = wake
+        if self.peer is not None:
+            self.peer.set_waker(wake)
         super().set_waker(wake)
 
     def next_deadline(self) -> int | None:
@@ -135,7 +169,7 @@ class RemoteLayer(RemoteTalk, Layer):
     @property
     def secrets(self) -> list[str]:
         """What the page and the broadcast must never show (the game's name)."""
-        return [self.name]
+        return [self.name] if self.name else []
 
     @property
     def leds(self) -> dict[str, str]:
@@ -157,7 +191,7 @@ class RemoteLayer(RemoteTalk, Layer):
     @property
     def active(self) -> bool:
         """Whether the board's game is this remote game."""
-        return self._game is not None and self.controller.game_id == self._game
+        return self.peer is not None and self._game is not None and self.controller.game_id == self._game
 
     def _adopt_game(self, now: int) -> None:
         """The board's game becomes the remote game: the stored one if the
@@ -214,7 +248,7 @@ class RemoteLayer(RemoteTalk, Layer):
         self._now = max(self._now, now)
         out = list(events)
         c = self.controller
-        if self._game is None and c.game_id is not None and c.mode in ("play", "sync"):
+        if self.peer is not None and self._game is None and c.game_id is not None and c.mode in ("play", "sync"):
             self._adopt_game(self._now)     # set-up is over: the remote game begins
         if self.active:
             out += self._check_local(events)
@@ -361,11 +395,15 @@ class RemoteLayer(RemoteTalk, Layer):
     def _first_label(self) -> str:
         if self._their_ask is not None:
             return f"Accept {WHAT[self._their_ask.what]}?"
-        return "Remote game?"
+        if self.active:
+            return "Remote game?"
+        return "Remote game as White?" if self._connect is not None else "Remote game?"
 
     def _first_item(self, now: int) -> list[dict]:
         if self._their_ask is not None:
             return self._accept(now)
+        if not self.active:
+            return self._begin_new("white", now)
         who = "connected" if self._seen is not None else "not heard from yet"
         self._say(f"Remote game {self.public[:6]}, playing {self.side}; the other board: {who}.",
                   f"Remote: {self.side}")
@@ -374,10 +412,29 @@ class RemoteLayer(RemoteTalk, Layer):
     def _second_label(self) -> str:
         if self._their_ask is not None:
             return f"Decline {WHAT[self._their_ask.what]}?"
-        return "Show remote game's name?"
+        if self.active:
+            return "Show remote game's name?"
+        return "Remote game as Black?" if self._connect is not None else "Remote game's name?"
 
     def _second_item(self, now: int) -> list[dict]:
         if self._their_ask is not None:
             return self._decline()
-        self._note = (f"Remote game: {self.name}", now + 3 * NOTE_MS, self.name)
+        if not self.active:
+            return self._begin_new("black", now)
+        self._note = (f"Remote game: {self.name}", now + 3 * NOTE_MS, self.name or "")
         return []
+
+    def _begin_new(self, side: str, now: int) -> list[dict]:
+        """MENU: a new remote game, this board playing ``side``; its name
+        (the secret the other player needs) shown on this board only."""
+        if self._connect is None:
+            self._say("No remote game: start one from the web page or with --remote.", "No remote game")
+            return []
+        name = w.new_name()
+        try:
+            events = self.begin(name, side, now)
+        except (ValueError, OSError) as exc:
+            self._say(f"Remote game not started: {exc}", "Remote: not started")
+            return []
+        self._note = (f"Remote game: {name}. Tell the other player.", now + 6 * NOTE_MS, name)
+        return events

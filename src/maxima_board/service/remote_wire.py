@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 
 import msgspec
 
@@ -91,6 +92,14 @@ def game_key(name: str, secret: str = "") -> bytes:
     """The key that signs the moves of the game ``name`` (and of the extra
     ``secret`` both boards were given, if any)."""
     return hashlib.sha256(b"maxima-board remote key\0" + name.encode() + b"\0" + secret.encode()).digest()
+
+
+def new_name() -> str:
+    """A fresh game name (the game's secret): 80 random bits, in groups of
+    four a player can read out ("k7qm-x2pa-9trw-...")."""
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+    word = "".join(secrets.choice(alphabet) for _ in range(16))
+    return "-".join(word[i:i + 4] for i in range(0, 16, 4))
 
 
 def game_id(name: str) -> str:

@@ -69,20 +69,28 @@ def _serve(args: argparse.Namespace) -> int:
     from maxima_board.cli.club import start_club
     from maxima_board.cli.sim import run_sim
 
+    from maxima_board.cli.remote import RemoteGame, remote_of, remote_wrap
+
     play = play_of(args, db=args.db, resumes=True)
     db = args.db or default_db_path()
+    options = remote_of(args)
     services = start_club(db, web_bind=args.bind, web_port=args.port, web_hosts=tuple(args.hosts),
                           **broker_of(args))
-    print(f"maxima-board serve: http://{args.bind}:{services.server.port}/  web PIN {services.pin}",
-          file=sys.stderr, flush=True)
+    remote = None
     try:
+        if options is not None:
+            remote = RemoteGame(options, auth_of(args), db, lambda text: print(text, file=sys.stderr, flush=True))
+        print(f"maxima-board serve: http://{args.bind}:{services.server.port}/  web PIN {services.pin}",
+              file=sys.stderr, flush=True)
         with interrupt_on_sigterm():
             run_sim(play.settings, sys.stdin, sys.stdout, feed=services.feed, board=play.board,
-                    follow=play.follow, abandon=abandon_of(args),
+                    follow=play.follow, abandon=abandon_of(args), wrap=remote_wrap(remote),
                     on_start=lambda sim: services.attach(sim.controller))
     except KeyboardInterrupt:
         pass
     finally:
+        if remote is not None:
+            remote.close()
         services.close()
     return 0
 

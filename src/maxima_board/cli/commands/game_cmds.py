@@ -131,28 +131,25 @@ def _sim(args: argparse.Namespace) -> int:
     label = f"--db {args.db}" if args.db else None
     abandon = abandon_of(args)
     options = remote_of(args)
-    if options is not None:
-        remote = RemoteGame(options, auth_of(args), args.db or default_db_path(), _say)
-        try:
-            with club_cmds.interrupt_on_sigterm():
-                return run_sim(play.settings, label=label, wrap=remote.wrap, board=play.board, follow=play.follow,
-                               abandon=abandon, linger=False)
-        except KeyboardInterrupt:
-            return 0
-        finally:
-            remote.close()
-    if not args.broadcast:
+    if options is None and not args.broadcast:
         return run_sim(play.settings, label=label, wrap=wrap, board=play.board, follow=play.follow,
                        abandon=abandon)
-    services = start_club(args.db or default_db_path(), **broker_of(args))
+    services = start_club(args.db or default_db_path(), **broker_of(args)) if args.broadcast else None
+    remote = None
     try:
+        if options is not None:
+            remote = RemoteGame(options, auth_of(args), args.db or default_db_path(), _say)
+            wrap = remote.wrap
         with club_cmds.interrupt_on_sigterm():
             return run_sim(play.settings, label=label, wrap=wrap, board=play.board, follow=play.follow,
-                           abandon=abandon, feed=services.feed, linger=False)
+                           abandon=abandon, feed=services.feed if services else None, linger=False)
     except KeyboardInterrupt:
         return 0
     finally:
-        services.close()
+        if remote is not None:
+            remote.close()
+        if services is not None:
+            services.close()
 
 
 def _games(args: argparse.Namespace) -> int:

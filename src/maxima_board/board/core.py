@@ -147,12 +147,13 @@ class Controller:
         game, by index (the game's own without a physical board)."""
         return self._session.printed(position)
 
-    def add_menu_item(self, label: "str | Callable[[], str]", action: Callable[[int], list]) -> None:
+    def add_menu_item(self, label: "str | Callable[[], str]", action: Callable[[int], list],
+                      visible: "Callable[[], bool] | None" = None) -> None:
         """Add a question to the MENU of a game in progress (after the
         standard ones): ``label`` is shown ("Play the computer?"; a callable
         gives the words of the moment), OK calls ``action(now_ms)``, which
-        returns events."""
-        self._session.extra_items.append(MenuItem(label, action))
+        returns events; ``visible()``: whether the menu offers it when it opens."""
+        self._session.extra_items.append(MenuItem(label, action, visible=visible))
 
     @property
     def variant(self) -> str:

@@ -161,14 +161,14 @@ class Guard(Layer):
         self._pending: list[dict] = []       # events of a fault met outside an input call, for the next one
         self._journal = Journal()
         self._waker: Callable[[], None] | None = None   # the loop's: handed to every stack built
-        self._menu_items: list[tuple[Any, MenuAction]] = []   # added through the guard: to every stack built
+        self._menu_items: list[tuple[Any, MenuAction, Any]] = []   # added through the guard: to every stack built
         self._offers: list[Source] = []
         controller.add_offer(self._fault_screen)
         self._snapshot(now_ms)
 
-    def add_menu_item(self, label: Any, action: MenuAction) -> None:
-        self._menu_items.append((label, action))
-        self.controller.add_menu_item(label, action)
+    def add_menu_item(self, label: Any, action: MenuAction, visible: Any = None) -> None:
+        self._menu_items.append((label, action, visible))
+        self.controller.add_menu_item(label, action, visible)
 
     def add_offer(self, source: Source) -> None:
         self._offers.append(source)
@@ -309,8 +309,8 @@ class Guard(Layer):
         stack.add_offer(self._fault_screen)
         for source in self._offers:
             stack.add_offer(source)
-        for label, action in self._menu_items:
-            stack.add_menu_item(label, action)
+        for label, action, visible in self._menu_items:
+            stack.add_menu_item(label, action, visible)
         events: list[dict] = []
         try:
             ok, problem = self._link

@@ -89,8 +89,8 @@ class RemoteLayer(RemoteTalk, Layer):
         self.name: str | None = None
         self.side = "white"
         self._reset("white", "")
-        controller.add_menu_item(self._first_label, self._first_item)
-        controller.add_menu_item(self._second_label, self._second_item)
+        controller.add_menu_item(self._first_label, self._first_item, self._in_menu)
+        controller.add_menu_item(self._second_label, self._second_item, self._in_menu)
         controller.add_offer(self._offer)
 
     def _reset(self, side: str, secret: str) -> None:
@@ -101,7 +101,6 @@ class RemoteLayer(RemoteTalk, Layer):
         self._key = w.game_key(self.name or "", secret)
         self._seen: tuple[int, int] | None = None   # the order of the other's last message
         self._their_n = 0                   # plies the other board has played
-        self._their_got = 0
         self._my_ask: w.Ask | None = None
         self._their_ask: w.Ask | None = None
         self._answer: w.Answer | None = None
@@ -391,6 +390,10 @@ class RemoteLayer(RemoteTalk, Layer):
         if c.mode == "play" and c.result == "*" and c.position.turn != self.me and len(c.moves) == len(self.line):
             return "Waiting for the other player's move.", "Remote to move"
         return None, ""
+
+    def _in_menu(self) -> bool:
+        """MENU offers the remote game's questions during one, or when one can begin from it."""
+        return self.active or self._their_ask is not None or self._connect is not None
 
     def _first_label(self) -> str:
         if self._their_ask is not None:

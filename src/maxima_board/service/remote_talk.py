@@ -53,7 +53,6 @@ class RemoteTalk:
     _boot: int
     _seen: tuple[int, int] | None
     _their_n: int
-    _their_got: int
     _my_ask: w.Ask | None
     _their_ask: w.Ask | None
     _answer: w.Answer | None
@@ -75,8 +74,10 @@ class RemoteTalk:
                 continue
             if self._seen is not None and state.order <= self._seen:
                 continue    # seen already, or older: counts once
-            self._seen = state.order
-            out += self._take(state)
+            taken = self._take(state)
+            if not any(e.get("type") == "remote_refused" for e in taken):
+                self._seen = state.order     # a refused one does not hide what the other says next
+            out += taken
         return out
 
     def _refuse(self, why: str) -> dict:
@@ -88,7 +89,6 @@ class RemoteTalk:
         if not self._same_game(s):
             if not self._adopt_theirs(s):
                 return [self._refuse(f"the other board plays {s.variant} from {s.start}")]
-        self._their_n, self._their_got = s.n, s.got
         out += self._take_answer(s.answer)
         for i, entry in enumerate(s.moves):
             ply = s.base + i
@@ -101,6 +101,7 @@ class RemoteTalk:
             out += self._their_move(ply, entry)
             if len(self.line) != ply + 1:
                 return out
+        self._their_n = min(s.n, len(self.line))   # what it has of the game: our moves from there on go out
         out += self._take_ask(s.ask)
         if s.end is not None and self._their_end is None:
             self._their_end = s.end

@@ -77,7 +77,7 @@ def open_game_menu(s: "Session", extra: list[MenuItem], only_new: bool = False) 
     teaching = MenuItem(lambda: f"Teaching {'off' if s.settings.teach else 'on'}?", lambda now: toggle_teaching(s))
 
     def game_menu(now: int) -> list[dict]:
-        s.open_page(Menu(items + extra + [teaching], now))
+        s.open_page(Menu(items + [item for item in extra if item.offered] + [teaching], now))
         return []
 
     open_chooser(s, "Resign, draw >", game_menu)

@@ -33,6 +33,11 @@ class MenuItem:
     label: "str | Callable[[], str]"   # a callable: words that change (``"Computer: White?"``)
     action: Action
     key: str = ""     # "new" marks the item that the NEW button confirms
+    visible: "Callable[[], bool] | None" = None   # whether the menu offers it now (None: always)
+
+    @property
+    def offered(self) -> bool:
+        return self.visible is None or self.visible()
 
     @property
     def text(self) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import time
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -85,7 +86,8 @@ class RemoteGame:
         from maxima_board.club.remote_link import RemoteLink
 
         self.options = options
-        self.boot = next_boot(db_path) if db_path else 0
+        # a board's start count orders its messages across restarts; a replay keeps nothing: the clock's seconds
+        self.boot = next_boot(db_path) if db_path else int(time.time())
         self.sequence = itertools.count(1)
         self.link = RemoteLink(options.broker, options.name, options.side, secret=options.secret, auth=auth)
         log(f"maxima-board: remote game through {options.broker}, playing {options.side}")

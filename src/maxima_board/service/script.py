@@ -48,7 +48,7 @@ With a clock, ``move`` and ``final`` lines carry ``"clocks": {"white": ms,
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from maxima_board.rules import Position, variants
 from maxima_board.devices.boards import place
@@ -408,6 +408,18 @@ class Runner:
             events += self.frame()
         return events
 
+    def insert(self, make: "Callable[[Any], Any]") -> None:
+        """The layer ``make(controller)`` around the controller, inside the
+        physical board's view (a remote game's)."""
+        view = self.view
+        inner = view.controller if view is not None else self.controller
+        layer = make(inner)
+        if view is not None:
+            view.controller = layer
+        else:
+            self.controller = layer
+        self.events += self._board_events(layer.on_tick(self.now))
+
     def opponent(self, arg: tuple[str, int]) -> list[dict]:
         """The computer plays ``side`` at ``level``: a layer around the
         controller (``maxima_board.service.opponent_layer``) answering synchronously."""
@@ -482,13 +494,16 @@ class ScriptRun:
 
     ``pace(ms)`` (optional) is called with the script time each wait and
     the run-out reach before they are carried out, deadline by deadline (a
-    replay in real time sleeps there). ``run_out=False``: the events up to
+    replay in real time sleeps there; a pace woken early, by a remote
+    game's move, returns the script time it reached). ``wrap``: a layer
+    put around the controller (a remote game's). ``run_out=False``: the events up to
     the script's last line exactly, nothing run out (tests of the board at
     a given time); ``wrong`` then judges the board as it stands."""
 
     def __init__(self, steps: list[Step], settings: Settings, fen: str | None = None,
                  store: GameStore | None = None, variant: str | None = None, engine: str = "builtin",
-                 board: str | None = None, pace: Callable[[int], None] | None = None, run_out: bool = True):
+                 board: str | None = None, pace: "Callable[[int], int | None] | None" = None, run_out: bool = True,
+                 wrap: "Callable[[Any], Any] | None" = None):
         lead, seen_fen = 0, False
         while lead < len(steps) and (steps[lead].op in ("clock", "forces", "seed")
                                      or (steps[lead].op in ("fen", "variant") and not seen_fen)):
@@ -507,6 +522,8 @@ class ScriptRun:
         self.steps = steps[lead:]
         self.runner = Runner(settings, fen, store, variant=variant, board=board)
         self.runner.engine = engine
+        if wrap is not None:
+            self.runner.insert(wrap)
         self.pace = pace
         self.run_out = run_out
         self.wrong: str | None = None
@@ -520,7 +537,9 @@ class ScriptRun:
         while True:
             deadline = runner.controller.next_deadline()
             at = target if deadline is None or deadline > target or deadline <= runner.now else deadline
-            self.pace(at)
+            reached = self.pace(at)    # a pace woken early (a remote move came) says when it woke
+            if isinstance(reached, int) and runner.now <= reached < at:
+                at = reached
             yield runner.advance_to(at)
             if at >= target:
                 return

@@ -87,7 +87,19 @@ def _replay(args: argparse.Namespace) -> int:
         raise ScriptError(f"{args.script}: not a text file ({exc.reason})") from None
     except OSError as exc:
         raise OSError(f"cannot read {args.script}: {exc.strerror or exc}") from None
-    if args.broadcast:
+    options = remote_of(args)
+    if options is not None:
+        from maxima_board.cli.remote_replay import remote_replay
+
+        if args.broadcast:
+            raise ValueError("replay: --remote and --broadcast together are not supported; use sim or serve")
+        remote = RemoteGame(options, auth_of(args), None, _say)
+        try:
+            run = remote_replay(steps, play.settings, fen, sys.stdout, remote, engine=args.engine,
+                                board=play.board)
+        finally:
+            remote.close()
+    elif args.broadcast:
         from maxima_board.cli.broadcast_replay import broadcast_replay
 
         run = broadcast_replay(steps, play.settings, fen, sys.stdout, realtime=args.realtime,

@@ -124,6 +124,27 @@ class BroadcastConfig:
 
 
 @dataclass(frozen=True)
+class RemoteConfig:
+    """Remote games (docs/remote.md) through an MQTT broker; off while
+    ``broker`` is None. With ``game`` and ``side`` the board plays that game
+    from its start; without, MENU begins one ("Remote game as White?")."""
+
+    broker: str | None = None
+    game: str | None = None              # the game's name: its secret
+    side: str | None = None
+    key_file: str | None = None          # an extra secret both boards were given (its first line)
+    username: str | None = None
+    password_file: str | None = None
+    tls: Mapping[str, str] = field(default_factory=dict)
+
+    def auth(self):
+        from maxima_board.club.connection import BrokerAuth
+
+        return BrokerAuth(self.username, self.password_file, self.tls.get("ca"), self.tls.get("cert"),
+                          self.tls.get("key"))
+
+
+@dataclass(frozen=True)
 class OpponentConfig:
     """The computer opponent (``maxima_board.service.opponent_layer``): the side it plays
     ("white", "black" or "none"), its level 1-10, the engine (``builtin`` or
@@ -151,6 +172,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     broadcast: BroadcastConfig = field(default_factory=BroadcastConfig)
     opponent: OpponentConfig = field(default_factory=OpponentConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
     review_background: bool = True    # [review] background: finished games reviewed beside the board (nice 19)
     debounce_ms: int = 30
     loop_ms: int = 10
@@ -493,6 +515,15 @@ def _beside(config_path: Path, name: str) -> str:
     return str(file if file.is_absolute() else config_path.parent / file)
 
 
+def _remote_game(value: Any) -> str:
+    from maxima_board.cli.remote import NAME
+
+    text = _text(value)
+    if not NAME.match(text):
+        raise ValueError(f"{text!r} is not a game name (6-64 letters, digits, _ . : + -)")
+    return text
+
+
 # key -> (checker, attribute name); a section without a dataclass fills a dict.
 _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "board": {"kind": _choice(*BOARDS), "offset": _offset},
@@ -524,7 +555,11 @@ _SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "opponent": {"side": _choice("white", "black", "none"), "level": _integer(1, 10), "engine": _engine,
                  "movetime_ms": _integer(10, 600_000)},
     "review": {"background": _boolean},
+    "remote": {"broker": lambda v: _club_value("parse_broker", _text(v)), "game": _remote_game,
+               "side": _choice("white", "black"), "key_file": _text,
+               "username": lambda v: _mqtt_username(_text(v)), "password_file": _text, "tls": _tls},
 }
+
 
 
 def _club_value(name: str, *args: Any) -> Any:
@@ -597,6 +632,7 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
         cast["tls"] = {k: _beside(path, v) for k, v in cast["tls"].items()}
     broadcast = BroadcastConfig(**cast)
     opponent = OpponentConfig(**sections["opponent"])
+    remote = _remote(sections["remote"], path)
     if hardware == "direct":
         _check_pin_use(matrix, leds, oled, buzzer)
     elif hardware == "pico":
@@ -629,9 +665,25 @@ def _parse(data: dict, path: Path, environ: Mapping[str, str] | None) -> Config:
     values = _db_from_env(values, environ)
     _check_settings(values)
     return Config(path=str(path), hardware=hardware, matrix=matrix, leds=leds, oled=oled,
-                  buzzer=buzzer, pico=pico, web=web, broadcast=broadcast, opponent=opponent,
+                  buzzer=buzzer, pico=pico, web=web, broadcast=broadcast, opponent=opponent, remote=remote,
                   review_background=sections["review"].get("background", True), debounce_ms=debounce_ms, loop_ms=loop_ms,
                   board_kind=kind.name, settings_values=values)
+
+
+def _remote(values: dict[str, Any], path: Path) -> RemoteConfig:
+    cast = dict(values)
+    if cast.get("password_file") and not cast.get("username"):
+        raise _KeyError("[remote] password_file", "a password needs a username (add username)")
+    if ("game" in cast) != ("side" in cast):
+        raise _KeyError("[remote] game" if "game" in cast else "[remote] side", "a game needs both game and side")
+    if cast and "broker" not in cast:
+        raise _KeyError("[remote] broker", "missing: the broker of remote games (host:port)")
+    for key in ("password_file", "key_file"):
+        if key in cast:
+            cast[key] = _beside(path, cast[key])
+    if "tls" in cast:
+        cast["tls"] = {k: _beside(path, v) for k, v in cast["tls"].items()}
+    return RemoteConfig(**cast)
 
 
 def _check_placement(kind, values: dict[str, Any]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import threading
 import time
 import re
 from dataclasses import dataclass
@@ -58,62 +59,95 @@ def remote_of(args: argparse.Namespace) -> RemoteOptions | None:
     if missing:
         raise ValueError(f"a remote game needs --remote HOST:PORT, --remote-game NAME and --side: "
                          f"{', '.join(missing)} missing")
-    secret = ""
-    if args.remote_key_file:
-        try:
-            with open(args.remote_key_file, encoding="utf-8") as f:
-                text = f.read(MAX_KEY + 1)
-        except OSError as exc:
-            raise ValueError(f"--remote-key-file {args.remote_key_file}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise ValueError(f"--remote-key-file {args.remote_key_file}: not UTF-8 text") from None
-        secret = text.split("\n", 1)[0].strip()
-        if not secret or len(text) > MAX_KEY:
-            raise ValueError(f"--remote-key-file {args.remote_key_file}: expected the key on its first line")
+    secret = read_key(args.remote_key_file, "--remote-key-file") if args.remote_key_file else ""
     from maxima_board.club.topics import parse_broker
 
     parse_broker(args.remote)
     return RemoteOptions(args.remote, args.remote_game, args.side, secret)
 
 
+def read_key(path: str, where: str) -> str:
+    """The first line of the key file ``path``; ValueError (one line, naming ``where``)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(MAX_KEY + 1)
+    except OSError as exc:
+        raise ValueError(f"{where} {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{where} {path}: not UTF-8 text") from None
+    secret = text.split("\n", 1)[0].strip()
+    if not secret or len(text) > MAX_KEY:
+        raise ValueError(f"{where} {path}: expected the key on its first line")
+    return secret
+
+
+def remote_of_config(remote: Any, db_path: str | None, log: Callable[[str], None]) -> "RemoteGame | None":
+    """The remote games of the config's ``[remote]`` (a cli.config.RemoteConfig); None without a broker."""
+    if remote.broker is None:
+        return None
+    options = None
+    if remote.game:
+        secret = read_key(remote.key_file, "[remote] key_file") if remote.key_file else ""
+        options = RemoteOptions(remote.broker, remote.game, remote.side, secret)
+    return RemoteGame(remote.broker, remote.auth(), db_path, log, options)
+
+
 class RemoteGame:
-    """The link to the other board, made once, and the layer that plays
-    through it around each controller the board builds (again after a
-    fault: the order of the messages goes on)."""
+    """The board's remote games through ``broker``: the link to the other
+    board, and the layer that plays through it around each controller the
+    board builds (again after a fault: the game and the order of the
+    messages go on). ``options``: the game begun at the start (the command
+    line's, the config's); else MENU begins one ("Remote game as White?")."""
 
-    def __init__(self, options: RemoteOptions, auth: Any, db_path: str | None, log: Callable[[str], None]):
+    def __init__(self, broker: str, auth: Any, db_path: str | None, log: Callable[[str], None],
+                 options: RemoteOptions | None = None):
         from maxima_board.club.boots import next_boot
-        from maxima_board.club.remote_link import RemoteLink
+        from maxima_board.club.topics import parse_broker
 
-        self.options = options
+        parse_broker(broker)
+        self.broker, self.auth, self.log = broker, auth, log
         # a board's start count orders its messages across restarts; a replay keeps nothing: the clock's seconds
         self.boot = next_boot(db_path) if db_path else int(time.time())
         self.sequence = itertools.count(1)
-        self.link = RemoteLink(options.broker, options.name, options.side, secret=options.secret, auth=auth)
-        log(f"maxima-board: remote game through {options.broker}, playing {options.side}")
+        self.link: Any = None
+        self.current: tuple[str, str, str] | None = None
+        if options is not None:
+            self.connect(options.name, options.side, options.secret)
+
+    def connect(self, name: str, side: str, secret: str) -> Any:
+        """The link for the game ``name`` (the one before is closed, in the background)."""
+        from maxima_board.club.remote_link import RemoteLink
+
+        old, self.link = self.link, None
+        if old is not None:
+            threading.Thread(target=old.close, name="remote link closing", daemon=True).start()
+        self.link = RemoteLink(self.broker, name, side, secret=secret, auth=self.auth)
+        self.current = (name, side, secret)
+        self.log(f"maxima-board: remote game through {self.broker}, playing {side}")
+        return self.link
 
     def wrap(self, controller: Any, now_ms: int = 0) -> Any:
-        """The remote layer around ``controller``, the game begun."""
+        """The remote layer around ``controller``, the current game begun."""
         from maxima_board.service.remote_layer import RemoteLayer
 
-        o = self.options
-        layer = RemoteLayer(controller, boot=self.boot, sequence=self.sequence, now_ms=now_ms)
-        layer.begin(o.name, o.side, now_ms, secret=o.secret, peer=self.link)
+        layer = RemoteLayer(controller, connect=self.connect, boot=self.boot, sequence=self.sequence, now_ms=now_ms)
+        if self.current is not None:
+            name, side, secret = self.current
+            layer.begin(name, side, now_ms, secret=secret, peer=self.link)
         return layer
 
     def close(self) -> None:
-        self.link.close()
+        if self.link is not None:
+            self.link.close()
 
 
-def remote_wrap(remote: "RemoteGame | None", inner: Callable[[Any], Any] | None = None) -> Callable[[Any], Any]:
-    """The layers a board with a web page builds around each controller:
-    ``inner`` (the computer opponent), then the remote layer: the game of
-    ``remote`` begun, or idle (the page may invite a phone player)."""
+def remote_wrap(remote: "RemoteGame | None", outer: Callable[[Any], Any] | None = None) -> Callable[[Any], Any]:
+    """The layers a board builds around each controller: the remote layer
+    (the game of ``remote`` begun, or idle: MENU or the page may begin one),
+    then ``outer`` (the computer opponent) around it."""
     from maxima_board.service.remote_layer import RemoteLayer
 
     def wrap(controller: Any) -> Any:
-        inside = inner(controller) if inner is not None else controller
-        if remote is not None:
-            return remote.wrap(inside)
-        return RemoteLayer(inside)
+        layer = remote.wrap(controller) if remote is not None else RemoteLayer(controller)
+        return outer(layer) if outer is not None else layer
     return wrap

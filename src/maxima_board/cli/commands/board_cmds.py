@@ -14,6 +14,7 @@ from contextlib import contextmanager
 
 from maxima_board.cli.commands import Subcommands
 from maxima_board.cli.config import Config, ConfigError, default_config, find_config, load_config
+from maxima_board.cli.remote import remote_wrap
 from maxima_board.devices.errors import HardwareError
 
 from maxima_board.service import runner as runner_module
@@ -92,6 +93,7 @@ def _say_if_no_pico(config: Config) -> None:
               f"waiting for it to be plugged in", file=sys.stderr, flush=True)
 
 
+
 def _run(args: argparse.Namespace) -> int:
     config = _config(args)
     try:
@@ -111,21 +113,25 @@ def _run(args: argparse.Namespace) -> int:
         from .club_cmds import interrupt_on_sigterm
 
         services = _club(config, settings)
+        remote = None
         try:
+            remote = _remote(config, settings)
             with interrupt_on_sigterm():
                 return int(run_sim(settings, sys.stdin, sys.stdout, feed=services.feed,
                                    on_start=lambda sim: services.attach(sim.core),
-                                   wrap=lambda c: _opponent(c, config), board=board) or 0)
+                                   wrap=remote_wrap(remote, lambda c: _opponent(c, config)), board=board) or 0)
         except KeyboardInterrupt:
             return 0
         finally:
+            if remote is not None:
+                remote.close()
             services.close()
     try:
         hardware = _hardware(config, "run")
     except _Failed as exc:
         print(exc, file=sys.stderr)
         return 1
-    store = services = controller = None
+    store = services = controller = remote = None
     try:
         from maxima_board.board.core import Controller
         from maxima_board.service.guard import Guard, fault_dir_for
@@ -135,9 +141,11 @@ def _run(args: argparse.Namespace) -> int:
         core = Controller(settings, store, now_ms=clock.now_ms())
         services = _club(config, settings)
         services.attach(core)
+        remote = _remote(config, settings)
+        layers = remote_wrap(remote, lambda c: _opponent(c, config))
 
         def stack(core):   # the board's squares outermost: the opponent's LEDs are the game's squares too
-            return _on_board(_opponent(core, config), settings, config)
+            return _on_board(layers(core), settings, config)
 
         def resumed(now_ms: int):   # after a controller fault: the stored game, resumed
             core = Controller(settings, store, now_ms=now_ms)
@@ -156,6 +164,8 @@ def _run(args: argparse.Namespace) -> int:
             loop.run(until_ms=end)
         loop.close()
     finally:
+        if remote is not None:
+            remote.close()
         if services is not None:
             services.close()
         if controller is not None and hasattr(controller, "close"):
@@ -164,6 +174,15 @@ def _run(args: argparse.Namespace) -> int:
         if store is not None:
             store.close()
     return 0
+
+
+def _remote(config: Config, settings):
+    """The remote games of ``[remote]`` (None without a broker)."""
+    from maxima_board.cli.remote import remote_of_config
+    from maxima_board.storage.store import default_db_path
+
+    return remote_of_config(config.remote, settings.db_path or default_db_path(),
+                            lambda text: print(text, file=sys.stderr, flush=True))
 
 
 def _on_board(controller, settings, config: Config):

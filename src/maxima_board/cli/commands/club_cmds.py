@@ -79,7 +79,8 @@ def _serve(args: argparse.Namespace) -> int:
     remote = None
     try:
         if options is not None:
-            remote = RemoteGame(options, auth_of(args), db, lambda text: print(text, file=sys.stderr, flush=True))
+            remote = RemoteGame(options.broker, auth_of(args), db,
+                                lambda text: print(text, file=sys.stderr, flush=True), options)
         print(f"maxima-board serve: http://{args.bind}:{services.server.port}/  web PIN {services.pin}",
               file=sys.stderr, flush=True)
         with interrupt_on_sigterm():

@@ -93,7 +93,7 @@ def _replay(args: argparse.Namespace) -> int:
 
         if args.broadcast:
             raise ValueError("replay: --remote and --broadcast together are not supported; use sim or serve")
-        remote = RemoteGame(options, auth_of(args), None, _say)
+        remote = RemoteGame(options.broker, auth_of(args), None, _say, options)
         try:
             run = remote_replay(steps, play.settings, fen, sys.stdout, remote, engine=args.engine,
                                 board=play.board)
@@ -150,7 +150,7 @@ def _sim(args: argparse.Namespace) -> int:
     remote = None
     try:
         if options is not None:
-            remote = RemoteGame(options, auth_of(args), args.db or default_db_path(), _say)
+            remote = RemoteGame(options.broker, auth_of(args), args.db or default_db_path(), _say, options)
             wrap = remote.wrap
         with club_cmds.interrupt_on_sigterm():
             return run_sim(play.settings, label=label, wrap=wrap, board=play.board, follow=play.follow,

@@ -375,3 +375,57 @@ def test_a_second_move_in_a_row_from_the_other_board_is_not_its_turn():
     assert black.layer.moves == ["d3-d5"] and len(black.of("remote_move")) == 1
     assert "not their turn" in black.of("remote_refused")[-1]["why"]
     play(black, white, "e7-e5")
+
+
+def test_menu_begins_a_remote_game_and_its_name_stays_on_the_board():
+    from maxima_board.service.feed import board_snapshot
+
+    made: list[tuple[str, str, str]] = []
+    pipe = Pipe()
+
+    def connect(name: str, side: str, secret: str) -> Pipe:
+        made.append((name, side, secret))
+        return pipe
+
+    runner = Runner.attach(Controller(Settings(), GameStore(":memory:"), fen="start"), None, 0)
+    layer = RemoteLayer(runner.controller, connect=connect)
+    runner.controller = layer
+    board = Board.__new__(Board)
+    board.runner, board.layer, board.pipe, board.events, board.store = runner, layer, pipe, [], layer.store
+    assert any("Remote game as White?" in label for label in _menu_labels(board))
+    board.menu("Remote game as White?")
+    assert len(made) == 1 and made[0][1] == "white"
+    name = made[0][0]
+    assert name in board.text()                       # on the board's own display...
+    snapshot = board_snapshot(layer)
+    assert name not in str(snapshot) and "(on the board)" in " ".join(snapshot["display"])   # ... not outside
+    assert board.of("remote_game")[0]["game"] == game_id_of(name)
+    assert pipe.sent and name.encode() not in pipe.sent[-1]
+
+
+def test_without_a_broker_the_menu_offers_no_remote_game():
+    runner = Runner.attach(Controller(Settings(), GameStore(":memory:"), fen="start"), None, 0)
+    layer = RemoteLayer(runner.controller)
+    runner.controller = layer
+    board = Board.__new__(Board)
+    board.runner, board.layer, board.events = runner, layer, []
+    assert not any("Remote" in label for label in _menu_labels(board))
+
+
+def _menu_labels(board: Board) -> list[str]:
+    """Every question of the game's menu, stepped through with MENU."""
+    labels: list[str] = []
+    board.runner.press("menu")
+    for _ in range(20):
+        board.runner.press("menu")
+        text = board.text()
+        if "Menu" not in text:
+            break
+        labels.append(text)
+    board.runner.press("back")
+    board.runner.wait(30_000)
+    return labels
+
+
+def game_id_of(name: str) -> str:
+    return w.game_id(name)

@@ -111,6 +111,7 @@ class RemoteLayer(RemoteTalk, Layer):
         self._sent: w.State | None = None
         self.line: list[w.Entry] = []
         self._line_pos: Position | None = None
+        self._start = ""
         self._game: int | None = None
 
     def begin(self, name: str, side: str, now_ms: int, *, secret: str = "", peer: Peer | None = None,
@@ -208,6 +209,7 @@ class RemoteLayer(RemoteTalk, Layer):
         start = c.position.copy()
         while start.move_stack:
             start.pop()
+        self._start = start.fen()
         self._line_pos = start
         self.line = []
         for text in c.moves:
@@ -220,12 +222,8 @@ class RemoteLayer(RemoteTalk, Layer):
         self._events.append({"type": "remote_game", "game": self.public, "side": self.side})
 
     def _start_fen(self) -> str:
-        pos = self._line_pos
-        assert pos is not None
-        copy = pos.copy()
-        while copy.move_stack:
-            copy.pop()
-        return copy.fen()
+        """The start of the game (kept when the game was taken on)."""
+        return self._start
 
     def _to_make(self) -> w.Entry | None:
         """The agreed move the board must make next (the other's, or its

@@ -11,13 +11,19 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 
+import msgspec
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
 from maxima_board.board.hands import pick_move
+from maxima_board.club.remote_link import remote_topic
 from maxima_board.rules import Position
+from maxima_board.service import remote_wire as w
 
-from .conftest import mosquitto_binary
+from .conftest import mosquitto_binary, wait_for
 from .mosquitto import Broker
 from .remote_boards import SimBoard, made_after, made_alone, play_ply, remote_game_of
 
@@ -149,3 +155,96 @@ def test_optima_game_placements_and_all_to_the_end(tmp_path, own_broker):
     assert moves == [str(m) for m in position.move_stack]
     kinds = {m.kind for m in position.move_stack}
     assert {"placement", "conversion", "replacement"} <= kinds and len(moves) == 51
+
+
+class Spy:
+    """A third MQTT client on the game's topics: it keeps every message
+    White's board publishes, and publishes what an attacker would."""
+
+    def __init__(self, broker: Broker, topic: str):
+        self.topic = topic
+        self.messages: list[bytes] = []
+        self.subscribed = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(topic, qos=1)
+        self.client.on_subscribe = lambda c, u, mid, rc, p: self.subscribed.set()
+        self.client.on_message = lambda c, u, m: self.messages.append(bytes(m.payload))
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+        assert self.subscribed.wait(10)
+
+    def latest(self, n: int) -> bytes | None:
+        """The newest message of White's board with ``n`` plies played, if any."""
+        key = w.game_key(GAME_3)
+        for data in reversed(self.messages):
+            if w.decode(data, key, "white").n == n:
+                return data
+        return None
+
+    def publish(self, payload: bytes) -> None:
+        self.client.publish(self.topic, payload, qos=1, retain=True).wait_for_publish(10)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+GAME_3 = "e2e-forged-1"
+REMOTE_LINE = r"remote (?!game |ask |answer )\S+$"
+
+
+def test_forged_replayed_and_repeated_messages_are_refused_or_counted_once(tmp_path, broker):
+    """A third client on White's topic: a move signed with another key and
+    the same move unsigned are refused on Black's board (``error remote:
+    refused``, the move not shown); a copy of White's newest message and
+    an old genuine one change nothing (no second ``remote`` line); Black's
+    board started again, the broker holding that old message, still gets
+    White's move; the game goes on and both stores hold the genuine moves
+    only."""
+    rng = random.Random(11)
+    position = Position()
+    spy = Spy(broker, remote_topic(GAME_3, "white"))
+    boards = pair(tmp_path, broker.address, GAME_3)
+    black = boards["black"]
+    try:
+        for _ in range(4):
+            play_ply(boards, position, pick_move(position, rng), rng)
+        wait_for(lambda: spy.latest(4), what="White's message with 4 plies")
+        old, newest = spy.latest(1), spy.latest(4)
+        # White to move: a forged White move, as the next message of White's board
+        genuine = w.decode(newest, w.game_key(GAME_3), "white")
+        forged_move = str(next(m for m in position.legal_moves if m.kind == "move" and not m.captures))
+        forged = msgspec.structs.replace(
+            genuine, seq=genuine.seq + 100, n=5, got=5,
+            moves=[*genuine.moves, w.Entry(forged_move, None)])
+        spy.publish(w.encode(forged, w.game_key(GAME_3, "a guess")))
+        assert "bad signature" in black.expect(r"error remote: refused .*").group(0)
+        spy.publish(msgspec.json.encode(forged))
+        assert "not signed" in black.expect(r"error remote: refused .*").group(0)
+        # White moves; then a copy of its newest message, and its first one again (kept by the broker)
+        move = pick_move(position, rng)
+        lines = made_alone(boards["white"], position, move, rng)
+        black.expect(rf"remote {re.escape(str(move))}$")
+        newest = wait_for(lambda: spy.latest(5), what="White's message with 5 plies")
+        spy.publish(newest)
+        spy.publish(old)
+        quiet = black.settle(1.0)
+        assert not [line for line in quiet if re.match(REMOTE_LINE, line) or line.startswith("error")], quiet
+        # Black's board comes back before its player made White's move, the broker holding the old message
+        black.kill()
+        black.restart()
+        black.expect(r"game \d+ resumed after 4 moves")
+        made_after(black, position, move, lines)
+        for _ in range(3):      # the game goes on, each of White's moves shown once
+            play_ply(boards, position, pick_move(position, rng), rng)
+        shown = [line for line in black.seen if re.match(REMOTE_LINE, line)]
+        white_moves = [f"remote {m}" for m in position.move_stack[0::2]]
+        assert shown == white_moves[:3] + white_moves[2:]      # the third again on the board started again
+        for board in boards.values():
+            assert board.quit() == 0
+    finally:
+        close(boards)
+        spy.close()
+    for side in ("white", "black"):
+        game, moves = remote_game_of(tmp_path / f"{side}.db")
+        assert moves == [str(m) for m in position.move_stack] and game["result"] == "*"

@@ -25,7 +25,7 @@ from maxima_board.service import remote_wire as w
 
 from .conftest import mosquitto_binary, wait_for
 from .mosquitto import Broker
-from .remote_boards import SimBoard, made_after, made_alone, play_ply, remote_game_of
+from .remote_boards import SimBoard, hands, made_after, made_alone, play_ply, remote_game_of
 
 
 @pytest.fixture
@@ -248,3 +248,123 @@ def test_forged_replayed_and_repeated_messages_are_refused_or_counted_once(tmp_p
     for side in ("white", "black"):
         game, moves = remote_game_of(tmp_path / f"{side}.db")
         assert moves == [str(m) for m in position.move_stack] and game["result"] == "*"
+
+
+def quiet_move(position: Position, rng: random.Random):
+    """A legal move without captures (one a take-back undoes by moving the piece back)."""
+    return rng.choice([m for m in position.legal_moves if m.kind == "move" and not m.captures])
+
+
+def undo_lines(position: Position, move) -> list[str]:
+    """The hands that take the quiet ``move`` back on the board."""
+    names = position.geometry.names
+    return [f"lift {names[move.to_square]}", f"place {names[move.from_square]}", "wait 400"]
+
+
+def asked_back(boards: dict[str, SimBoard], position: Position) -> None:
+    """White takes its last move back (BACK, the piece moved back): a take-back asked of Black."""
+    white, black = boards["white"], boards["black"]
+    last = position.move_stack[-1]
+    white.send("press back")
+    white.expect(rf"takeback {re.escape(str(last))} ")
+    white.expect(r"remote ask takeback by us$")
+    white.send(*undo_lines(position, last))
+    black.expect(r"remote ask takeback by them$")
+    black.settle(0.3)
+
+
+def test_takeback_and_draw_asked_and_answered_through_menu(tmp_path, broker):
+    """White takes its move back: Black's board is asked; declined through
+    MENU, White makes its move again and nothing changes on Black's board;
+    asked again and accepted, both boards take it back (Black's player moves
+    the piece back as its board says) and White plays another move. Black
+    offers a draw through MENU, White declines and the game goes on; White
+    offers one and Black accepts: both boards end the game, and both stores
+    hold the same moves, drawn by agreement."""
+    rng = random.Random(2)
+    position = Position()
+    boards = pair(tmp_path, broker.address, "e2e-asks-1")
+    white, black = boards["white"], boards["black"]
+    try:
+        for _ in range(3):
+            play_ply(boards, position, quiet_move(position, rng), rng)
+        third = position.move_stack[-1]
+        # asked, declined: White makes the move again, Black's board is unchanged
+        asked_back(boards, position)
+        black.choose("Decline take-back?")
+        black.expect(r"remote answer takeback no by us$")
+        white.expect(r"remote answer takeback no by them$")
+        position.pop()
+        white.send(*hands(position, third, rng))
+        white.expect(rf"move 3 {re.escape(str(third))} ")
+        position.push(third)
+        assert not [line for line in black.settle(0.5) if line.startswith(("takeback", "move", "remote "))]
+        # asked again, accepted: both boards go back to two moves
+        asked_back(boards, position)
+        black.choose("Accept take-back?")
+        black.expect(r"remote answer takeback yes by us$")
+        black.expect(rf"takeback {re.escape(str(third))} ")
+        black.send(*undo_lines(position, third))
+        white.expect(r"remote answer takeback yes by them$")
+        position.pop()
+        other = quiet_move(position, rng)
+        while other == third:
+            other = quiet_move(position, rng)
+        play_ply(boards, position, other, rng)
+        # Black offers a draw, White declines; the game goes on
+        black.settle(0.3)
+        black.choose("Agree draw?")
+        black.expect(r"remote ask draw by us$")
+        white.expect(r"remote ask draw by them$")
+        white.settle(0.3)
+        white.choose("Decline draw?")
+        white.expect(r"remote answer draw no by us$")
+        black.expect(r"remote answer draw no by them$")
+        play_ply(boards, position, quiet_move(position, rng), rng)
+        # White offers one, Black accepts: the game ends on both boards
+        white.settle(0.3)
+        white.choose("Agree draw?")
+        white.expect(r"remote ask draw by us$")
+        black.expect(r"remote ask draw by them$")
+        black.settle(0.3)
+        black.choose("Accept draw?")
+        black.expect(r"remote answer draw yes by us$")
+        result = black.expect(r"game over (\S+) \(agreement\)").group(1)
+        white.expect(r"remote answer draw yes by them$")
+        white.expect(rf"game over {re.escape(result)} \(agreement\)")
+        for board in boards.values():
+            assert board.quit() == 0
+    finally:
+        close(boards)
+    moves = same_stores(tmp_path, result, "agreement")
+    assert moves == [str(m) for m in position.move_stack] and len(moves) == 4 and moves[2] == str(other)
+
+
+def test_resignation_asked_and_ended_on_both_boards(tmp_path, broker):
+    """White resigns through MENU ("Resign White?"): Black's board is asked,
+    ends the game and answers; White's ends it too; both stores say 0-1 by
+    resignation. Black's board cannot resign White's side."""
+    rng = random.Random(3)
+    position = Position()
+    boards = pair(tmp_path, broker.address, "e2e-resign-1")
+    white, black = boards["white"], boards["black"]
+    try:
+        for _ in range(2):
+            play_ply(boards, position, quiet_move(position, rng), rng)
+        black.settle(0.3)
+        black.choose("Resign White?")     # not its side: nothing is asked
+        black.expect(r"oled .*Not your side!")
+        white.settle(0.3)
+        white.choose("Resign White?")
+        white.expect(r"remote ask resign by us$")
+        black.expect(r"remote answer resign yes by us$")
+        black.expect(r"game over 0-1 \(resignation\)")
+        white.expect(r"remote answer resign yes by them$")
+        white.expect(r"game over 0-1 \(resignation\)")
+        assert black.count("remote ask") == 0 and white.count("remote ask resign") == 1
+        for board in boards.values():
+            assert board.quit() == 0
+    finally:
+        close(boards)
+    moves = same_stores(tmp_path, "0-1", "resignation")
+    assert moves == [str(m) for m in position.move_stack]

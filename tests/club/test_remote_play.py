@@ -368,3 +368,73 @@ def test_resignation_asked_and_ended_on_both_boards(tmp_path, broker):
         close(boards)
     moves = same_stores(tmp_path, "0-1", "resignation")
     assert moves == [str(m) for m in position.move_stack]
+
+
+def clocks_of(db) -> list[tuple]:
+    """The clocks the database ``db`` stored (read only): (ply, control, White's ms, Black's ms)."""
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return list(con.execute("SELECT ply, control, white_ms, black_ms FROM clocks ORDER BY game_id, ply"))
+    finally:
+        con.close()
+
+
+def test_clocks_travel_with_the_moves_and_a_flag_ends_both_boards(tmp_path, broker):
+    """With ``--clock 5+0``: White thinks 30 s and moves; Black's board
+    shows White's clock as White's board had it (Black's player taking two
+    seconds to make the move on the board changes nothing); Black thinks
+    70 s, and White's board shows Black's clock as Black's had it. Then
+    Black's time runs out on its own board, which calls its flag; White's
+    board ends the game too. Both stores hold the same moves, result and
+    clocks, to the millisecond."""
+    rng = random.Random(4)
+    position = Position()
+    boards = pair(tmp_path, broker.address, "e2e-clocks-1", "--clock", "5+0")
+    white, black = boards["white"], boards["black"]
+    clock = r"clock White (\d+:\d\d) Black (\d+:\d\d)$"
+    try:
+        move = quiet_move(position, rng)
+        lines = hands(position, move, rng)
+        white.send("wait 30000", *lines)
+        white.expect(rf"move 1 {re.escape(str(move))} ")
+        shown = white.expect(clock).groups()
+        assert "4:25" <= shown[0] <= "4:30" and shown[1] == "5:00", shown
+        black.expect(rf"remote {re.escape(str(move))}$")
+        black.send("wait 2000", *lines)
+        black.expect(rf"move 1 {re.escape(str(move))} ")
+        assert black.expect(clock).groups() == shown
+        position.push(move)
+
+        move = quiet_move(position, rng)
+        lines = hands(position, move, rng)
+        black.send("wait 70000", *lines)
+        black.expect(rf"move 2 {re.escape(str(move))} ")
+        shown = black.expect(clock).groups()
+        assert "3:45" <= shown[1] <= "3:50" and shown[0] == white_left(white), shown
+        white.expect(rf"remote {re.escape(str(move))}$")
+        white.send(*lines)
+        white.expect(rf"move 2 {re.escape(str(move))} ")
+        assert white.expect(clock).groups() == shown
+        position.push(move)
+
+        play_ply(boards, position, quiet_move(position, rng), rng)
+        black.send("wait 300000")       # Black's time runs out on Black's board
+        black.expect(r"game over 1-0 \(time\)")
+        white.expect(r"game over 1-0 \(time\)")
+        for board in boards.values():
+            assert board.quit() == 0
+    finally:
+        close(boards)
+    moves = same_stores(tmp_path, "1-0", "time")
+    assert moves == [str(m) for m in position.move_stack]
+    stored_clocks = clocks_of(tmp_path / "white.db")
+    assert stored_clocks == clocks_of(tmp_path / "black.db") and len(stored_clocks) == 4
+    assert [row[1] for row in stored_clocks] == ["5"] * 4
+
+
+def white_left(board: SimBoard) -> str:
+    """White's clock in the last clock line ``board`` printed."""
+    line = next(line for line in reversed(board.seen) if line.startswith("clock "))
+    return line.split()[2]

@@ -71,14 +71,17 @@ def same_stores(tmp_path, result: str, reason: str) -> list[str]:
 
 
 def play_to_the_end(boards: dict[str, SimBoard], position: Position, rng: random.Random, broker: Broker,
-                    kill: tuple[int, str], restart_broker: int, kill_shown: int = 0) -> None:
+                    kill: tuple[int, str], restart_broker: int, kill_shown: int = 0,
+                    kill_mover: int = 0) -> None:
     """Random legal moves (``pick_move``) by hand on both boards until the
     game ends; at ply ``kill[0]`` the board of ``kill[1]`` (not the mover)
     is killed by SIGKILL, the move made without it, the board started again
     (same database); at ply ``restart_broker`` the broker (no persistence)
     is stopped, the move made, the broker started again; at ply
     ``kill_shown`` the other board is killed once it shows the move, before
-    its player makes it, and started again."""
+    its player makes it, and started again; at ply ``kill_mover`` the
+    mover's board is killed as soon as it has stored its move (sent or not),
+    and started again."""
     while position.outcome() is None:
         ply = len(position.move_stack) + 1
         mover = "white" if position.turn > 0 else "black"
@@ -98,6 +101,12 @@ def play_to_the_end(boards: dict[str, SimBoard], position: Position, rng: random
             boards[other].restart()
             boards[other].expect(rf"game \d+ resumed after {ply - 1} moves")
             made_after(boards[other], position, move, lines)
+        elif ply == kill_mover:
+            lines = made_alone(boards[mover], position, move, rng)
+            boards[mover].kill()
+            boards[mover].restart()
+            boards[mover].expect(rf"game \d+ resumed after {ply} moves")
+            made_after(boards[other], position, move, lines)
         elif ply == restart_broker:
             broker.stop()
             lines = made_alone(boards[mover], position, move, rng)
@@ -114,18 +123,24 @@ def play_to_the_end(boards: dict[str, SimBoard], position: Position, rng: random
 
 def test_maxima_game_to_the_end_through_a_killed_board_and_a_restarted_broker(tmp_path, own_broker):
     """A Maxima game (random legal moves, seed 5: captures, checkmate at
-    ply 32) to its end. Black's board is killed by SIGKILL while White
-    moves, and comes back (same database) to the stored game and White's
-    move; White's board is killed once it shows Black's move, before
-    its player makes it, and shows it again when it is back; the broker is restarted without persistence while White moves,
-    so both boards must publish again for the game to go on. At the end
-    both boards have stored the same moves and the same result."""
+    ply 32) to its end, through SIGKILLs and a broker lost:
+
+    - ply 9: Black's board is killed while White moves, and comes back
+      (same database) to the stored game and White's move;
+    - ply 14: Black's board is killed as soon as it has stored its own
+      move (sent or not), and sends it when it is back;
+    - ply 19: the broker (no persistence) stops while White moves and
+      starts again empty: both boards must publish again;
+    - ply 24: White's board is killed once it shows Black's move, before
+      its player makes it, and shows it again when it is back.
+
+    At the end both boards have stored the same moves and the same result."""
     rng = random.Random(5)
     position = Position()
     boards = pair(tmp_path, own_broker.address, "e2e-maxima-1")
     try:
         play_to_the_end(boards, position, rng, own_broker, kill=(9, "black"), restart_broker=19,
-                        kill_shown=24)
+                        kill_shown=24, kill_mover=14)
     finally:
         close(boards)
     outcome = position.outcome()

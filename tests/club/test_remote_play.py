@@ -292,7 +292,9 @@ def test_takeback_and_draw_asked_and_answered_through_menu(tmp_path, broker):
     """White takes its move back: Black's board is asked; declined through
     MENU, White makes its move again and nothing changes on Black's board;
     asked again and accepted, both boards take it back (Black's player moves
-    the piece back as its board says) and White plays another move. Black
+    the piece back as its board says) and White plays another move; asked
+    once more, Black plays on instead (a no): White makes its move again,
+    then Black's. Black
     offers a draw through MENU, White declines and the game goes on; White
     offers one and Black accepts: both boards end the game, and both stores
     hold the same moves, drawn by agreement."""
@@ -326,6 +328,21 @@ def test_takeback_and_draw_asked_and_answered_through_menu(tmp_path, broker):
         while other == third:
             other = quiet_move(position, rng)
         play_ply(boards, position, other, rng)
+        # asked once more, Black plays on instead: that is a no; White makes its move again, then Black's
+        asked_back(boards, position)
+        fourth = quiet_move(position, rng)
+        lines = hands(position, fourth, rng)
+        black.send(*lines)
+        black.expect(rf"move 4 {re.escape(str(fourth))} ")
+        white.expect(r"remote answer takeback no by them$")
+        white.expect(rf"remote {re.escape(str(fourth))}$")
+        position.pop()
+        white.send(*hands(position, other, rng))
+        white.expect(rf"move 3 {re.escape(str(other))} ")
+        position.push(other)
+        white.send(*lines)
+        white.expect(rf"move 4 {re.escape(str(fourth))} ")
+        position.push(fourth)
         # Black offers a draw, White declines; the game goes on
         black.settle(0.3)
         black.choose("Agree draw?")
@@ -352,7 +369,7 @@ def test_takeback_and_draw_asked_and_answered_through_menu(tmp_path, broker):
     finally:
         close(boards)
     moves = same_stores(tmp_path, result, "agreement")
-    assert moves == [str(m) for m in position.move_stack] and len(moves) == 4 and moves[2] == str(other)
+    assert moves == [str(m) for m in position.move_stack] and len(moves) == 5 and moves[2] == str(other)
 
 
 def test_resignation_asked_and_ended_on_both_boards(tmp_path, broker):

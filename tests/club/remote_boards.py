@@ -182,6 +182,15 @@ def stored(db: Path) -> list[tuple[dict, list[str]]]:
         con.close()
 
 
+def clocks_of(db: Path) -> list[tuple]:
+    """The clocks the database ``db`` stored (read only): (ply, control, White's ms, Black's ms)."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return list(con.execute("SELECT ply, control, white_ms, black_ms FROM clocks ORDER BY game_id, ply"))
+    finally:
+        con.close()
+
+
 def remote_game_of(db: Path) -> tuple[dict, list[str]]:
     """The one remote game the database ``db`` holds (its row, its moves)."""
     games = [(g, moves) for g, moves in stored(db) if g["event"].startswith("Remote game ")]

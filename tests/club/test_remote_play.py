@@ -25,7 +25,7 @@ from maxima_board.service import remote_wire as w
 
 from .conftest import mosquitto_binary, wait_for
 from .mosquitto import Broker
-from .remote_boards import SimBoard, hands, made_after, made_alone, play_ply, remote_game_of
+from .remote_boards import SimBoard, clocks_of, hands, made_after, made_alone, play_ply, remote_game_of
 
 
 @pytest.fixture
@@ -62,12 +62,13 @@ def close(boards: dict[str, SimBoard]) -> None:
 
 def same_stores(tmp_path, result: str, reason: str) -> list[str]:
     """Both boards' stored remote game: the same moves, ``result`` for ``reason``."""
-    (w, w_moves), (b, b_moves) = (remote_game_of(tmp_path / f"{side}.db") for side in ("white", "black"))
-    assert w_moves == b_moves
-    assert (w["result"], w["reason"], w["finished"]) == (result, reason, 1)
-    assert (b["result"], b["reason"], b["finished"]) == (result, reason, 1)
-    assert w["event"] == b["event"] and w["start_fen"] == b["start_fen"]
-    return w_moves
+    (white, white_moves), (black, black_moves) = (remote_game_of(tmp_path / f"{side}.db")
+                                                  for side in ("white", "black"))
+    assert white_moves == black_moves
+    assert (white["result"], white["reason"], white["finished"]) == (result, reason, 1)
+    assert (black["result"], black["reason"], black["finished"]) == (result, reason, 1)
+    assert white["event"] == black["event"] and white["start_fen"] == black["start_fen"]
+    return white_moves
 
 
 def play_to_the_end(boards: dict[str, SimBoard], position: Position, rng: random.Random, broker: Broker,
@@ -400,17 +401,6 @@ def test_resignation_asked_and_ended_on_both_boards(tmp_path, broker):
         close(boards)
     moves = same_stores(tmp_path, "0-1", "resignation")
     assert moves == [str(m) for m in position.move_stack]
-
-
-def clocks_of(db) -> list[tuple]:
-    """The clocks the database ``db`` stored (read only): (ply, control, White's ms, Black's ms)."""
-    import sqlite3
-
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        return list(con.execute("SELECT ply, control, white_ms, black_ms FROM clocks ORDER BY game_id, ply"))
-    finally:
-        con.close()
 
 
 def test_clocks_travel_with_the_moves_and_a_flag_ends_both_boards(tmp_path, broker):

@@ -150,6 +150,11 @@ class RemoteLink:
         with self._cond:
             if self._heard is not None and state.order <= self._heard:
                 return     # a copy, or older than what we have
+            if self._heard is not None and state.boot != self._heard[0] and self._latest is not None:
+                # the other board started again: the broker may have handed it an older copy of ours
+                # (a replay kept in our place) than the one we sent; ours again
+                self._unsent = True
+                self._cond.notify_all()
             self._heard = state.order
             self._newest = (state.order, payload)
         self._poke()

@@ -264,6 +264,8 @@ def test_a_draw_offer_ends_both_games_only_when_accepted():
     black.menu("Agree draw?")                   # the game's own menu: asked instead of agreed
     settle(white, black)
     assert black.layer.result == "*" and white.layer.result == "*"
+    assert black.of("game_end") == [] and black.of("reopened") == []    # never ended, not even a moment
+    assert black.store.game(black.layer.game_id).result == "*"
     white.menu("Accept draw?")
     settle(white, black)
     assert white.layer.result == black.layer.result == white.layer.position.variant.draw_result
@@ -285,7 +287,8 @@ def test_a_board_resigns_only_its_own_side():
     black.menu("Resign White?")
     settle(white, black)
     assert white.layer.result == black.layer.result == "*"
-    assert "Not your side!" in black.text()
+    assert "Only the other player can resign their side." in black.text()
+    assert black.of("game_end") == [] and black.of("reopened") == []    # never ended, not even a moment
 
 
 def test_each_move_carries_its_movers_clock_and_each_board_calls_its_own_flag_only():

@@ -305,6 +305,13 @@ class Controller:
         comes as that board's result (:meth:`end_game`)."""
         self._session.timekeeper.judged = sides
 
+    def route_agreements(self, route: "Callable[[str, int, int], list] | None") -> None:
+        """MENU's "Resign White?" / "Resign Black?" / "Agree draw?" call
+        ``route(what, side, now_ms)`` ("resign" with the side resigning,
+        "draw") instead of ending the game (None: they end it). A remote game
+        asks the other player first."""
+        self._session.agreements = route
+
     def carry_clock(self, ply: int, move: str, ms: int) -> None:
         """When move number ``ply`` (0: the first) commits as ``move``, its
         mover's clock reads ``ms``, as the board that made it measured."""

@@ -53,6 +53,9 @@ class GameState:
         self._pending: list[dict] = []    # events of transitions made before the next update
         self.extra_items: list[MenuItem] = [MenuItem(label, action) for label, action in (menu_items or ())]
         self.web_pin: str | None = None   # the web page's PIN: MENU offers to show it
+        # MENU's resignations and draw: (what, side, now) -> events, in place of ending the game
+        # (a remote game asks the other player first); None: they end it
+        self.agreements: "Callable[[str, int, int], list[dict]] | None" = None
         self._start_cache: tuple[str, int | None] | None = None   # (game, its start's occupancy)
         self.board: tuple[str, str] | None = None   # the physical board (kind, offset) the texts name squares of
         self._position = self.new_position(fen=fen)

@@ -4,7 +4,7 @@ session (``maxima_board.board.session.GameSession``) answers it; the modes
 never see the controller."""
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Callable, Protocol
 
 from maxima_board.rules import Move, Position
 from maxima_board.storage.store import GameStore
@@ -75,6 +75,10 @@ class Session(Protocol):
     @property
     def reason(self) -> str | None:
         """Why the game ended; None while it goes on."""
+
+    @property
+    def agreements(self) -> "Callable[[str, int, int], list[dict]] | None":
+        """What MENU's "Resign White?" and "Agree draw?" do instead of ending the game, if anything."""
 
     @property
     def web_pin(self) -> str | None:

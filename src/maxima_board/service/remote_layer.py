@@ -132,6 +132,7 @@ class RemoteLayer(RemoteTalk, Layer):
         self.peer, self.name = peer, name
         self._reset(side, secret)
         self.controller.judge_flags(None if both_flags else frozenset({self.me}))
+        self.controller.route_agreements(self._agreement)
         if self._wake is not None:
             peer.set_waker(self._wake)
         self._now = max(self._now, now_ms)
@@ -306,15 +307,18 @@ class RemoteLayer(RemoteTalk, Layer):
             self._say(f"Wait for {waiting}. Put the piece back.", "Wait for remote!")
             return agreed(self.controller.take_back(self._now))
         clocks = event.get("clocks")
-        self._extend(w.Entry(event["move"], clocks.get(self.side) if isinstance(clocks, dict) else None))
-        return []
+        return self._extend(w.Entry(event["move"], clocks.get(self.side) if isinstance(clocks, dict) else None))
 
-    def _extend(self, entry: w.Entry) -> None:
+    def _extend(self, entry: w.Entry) -> list[dict]:
+        """The line goes on by ``entry``; a question of the other's still open is answered no by it."""
         assert self._line_pos is not None
         self._line_pos.push(entry.move)
         self.line.append(entry)
-        if self._their_ask is not None:   # a move answers an offer: no
-            self._decline()
+        if self._their_ask is None:
+            return []
+        if self._note is not None and self._note[2].startswith("Asked:"):
+            self._note = None
+        return self._decline()
 
     def _truncate(self, plies: int) -> None:
         assert self._line_pos is not None
@@ -344,6 +348,19 @@ class RemoteLayer(RemoteTalk, Layer):
             return out + self._ask("resign", len(self.line))
         self._end = w.Ending(str(result), str(reason), len(c.moves))
         return []
+
+    def _agreement(self, what: str, side: int, now: int) -> list[dict]:
+        """MENU's "Resign White?" and "Agree draw?" in a remote game: asked
+        of the other player, never ended here alone."""
+        if not self.active:
+            c = self.controller    # the board plays another game now: as MENU always does
+            if what == "draw":
+                return c.end_game(c.position.variant.draw_result, "agreement", now)
+            return c.end_game("0-1" if side == WHITE else "1-0", "resignation", now)
+        if what == "resign" and side != self.me:
+            self._say("Only the other player can resign their side.", "Not your side!")
+            return []
+        return self._ask(what, len(self.line))
 
     def _ask(self, what: str, to: int) -> list[dict]:
         self._ask_ids += 1

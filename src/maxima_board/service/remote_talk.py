@@ -33,6 +33,7 @@ class RemoteStack(GameStack, Protocol):
 
     def judge_flags(self, sides: frozenset[int] | None) -> None: ...
     def carry_clock(self, ply: int, move: str, ms: int) -> None: ...
+    def route_agreements(self, route: Callable[[str, int, int], list] | None) -> None: ...
     def end_game(self, result: str, reason: str, now_ms: int) -> list[dict]: ...
     def take_back(self, now_ms: int) -> list[dict]: ...
     def reopen(self, now_ms: int) -> list[dict]: ...
@@ -139,12 +140,15 @@ class RemoteTalk:
             return [self._refuse(f"move {ply + 1} {entry.move}: {exc}")]
         if str(move) != entry.move:
             return [self._refuse(f"move {ply + 1} {entry.move}: not in canonical form")]
-        if self._my_ask is not None and self._my_ask.what in ("draw", "resign"):
-            self._my_ask = None   # a move answers an offer: no
-        self._extend(entry)
+        out: list[dict] = []
+        ask = self._my_ask
+        if ask is not None and ask.what == "draw":     # a move answers an offer: no
+            self._my_ask = None
+            out.append({"type": "remote_answer", "what": ask.what, "yes": False, "by": "them"})
+        out += self._extend(entry)
         if entry.ms is not None:
             self.controller.carry_clock(ply, entry.move, entry.ms)
-        return [{"type": "remote_move", "move": entry.move}]
+        return out + [{"type": "remote_move", "move": entry.move}]
 
     def _take_ask(self, ask: w.Ask | None) -> list[dict]:
         if ask is None:

@@ -65,11 +65,16 @@ def open_game_menu(s: "Session", extra: list[MenuItem], only_new: bool = False) 
     side = s.position.turn
 
     def resign(color: int) -> Callable[[int], list]:
-        return lambda now: s.end("0-1" if color == WHITE else "1-0", "resignation", now)
+        return lambda now: agreed("resign", color, now, "0-1" if color == WHITE else "1-0", "resignation")
+
+    def agreed(what: str, color: int, now: int, result: str, reason: str) -> list:
+        routed = s.agreements
+        return routed(what, color, now) if routed is not None else s.end(result, reason, now)
 
     items = [MenuItem(f"Resign {side_name(side)}?", resign(side)),
              MenuItem(f"Resign {side_name(-side)}?", resign(-side)),
-             MenuItem("Agree draw?", lambda now: s.end(s.position.variant.draw_result, "agreement", now)),
+             MenuItem("Agree draw?", lambda now: agreed("draw", side, now, s.position.variant.draw_result,
+                                                        "agreement")),
              new]
     if s.web_pin:
         items.append(MenuItem("Show web PIN?", s.show_web_pin))

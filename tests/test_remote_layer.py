@@ -432,3 +432,33 @@ def _menu_labels(board: Board) -> list[str]:
 
 def game_id_of(name: str) -> str:
     return w.game_id(name)
+
+
+def test_a_board_restarted_while_its_take_back_was_asked_makes_its_move_again():
+    """The question is lost with the board; the move stays the game's (the
+    other board never agreed), and the restarted board shows it to make again."""
+    store = GameStore(":memory:")
+    a, b = Pipe(), Pipe()
+    a.other, b.other = b, a
+    white = Board("white", a)
+    black = Board("black", b, store=store)
+    settle(white, black)
+    play(white, black, "d3-d5")
+    play(black, white, "e7-e5")
+    black.press("back")                            # asked; Black's board killed before any answer
+    black.runner.lift("e5")
+    black.runner.place("e7")
+    settle(white, black)
+    assert black.layer.moves == ["d3-d5"] and white.of("remote_ask")
+    pipe2 = Pipe()
+    pipe2.other, a.other = a, pipe2
+    black2 = Board("black", pipe2, store=store, boot=2, fen=None)
+    pipe2.inbox.append(white.pipe.sent[-1])
+    settle(white, black2)
+    assert black2.layer.moves == ["d3-d5"] and len(black2.layer.line) == 2
+    assert "asks" not in white.text() and "Accept" not in white.text()   # the question went with the board
+    black2.wait(5000)
+    assert "Make your Pawn e7-e5 again." in black2.text()
+    black2.make("e7-e5")
+    play(white, black2, "c3-c4")
+    assert white.store.moves(white.layer.game_id) == store.moves(black2.layer.game_id) == ["d3-d5", "e7-e5", "c3-c4"]

@@ -316,9 +316,13 @@ class RemoteLayer(RemoteTalk, Layer):
         self.line.append(entry)
         if self._their_ask is None:
             return []
+        self._forget_ask_note()
+        return self._decline()
+
+    def _forget_ask_note(self) -> None:
+        """The note of the other's question goes with the question."""
         if self._note is not None and self._note[2].startswith("Asked:"):
             self._note = None
-        return self._decline()
 
     def _truncate(self, plies: int) -> None:
         assert self._line_pos is not None

@@ -129,15 +129,21 @@ class RemoteTalk:
         return self._same_game(s)
 
     def _their_move(self, ply: int, entry: w.Entry) -> list[dict]:
+        """The next move of the game from the other board: theirs, or one of
+        ours it holds that this board no longer does (it restarted after
+        taking it back, its question lost): made again on the board."""
         assert self._line_pos is not None
-        if self._line_pos.turn == self.me:
-            return [self._refuse(f"move {ply + 1} {entry.move}: not their turn")]
+        ours = self._line_pos.turn == self.me
         if self._line_pos.outcome() is not None or self.controller.result != "*":
             return [self._refuse(f"move {ply + 1} {entry.move}: the game is over")]
         try:
             move = self._line_pos.parse_move(entry.move)
         except (MoveError, ValueError) as exc:
-            return [self._refuse(f"move {ply + 1} {entry.move}: {exc}")]
+            return [self._refuse(f"move {ply + 1} {entry.move}: {'not their turn' if ours else exc}")]
+        if ours:
+            if str(move) != entry.move:
+                return [self._refuse(f"move {ply + 1} {entry.move}: not their turn")]
+            return self._extend(entry)
         if str(move) != entry.move:
             return [self._refuse(f"move {ply + 1} {entry.move}: not in canonical form")]
         out: list[dict] = []
@@ -154,6 +160,7 @@ class RemoteTalk:
         if ask is None:
             if self._their_ask is not None:
                 self._their_ask = None     # withdrawn
+                self._forget_ask_note()
             return []
         if ask.id in self._answered or (self._their_ask is not None and self._their_ask.id == ask.id):
             return []

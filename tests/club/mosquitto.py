@@ -84,7 +84,8 @@ def certificates(folder: Path, names=(("broker", "127.0.0.1"), ("board", "tls"))
             "-days", "2", "-subj", f"/CN=maxima-board test {ca}")
     (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
     for name, cn in names:
-        run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={cn}")
+        run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
+            "-subj", f"/CN={cn}")
         run("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
             "-out", f"{name}.crt", "-days", "2", *(["-extfile", "san.ext"] if name == "broker" else []))
 

@@ -49,7 +49,8 @@ class SimProcess:
         self.process.stdin.flush()
         return at
 
-    def wait_for(self, wanted: Callable[[str], bool] | str, timeout: float = 20.0, start: int = 0) -> tuple[int, float, str]:
+    def wait_for(self, wanted: Callable[[str], bool] | str, timeout: float = 20.0,
+                 start: int = 0) -> tuple[int, float, str]:
         """The first line from index ``start`` on that is ``wanted`` (a
         line's beginning, or a test): (its index, when it was read, it)."""
         test = (lambda line: line.startswith(wanted)) if isinstance(wanted, str) else wanted

@@ -122,7 +122,8 @@ def test_club_broker_acl_keeps_a_game_its_players_own(tmp_path):
         watcher.subscribe("maxima-board/#")
         white.wait_for("remote game ")
         play(white, black, moves[:3])
-        genuine = wait_for(lambda: [p for t, p in watcher.messages if t == f"{TOPIC}/black"], what="black's message")[-1]
+        genuine = wait_for(lambda: [p for t, p in watcher.messages if t == f"{TOPIC}/black"],
+                           what="black's message")[-1]
 
         # the broker keeps out the dashboard, a topic beside the sides' and anonymous clients
         mark = len(watcher.messages)

@@ -42,17 +42,23 @@ class Client:
         self.connected = threading.Event()
         self.result: str | None = None
         self.messages: list[tuple[str, bytes]] = []
+        self.retained: list[str] = []        # the topics of the retained messages read
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
         if user is not None:
             self.client.username_pw_set(user, broker.password_file(user).read_text().strip())
         self.client.on_connect = self._on_connect
-        self.client.on_message = lambda c, u, m: self.messages.append((m.topic, bytes(m.payload)))
+        self.client.on_message = self._on_message
         self.client.connect("127.0.0.1", port or broker.port)
         self.client.loop_start()
 
     def _on_connect(self, client, userdata, flags, reason_code, properties):
         self.result = str(reason_code)
         self.connected.set()
+
+    def _on_message(self, client, userdata, message):
+        self.messages.append((message.topic, bytes(message.payload)))
+        if message.retain:
+            self.retained.append(message.topic)
 
     def accepted(self) -> bool:
         assert self.connected.wait(10), "the broker did not answer"
@@ -185,6 +191,14 @@ def test_two_clubs_play_through_a_bridge_over_tls(tmp_path):
         table.publish("maxima-board/remote/sentinel/white", b"sentinel")
         wait_for(lambda: "maxima-board/remote/sentinel/white" in far.topics(), what="the sentinel across the bridge")
         assert "maxima-board/round/5/state" not in far.topics()
+        # White's message is retained at club B too: a board of B that comes back reads it at once
+        late = Client(club_b, "12")
+        try:
+            assert late.accepted()
+            late.subscribe(f"{TOPIC}/white")
+            wait_for(lambda: f"{TOPIC}/white" in late.retained, what="white's retained message at club B")
+        finally:
+            late.close()
     finally:
         stop(white, black)
         table.close()

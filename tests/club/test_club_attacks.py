@@ -34,7 +34,7 @@ from maxima_board.webbase.svg import board_svg
 
 from .conftest import MAXIMA_BOARD, mosquitto_binary, wait_for
 from .games import long_game, quiet_game
-from .mosquitto import Broker
+from .mosquitto import Broker, certificates
 from .test_club_broadcast import Listener, get_json, start_dashboard, stop_dashboard
 
 INJECTION = '"/><meta http-equiv="refresh" content="0;url=/pwned"><rect x="'
@@ -440,29 +440,10 @@ def test_a_wrong_password_is_said(secure_broker, tmp_path):
 
 
 # -- TLS: the club's own CA, client certificates required -------------------------------------------
-def _openssl(*args: str, cwd) -> None:
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
-
-
-def _certificates(folder) -> None:
-    """A club CA, the broker's certificate for 127.0.0.1, a board's client
-    certificate, and a stranger's CA (all in ``folder``)."""
-    for ca in ("ca", "other-ca"):
-        _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{ca}.key", "-out", f"{ca}.crt",
-                 "-days", "2", "-subj", f"/CN=maxima-board test {ca}", cwd=folder)
-    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
-    for name, cn in (("broker", "127.0.0.1"), ("board", "tls")):
-        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
-                 "-subj", f"/CN={cn}", cwd=folder)
-        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-                 "-out", f"{name}.crt", "-days", "2", *(["-extfile", "san.ext"] if name == "broker" else []),
-                 cwd=folder)
-
-
 def test_boards_and_dashboard_over_tls_with_client_certificates(tmp_path):
     if not shutil.which("openssl"):
         pytest.skip("openssl is not installed")
-    _certificates(tmp_path)
+    certificates(tmp_path)
     b = Broker(mosquitto_binary(), tmp_path, secure=True, tables=["tls"], club="round")
     b.conf.write_text(b.conf.read_text() + f"cafile {tmp_path / 'ca.crt'}\ncertfile {tmp_path / 'broker.crt'}\n"
                       f"keyfile {tmp_path / 'broker.key'}\nrequire_certificate true\n")

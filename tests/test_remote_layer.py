@@ -462,3 +462,36 @@ def test_a_board_restarted_while_its_take_back_was_asked_makes_its_move_again():
     black2.make("e7-e5")
     play(white, black2, "c3-c4")
     assert white.store.moves(white.layer.game_id) == store.moves(black2.layer.game_id) == ["d3-d5", "e7-e5", "c3-c4"]
+
+
+@pytest.mark.parametrize("variant", __import__("maxima_board.rules.variants", fromlist=["names"]).names())
+def test_every_game_is_played_between_two_boards_alike(variant):
+    """Each of the 21 games (its own squares; Optima's placements too):
+    twelve plies of a simulated player's moves made on one board, arrived on
+    the other and made there, both stores alike at the end."""
+    import random
+
+    from maxima_board.board.hands import hand_lines, pick_move
+    from maxima_board.service.script import parse_script
+
+    white, black = pair(settings=Settings(variant=variant))
+    assert white.layer.variant == black.layer.variant == variant
+    rng = random.Random(variant)
+    boards = {1: white, -1: black}
+    for _ in range(12):
+        position = white.layer.position
+        if position.outcome() is not None or white.layer.result != "*":
+            break
+        mover = boards[1 if position.turn == 1 else -1]
+        other = black if mover is white else white
+        move = pick_move(position, rng)
+        for board in (mover, other):
+            before = board.layer.position.copy()
+            for step in parse_script(hand_lines(before, move, rng, settle_ms=400), variant):
+                board.events += board.runner.do(step)
+            settle(white, black)
+        assert other.of("remote_move")[-1]["move"] == str(move)
+        assert white.layer.moves == black.layer.moves, (variant, str(move))
+    assert len(white.layer.moves) >= 6
+    assert white.store.moves(white.layer.game_id) == black.store.moves(black.layer.game_id)
+    assert white.layer.result == black.layer.result

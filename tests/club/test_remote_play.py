@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 import threading
+import time
 
 import msgspec
 import paho.mqtt.client as mqtt
@@ -460,3 +461,49 @@ def white_left(board: SimBoard) -> str:
     """White's clock in the last clock line ``board`` printed."""
     line = next(line for line in reversed(board.seen) if line.startswith("clock "))
     return line.split()[2]
+
+
+def test_a_flood_of_forged_messages_neither_stops_nor_slows_the_game(tmp_path, broker):
+    """A third client floods White's topic with 3,000 messages (unsigned,
+    wrongly signed, 200 kB of junk) while the game goes on: Black's board
+    refuses a bounded number of them in its log, and White's moves still
+    arrive, each once, within a second or so."""
+    rng = random.Random(12)
+    position = Position()
+    spy = Spy(broker, remote_topic(GAME_4, "white"))
+    boards = pair(tmp_path, broker.address, GAME_4)
+    black = boards["black"]
+    stop = threading.Event()
+    sent = [0]
+
+    def flood() -> None:
+        junk = [b"x" * 200_000, b"{}", w.encode(w.State("white", 9, 9, "maxima", "start", None, 0, 0, 0, []),
+                                                 w.game_key("a guess"))]
+        while not stop.is_set() and sent[0] < 3000:
+            spy.client.publish(spy.topic, junk[sent[0] % 3], qos=0)
+            sent[0] += 1
+    try:
+        play_ply(boards, position, pick_move(position, rng), rng)
+        flooder = threading.Thread(target=flood, daemon=True)
+        flooder.start()
+        for _ in range(4):
+            started = time.monotonic()
+            play_ply(boards, position, pick_move(position, rng), rng)
+            assert time.monotonic() - started < 10
+        stop.set()
+        flooder.join(10)
+        for board in boards.values():
+            assert board.quit() == 0
+    finally:
+        stop.set()
+        close(boards)
+        spy.close()
+    refused = [line for line in black.seen if line.startswith("error remote: refused")]
+    shown = [line for line in black.seen if re.match(REMOTE_LINE, line)]
+    assert sent[0] > 500 and 0 < len(refused) < sent[0]
+    assert shown == [f"remote {m}" for m in position.move_stack[0::2]]
+    for side in ("white", "black"):
+        assert remote_game_of(tmp_path / f"{side}.db")[1] == [str(m) for m in position.move_stack]
+
+
+GAME_4 = "e2e-flooded-1"

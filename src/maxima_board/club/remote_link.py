@@ -141,11 +141,13 @@ class RemoteLink:
             state = w.decode(payload, self._key, self.other)
         except w.WireError:
             with self._cond:
+                idle = self._idle()
                 if len(self._unsound) < MAX_UNSOUND:
                     self._unsound.append(payload[:w.MAX_BYTES])
                 else:
                     self._dropped += 1
-            self._poke()
+            if idle:
+                self._poke()
             return
         with self._cond:
             if self._heard is not None and state.order <= self._heard:
@@ -155,9 +157,16 @@ class RemoteLink:
                 # (a replay kept in our place) than the one we sent; ours again
                 self._unsent = True
                 self._cond.notify_all()
+            idle = self._idle()
             self._heard = state.order
             self._newest = (state.order, payload)
-        self._poke()
+        if idle:
+            self._poke()
+
+    def _idle(self) -> bool:
+        """Nothing waits for the loop (then a new message wakes it; more
+        messages before it comes wake it no more: a flood costs the loop one wake-up)."""
+        return self._newest is None and not self._unsound and not self._dropped
 
     def _poke(self) -> None:
         wake = self._wake

@@ -61,7 +61,7 @@ def phone_state(view: PhoneView, snapshot: dict | None) -> dict:
     svg = legend = ""
     if view.ready:
         last = {"from": view.last[0], "to": view.last[1]} if view.last else None
-        svg = board_svg(view.fen, {}, last, variant=view.variant)
+        svg = board_svg(view.fen, {}, last, variant=view.variant, flip=view.side == "black")
         legend = legend_html(view.fen, view.variant)
     title = (snapshot or {}).get("title", "") if on_board else ""
     return {

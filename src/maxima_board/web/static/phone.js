@@ -165,7 +165,8 @@ async function play(move) {
 }
 
 async function ask(what) {
-  if (await post("/ask", {what})) say(what === "withdraw" ? "" : `Asked the board's player: ${WHAT[what]}.`);
+  if (!(await post("/ask", {what}))) return;
+  say(what === "withdraw" ? "" : what === "resign" ? "You resigned." : `Asked the board's player: ${WHAT[what]}.`);
 }
 
 function resign() {

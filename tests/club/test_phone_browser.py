@@ -149,3 +149,28 @@ def test_a_phone_plays_black_by_tapping(browser, served):
     assert browser.execute_script("return window.notReloaded === true;")
     assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth;")
     shot(browser, "phone-end.png")
+
+
+def test_a_move_without_a_destination_is_chosen_from_a_list(browser, served):
+    """A position where Black's immobilized Long Leaper may leave the board:
+    tapping it offers that move in words, as a button."""
+    import json
+    import urllib.request
+
+    body = json.dumps({"pin": served.pin, "side": "black", "game": "ultima", "setup": "off",
+                       "fen": "cphwk2i/2p1l1pp/p2p4/2p2h1P/5W2/2P1Pp2/lP1KPCP1/ILH2H2 b 47"}).encode()
+    request = urllib.request.Request(served.url + "api/invite", body, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        link = served.url + json.loads(r.read())["link"][1:]
+    browser.get(link)
+    wait_for(lambda: text(browser, "status").startswith("Your move (Black)"), what="the phone's turn")
+    wait_for(lambda: pick(browser, "a2") == "movable", what="a2 to be movable")
+    assert not browser.find_element("id", "choices").is_displayed()
+    tap(browser, "a2")
+    button = wait_for(lambda: browser.find_element("css selector", '#choices button[data-move="a2-S"]'),
+                      what="the move's button")
+    assert button.text == "Long Leaper a2 removes itself"
+    shot(browser, "phone-choice.png")
+    button.click()
+    served.printed("remote a2-S")
+    wait_for(lambda: "Long Leaper a2 removes itself" in text(browser, "moves"), what="the move in the list")

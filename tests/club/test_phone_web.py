@@ -313,3 +313,16 @@ def test_a_new_invitation_ends_the_one_before(board):
     assert request(first + "/state")[0] == 404
     s = until(second, lambda s: s["your_turn"], "the new phone's turn")
     assert s["side"] == "white"
+
+
+IMMOBILIZED = "cphwk2i/2p1l1pp/p2p4/2p2h1P/5W2/2P1Pp2/lP1KPCP1/ILH2H2 b 47"   # Black's Long Leaper a2 may only leave
+
+
+def test_a_move_without_a_destination_is_offered_in_words(board):
+    link = invite(board, "black", "ultima", fen=IMMOBILIZED, setup="off")
+    s = until(link, lambda s: s["your_turn"], "the phone's turn")
+    assert s["fen"] == IMMOBILIZED
+    moves = call(link + "/moves")[1]["moves"]
+    assert {"move": "a2-S", "from": "a2", "to": None, "words": "Long Leaper a2 removes itself"} in moves
+    assert call(link + "/move", {"move": "a2-S"}) == (200, {"ok": True})
+    board.printed("remote a2-S")

@@ -220,6 +220,10 @@ def test_token_guard_forgets_and_locks_per_client():
     assert guard.refusal("a") is None
     guard.wrong("a")
     assert guard.refusal("a")            # one more wrong one locks it again, for longer
+    now[0] += 61
+    guard.right("a")                     # an invitation's token: the wrong ones are forgotten
+    guard.wrong("a")
+    assert guard.refusal("a") is None
 
 
 def test_moves_are_checked_before_the_board_sees_them(board):

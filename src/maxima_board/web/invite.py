@@ -122,6 +122,10 @@ class TokenGuard:
         wait = self._entry(client)[1] - self._clock()
         return f"too many wrong links: try again in {max(1.0, wait):.0f} s" if wait > 0 else None
 
+    def right(self, client: str) -> None:
+        """``client`` sent an invitation's token: its wrong ones are forgotten."""
+        self._clients.pop(client, None)
+
     def wrong(self, client: str) -> None:
         """``client`` sent a token that is no invitation's."""
         now = self._clock()

@@ -112,6 +112,7 @@ class PhoneRoutes:
         if found is None:
             self.tokens.wrong(client)
             return "gone"
+        self.tokens.right(client)
         return found
 
     def _refusal(self, why: str) -> web.Response:

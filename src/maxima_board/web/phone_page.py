@@ -10,13 +10,11 @@ from __future__ import annotations
 from html import escape
 
 from maxima_board.rules.words import move_texts
+from maxima_board.service.remote_talk import WHAT
 from maxima_board.webbase.page import clock_html, moves_html
 from maxima_board.webbase.svg import board_svg, legend_html
 
 from .phone_peer import PhoneView
-
-WHAT = {"takeback": "take-back", "draw": "draw", "resign": "resignation"}
-
 
 def _outcome(view: PhoneView, result: str) -> str:
     mine = "1-0" if view.side == "white" else "0-1"

@@ -23,7 +23,8 @@ piece letter, as in the record), ``move_texts`` (the moves in words,
 :mod:`maxima_board.rules.words`: "Pawn f3-f4 takes e4"), ``last`` (``{"from", "to"}`` or None),
 ``leds``, ``display`` (the OLED's lines, the web PIN hidden: :func:`public_lines`), ``mode``, ``result``, ``reason``, ``link_ok``,
 ``clocks`` (``{"white": ms, "black": ms, "running": "white"|"black"|None}``
-when the controller has a clock, else None), ``seq`` (increasing per
+when the controller has a clock, else None), ``remote`` (the remote game
+played now: :func:`remote_of`), ``seq`` (increasing per
 feed) and ``at`` (wall time in ms when it was taken).
 """
 from __future__ import annotations
@@ -99,6 +100,15 @@ def public_lines(lines: list[str], secrets: list[str | None]) -> list[str]:
     return out
 
 
+def remote_of(controller: Any) -> dict | None:
+    """The remote game the board plays now, as anyone may see it:
+    ``{"game": its public id, "side": the board's side}``, else None."""
+    remote = find_layer(controller, RemoteLayer)
+    if remote is None or not remote.active:
+        return None
+    return {"game": remote.public, "side": remote.side}
+
+
 def secrets_of(controller: Any) -> list[str | None]:
     """The board's secrets: its web PIN, a remote game's name."""
     remote = find_layer(controller, RemoteLayer)
@@ -136,7 +146,7 @@ def board_snapshot(controller: Any, tags: dict[str, str] | None = None, seq: int
         "mode": controller.mode,
         "result": controller.result, "reason": controller.reason,
         "link_ok": getattr(controller, "link_ok", True), "clocks": clocks_of(controller),
-        "seq": seq, "at": int(time.time() * 1000),
+        "remote": remote_of(controller), "seq": seq, "at": int(time.time() * 1000),
     }
 
 
@@ -229,7 +239,7 @@ class BoardFeed:
         self._cond = threading.Condition()
         self._latest: dict | None = None
         self._seq = 0
-        self._tags: tuple[int | None, dict[str, str]] = (None, {})
+        self._tags: tuple[tuple[int | None, str], dict[str, str]] = ((None, ""), {})
 
     def set_waker(self, wake: Callable[[], None]) -> None:
         """``wake()`` is called after every submit: the loop's waker."""
@@ -290,9 +300,11 @@ class BoardFeed:
         if game_id is None:
             s = controller.settings
             return {"Event": s.event, "Site": s.site, "Round": s.round, "White": s.white, "Black": s.black}
-        if self._tags[0] != game_id:
+        remote = remote_of(controller)
+        key = (game_id, remote["game"] if remote else "")     # a remote game tags the board's game anew
+        if self._tags[0] != key:
             row = controller.store.game(game_id)
-            self._tags = (game_id, {"Event": row.event, "Site": row.site, "Date": row.date,
+            self._tags = (key, {"Event": row.event, "Site": row.site, "Date": row.date,
                                     "Round": row.round, "White": row.white, "Black": row.black})
         return dict(self._tags[1])
 

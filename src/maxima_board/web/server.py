@@ -15,6 +15,8 @@
                             marked, the better move on a second board (web/review_page.py)
     POST /api/new-game      start a new game; needs the board's PIN
     POST /                  the same (the page's form, sent without JavaScript)
+    POST /api/invite        invite a player without a board (a phone); needs the PIN;
+    /play/<token>...        the invited player's page and its requests (web/phone.py)
 
 Reading is open to the local network; changing anything needs the PIN, a
 request from the board's own page (same Origin, and JSON or the page's
@@ -27,49 +29,33 @@ new game is a command the board's loop runs (``feed.submit``).
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 import re
 import secrets
 import threading
-import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable
-from urllib.parse import parse_qs
 
 from aiohttp import web
-
-from maxima_board.rules import FenError, Position
-from maxima_board.rules import variants
 
 from maxima_board.service.feed import BoardFeed, NewGame
 from maxima_board.service.review import export_annotated as export_text
 
-from maxima_board.devices.boards import games_for
-
 from maxima_board.storage.storefile import StoreError
 
+from .forms import available_games, cross_site, form_fields, parse_new_game  # noqa: F401 (the page's API)
 from .games import GameReader, page_of, page_query
 from maxima_board.webbase.httpbase import (EventStreams, HostCheck, WebServer, client_key, page_app,
                                            read_body, refuse, reply_bytes, reply_json, reply_static,
                                            reply_text, SHARED_STATIC)
 from maxima_board.webbase.page import board_page
+from .phone import PhoneRoutes
 from .pin import BOARD_FREE, BOARD_WAIT_S, MAX_BOARD_WAIT_S, PinGuard, pin_path
 from maxima_board.webbase.svg import board_svg
 
-TAG_FIELDS = {"white": "White", "black": "Black", "event": "Event", "round": "Round", "site": "Site"}
-MAX_TAG = 80
-# 90+30 (Fischer), 60d10 (delay), 40/90,30+30 (stages); "none".
-_TIME_CONTROL = re.compile(r"^(none|(\d{1,3}/)?\d{1,3}([+d]\d{1,3})?(,(\d{1,3}/)?\d{1,3}([+d]\d{1,3})?)*)$")
 _GAME_PATH = re.compile(r"^/games/(\d{1,9})\.pgn$")
 log = logging.getLogger("webpage")
-
-
-def available_games(board_kind: str = "maxima") -> list[dict]:
-    """The games (variants) a board of ``board_kind`` can start: id, name, start FEN."""
-    playable = [variants.get(name) for name in games_for(board_kind)]
-    return [{"id": v.name, "name": v.title, "start_fen": v.start_fen} for v in playable]
 
 
 def snapshot_svg(snapshot: dict) -> str:
@@ -100,45 +86,6 @@ class _PerSnapshot:
         return text
 
 
-def clean_tag(value: str, name: str) -> str:
-    """A tag value from the form: trimmed, at most ``MAX_TAG`` characters,
-    no control characters; ValueError names the field."""
-    value = value.strip()
-    if len(value) > MAX_TAG:
-        raise ValueError(f"{name}: at most {MAX_TAG} characters")
-    if any(unicodedata.category(ch).startswith("C") for ch in value):
-        raise ValueError(f"{name}: control characters are not allowed")
-    return value
-
-
-def parse_new_game(form: dict[str, str], board_kind: str = "maxima") -> NewGame:
-    """The new-game request of the form's fields for a board of
-    ``board_kind``; ValueError says which field is wrong."""
-    games = {g["id"]: g for g in available_games(board_kind)}
-    game = (form.get("game") or next(iter(games))).strip().lower()
-    if game not in games:
-        raise ValueError(f"game: unknown game {game!r} (this board plays {', '.join(g['name'] for g in games.values())})")
-    fen = (form.get("fen") or "").strip()
-    fen = games[game]["start_fen"] if fen in ("", "start") else fen
-    try:
-        Position(fen, game)
-    except FenError as exc:
-        raise ValueError(f"start FEN: {exc}") from None
-    tags = {}
-    for key, tag in TAG_FIELDS.items():
-        value = clean_tag(form.get(key) or "", key)
-        if value:
-            tags[key] = value
-    time_control = (form.get("time_control") or "").strip().replace(" ", "")
-    if time_control and not _TIME_CONTROL.match(time_control):
-        raise ValueError(f"time control: {time_control!r} is not like 90+30, 60d10, 40/90,30+30 or none")
-    setup = str(form.get("setup", "on")).lower() not in ("", "off", "false", "0", "no")
-    opponent = (form.get("opponent") or "").strip().lower()
-    if opponent not in ("", "none", "white", "black"):
-        raise ValueError(f"opponent: expected white, black or none, got {opponent[:20]!r}")
-    return NewGame(fen, tags, time_control, setup, game, opponent)
-
-
 def first_view(snapshot: dict | None) -> str:
     """GET /'s HTML unless ``board_server(page=...)`` gives another maker:
     the page with the board of ``snapshot`` drawn in (``page.board_page``).
@@ -151,53 +98,14 @@ def board_kind_of(snapshot: dict | None) -> str:
     return snapshot.get("board_kind", "maxima") if snapshot else "maxima"
 
 
-_FORM_TAG = re.compile(r'<form\b[^>]*\bid="new-game-form"[^>]*>')
+_FORM_TAG = re.compile(r'<form\b[^>]*\bid="(?:new-game-form|invite-form)"[^>]*>')
 
 
 def with_token(html: str, token: str) -> str:
-    """The page with the form's token as a hidden field (a form posted
+    """The page with the forms' token as a hidden field (a form posted
     without JavaScript sends it; a page of another site cannot read it)."""
-    match = _FORM_TAG.search(html)
-    if match is None:
-        return html
     field = f'<input type="hidden" name="token" value="{token}">'
-    return html[:match.end()] + field + html[match.end():]
-
-
-def form_fields(body: bytes, content_type: str, token: str) -> dict[str, str]:
-    """The new-game request's fields: a JSON object (a page of another site
-    cannot send one without the browser asking first), or a form carrying
-    this server's token. PermissionError for a form without it, LookupError
-    for any other kind of body, ValueError for an unreadable one."""
-    if content_type == "application/json":
-        raw = json.loads(body.decode("utf-8") or "{}")
-        if not isinstance(raw, dict):
-            raise ValueError("expected a JSON object")
-        form = {}
-        for key, value in raw.items():
-            if not isinstance(value, (str, int, float, bool)) and value is not None:
-                raise ValueError(f"{str(key)[:20]}: expected text")
-            form[str(key)] = "" if value is None else str(value)
-        return form
-    if content_type == "application/x-www-form-urlencoded":
-        pairs = parse_qs(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False,
-                         max_num_fields=64, errors="strict")
-        form = {k: v[-1] for k, v in pairs.items()}
-        if not hmac.compare_digest(form.get("token", "").encode(), token.encode()):
-            raise PermissionError("the form is out of date: reload the page")
-        return form
-    raise LookupError("send the form from the board's page (JSON or the page's form)")
-
-
-def cross_site(request: web.Request) -> str | None:
-    """Why a request changing the board comes from another site, or None.
-    No Origin (a program, not a browser) is fine; the Host is checked already."""
-    origin = request.headers.get("Origin")
-    if origin is not None and origin.lower() != f"{request.scheme}://{request.host}".lower():
-        return "requests from other sites are refused"
-    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
-        return "requests from other sites are refused"
-    return None
+    return _FORM_TAG.sub(lambda match: match.group(0) + field, html)
 
 
 class BoardPage:
@@ -220,6 +128,7 @@ class BoardPage:
         self.svg = _PerSnapshot(lambda snapshot: json.dumps(with_svg(snapshot)))
         self._html = _PerSnapshot(lambda snapshot: with_token(self.page(snapshot), self.token))
         self.streams = EventStreams()
+        self.phone = PhoneRoutes(self)
         self.server: WebServer | None = None
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="web-reads")
         self._commands = ThreadPoolExecutor(2, thread_name_prefix="web-commands")
@@ -230,8 +139,16 @@ class BoardPage:
     # -- other threads -------------------------------------------------------
     def _on_snapshot(self, snapshot: dict) -> None:
         """The board's loop took a snapshot: wake the streams (never waits)."""
+        self.notify()
+
+    def notify(self) -> None:
+        """Something the streams show changed (any thread; never waits)."""
         if self.server is not None:
             self.server.call(self.streams.changed)
+
+    def new_game_of(self, form: dict[str, str]) -> NewGame:
+        """The new game of the form's fields on this board; ValueError says which field is wrong."""
+        return parse_new_game(form, board_kind_of(self.feed.latest))
 
     def set_pin(self, pin: str) -> None:
         """Use a new PIN from now on (any thread)."""
@@ -281,6 +198,7 @@ class BoardPage:
                                 web.get(r"/games/{number:\d{1,9}}.pgn", self.record),
                                 web.get(r"/games/{number:\d{1,9}}", self.game_page),
                                 web.post("/api/new-game", self.new_game),
+                                *self.phone.routes(),
                                 web.post("/", self.new_game)])      # the form without JavaScript posts to the page
 
     def page_html(self) -> str:
@@ -384,7 +302,10 @@ class BoardPage:
             return reply_json({"error": command.error}, missing)
         return reply(command.result)
 
-    async def new_game(self, request: web.Request) -> web.Response:
+    async def pin_form(self, request: web.Request) -> dict[str, str] | web.Response:
+        """The fields of a request that changes the board, once its PIN is
+        right; else the refusal to send (another site, an unreadable body,
+        no PIN, a wrong one, too many wrong ones)."""
         why = cross_site(request)
         if why is not None:
             return refuse(request, 403, why)
@@ -410,18 +331,34 @@ class BoardPage:
                 log.warning("web: %d wrong PINs on this board within the hour: one PIN checked every %.0f-%.0f s "
                             "from now (MENU, New web PIN? ends it)", BOARD_FREE, BOARD_WAIT_S, MAX_BOARD_WAIT_S)
             return reply_json({"ok": False, "error": "wrong PIN (shown on the board: MENU, Show web PIN?)"}, 403)
+        return form
+
+    async def run_command(self, run: Callable[[Any, int], Any]) -> Any:
+        """``run`` in the board's loop (``feed.submit``), waited for off
+        the server's loop; its result, or a reply saying why it did not run
+        (503: the board is busy or did not answer; 400: ``run`` refused,
+        its one-line reason)."""
         try:
-            new = parse_new_game(form, board_kind_of(self.feed.latest))
-        except ValueError as exc:
-            return reply_json({"ok": False, "error": str(exc)}, 400)
-        try:
-            command = await self._off_loop("commands", lambda: self.feed.submit(new, timeout=5.0))
+            command = await self._off_loop("commands", lambda: self.feed.submit(run, timeout=5.0))
         except _Busy:
             return reply_json({"ok": False, "error": "the board is busy: try again"}, 503)
         except TimeoutError as exc:
             return reply_json({"ok": False, "error": str(exc)}, 503)
         if command.error is not None:
             return reply_json({"ok": False, "error": command.error}, 400)
+        return command
+
+    async def new_game(self, request: web.Request) -> web.Response:
+        form = await self.pin_form(request)
+        if isinstance(form, web.Response):
+            return form
+        try:
+            new = parse_new_game(form, board_kind_of(self.feed.latest))
+        except ValueError as exc:
+            return reply_json({"ok": False, "error": str(exc)}, 400)
+        command = await self.run_command(new)
+        if isinstance(command, web.Response):
+            return command
         started = [e for e in command.result or [] if e.get("type") in ("new_game", "setup")]
         return reply_json({"ok": True, "events": started,
                            "message": "New game: set the pieces up and press OK on the board." if new.setup

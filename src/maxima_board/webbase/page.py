@@ -162,6 +162,20 @@ def board_page(snapshot: dict | None, games: list[dict] | None = None) -> str:
         <p id="form-msg" role="status"></p>
       </form>
     </details>
+    <details id="invite">
+      <summary>Invite a player</summary>
+      <form id="invite-form" method="post" action="/api/invite" autocomplete="off">
+        <p class="muted">A player without a board plays from a phone's browser: the board shows their moves, you make them.</p>
+        <label>The invited player plays <select name="side" id="i-side"><option value="black">Black</option><option value="white">White</option></select></label>
+        <label>Game <select name="game" id="i-game"><option value="current">the board's game (before any move)</option>{_options(games or [])}</select></label>
+        <label>Their name <input name="player" id="i-player" maxlength="80" placeholder="for a new game's record"></label>
+        <label>Time control <input name="time_control" id="i-time" placeholder="a new game's: 90+30, 60d10, none"></label>
+        <label>Board PIN <input name="pin" id="i-pin" inputmode="numeric" pattern="[0-9]*" maxlength="6" required></label>
+        <button type="submit" id="i-submit">Invite</button>
+        <p id="invite-msg" role="status"></p>
+        <p id="invite-link" class="invite-link" hidden><a id="invite-a" href="#" rel="noreferrer"></a></p>
+      </form>
+    </details>
   </section>
 </main>
 </body>

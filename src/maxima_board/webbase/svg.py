@@ -64,10 +64,10 @@ def drawn_pieces(position: Position) -> list[DrawnPiece]:
 
 
 def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str, str | None] | None = None,
-              cell: int = 40, coordinates: bool = True, variant: str = "maxima") -> str:
+              cell: int = 40, coordinates: bool = True, variant: str = "maxima", flip: bool = False) -> str:
     """The SVG of the position ``fen`` of the game ``variant`` with LED
-    states and the last move (``{"from": sq, "to": sq}``) marked. A FEN or
-    game that cannot be read gives a ValueError."""
+    states and the last move (``{"from": sq, "to": sq}``) marked; ``flip``:
+    seen from Black's side. A FEN or game that cannot be read gives a ValueError."""
     position = Position(fen, variant)
     geo = position.geometry
     # the states and the last move may come from the network (the dashboard): strings only
@@ -79,7 +79,8 @@ def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str
             if isinstance(last.get(key), str):
                 marked[last[key]] = state
     margin = cell // 2 if coordinates else 0
-    ranks = list(reversed(list(geo.ranks)))
+    ranks = list(geo.ranks) if flip else list(reversed(list(geo.ranks)))
+    columns = list(range(geo.files))[::-1] if flip else list(range(geo.files))
     width, height = geo.files * cell + margin, len(ranks) * cell + margin
     turn = "White" if position.turn == WHITE else "Black"
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -98,7 +99,7 @@ def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str
             if sq < 0:
                 continue
             name = geo.names[sq]
-            x = margin + file * cell
+            x = margin + columns.index(file) * cell
             where[name] = (x, y)
             state = leds.get(name) or marked.get(name)
             fill = LED_COLOURS.get(state or "", LIGHT if (file + rank) % 2 else DARK)
@@ -115,8 +116,8 @@ def board_svg(fen: str, leds: Mapping[str, str] | None = None, last: Mapping[str
                    f'<title>{escape(piece.title)}</title>{figure_svg(piece.stand, piece.white)}</g>')
     if coordinates:
         y = len(ranks) * cell + margin * 0.7
-        for file in range(geo.files):
-            x = margin + file * cell + cell / 2
+        for column, file in enumerate(columns):
+            x = margin + column * cell + cell / 2
             out.append(f'<text x="{x:.0f}" y="{y:.0f}" font-size="{label:.0f}" text-anchor="middle" '
                        f'fill="#555">{FILE_LETTERS[file]}</text>')
     out.append("</svg>")

@@ -193,6 +193,32 @@ async function submitNewGame(ev) {
   }
 }
 
+// "Invite a player": the link comes back to this page only (the PIN holder's), shown as text.
+async function submitInvite(ev) {
+  ev.preventDefault();
+  const data = {};
+  for (const el of ev.target.elements) if (el.name && el.name !== "token") data[el.name] = el.value;
+  const msg = $("invite-msg");
+  const box = $("invite-link");
+  msg.className = ""; msg.textContent = "…"; box.hidden = true;
+  try {
+    const r = await fetch("/api/invite", {method: "POST", headers: {"Content-Type": "application/json"},
+                                          body: JSON.stringify(data)});
+    const reply = await r.json();
+    msg.className = reply.ok ? "ok" : "error";
+    msg.textContent = reply.ok ? reply.message : reply.error;
+    if (reply.ok && typeof reply.link === "string" && reply.link.startsWith("/play/")) {
+      const a = $("invite-a");
+      a.href = reply.link;
+      a.textContent = location.origin + reply.link;
+      box.hidden = false;
+      $("i-pin").value = "";
+    }
+  } catch (e) {
+    msg.className = "error"; msg.textContent = "The board did not answer.";
+  }
+}
+
 function connect() {
   const es = new EventSource("/events");
   es.onmessage = (ev) => render(JSON.parse(ev.data));
@@ -201,6 +227,7 @@ function connect() {
 
 document.addEventListener("DOMContentLoaded", () => {
   $("new-game-form").addEventListener("submit", submitNewGame);
+  $("invite-form").addEventListener("submit", submitInvite);
   $("games-more").addEventListener("click", moreGames);
   legendKey = "";
   loadVariants();

@@ -53,8 +53,9 @@ class PhoneBoard:
     """A simulated board with the remote layer ``serve`` builds (idle until
     invited), ticking in its own thread, and its web page."""
 
-    def __init__(self, tmp_path, variant: str = "ultima"):
+    def __init__(self, tmp_path, variant: str = "ultima", wrap=None):
         self.db = str(tmp_path / "games.db")
+        self._wrap = wrap if wrap is not None else remote_wrap(None)
         self.feed = BoardFeed()
         self.pin = pins.board_pin(self.db)
         self.server = board_server(self.feed, self.pin, "127.0.0.1", 0, db_path=self.db).start()
@@ -69,7 +70,7 @@ class PhoneBoard:
 
     def _loop(self, variant: str) -> None:
         store = GameStore(self.db)
-        sim = Sim(Settings(db_path=self.db), store, self.out, feed=self.feed, wrap=remote_wrap(None))
+        sim = Sim(Settings(db_path=self.db), store, self.out, feed=self.feed, wrap=self._wrap)
         sim.controller.web_pin = self.pin
         sim.command(f"variant {variant} start", 1)
         self._ready.set()

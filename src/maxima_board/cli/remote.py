@@ -13,11 +13,10 @@ import argparse
 import itertools
 import threading
 import time
-import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-NAME = re.compile(r"^[A-Za-z0-9_.:+-]{6,64}$")
+from maxima_board.service.remote_wire import NAME
 MAX_KEY = 1024
 
 

@@ -425,7 +425,7 @@ class RemoteLayer(RemoteTalk, Layer):
         if self._their_ask is not None:
             return self._accept(now)
         if not self.active:
-            return self._begin_new("white", now)
+            return self.begin_new("white", now)
         who = "connected" if self._seen is not None else "not heard from yet"
         self._say(f"Remote game {self.public[:6]}, playing {self.side}; the other board: {who}.",
                   f"Remote: {self.side}")
@@ -442,20 +442,26 @@ class RemoteLayer(RemoteTalk, Layer):
         if self._their_ask is not None:
             return self._decline()
         if not self.active:
-            return self._begin_new("black", now)
+            return self.begin_new("black", now)
         self._note = (f"Remote game: {self.name}", now + 3 * NOTE_MS, self.name or "")
         return []
 
-    def _begin_new(self, side: str, now: int) -> list[dict]:
-        """MENU: a new remote game, this board playing ``side``; its name
-        (the secret the other player needs) shown on this board only."""
-        if self._connect is None:
-            self._say("No remote game: start one from the web page or with --remote.", "No remote game")
-            return []
+    @property
+    def can_connect(self) -> bool:
+        """Whether the board has a broker for remote games with other boards."""
+        return self._connect is not None
+
+    def begin_new(self, side: str, now: int, *, quiet: bool = False) -> list[dict]:
+        """A new remote game with another board (MENU, the web page), this
+        board playing ``side``; its name (the secret the other player needs)
+        shown on this board's display only. ``quiet``: a failure is raised
+        (ValueError, OSError), not shown."""
         name = w.new_name()
         try:
             events = self.begin(name, side, now)
         except (ValueError, OSError) as exc:
+            if quiet:
+                raise
             self._say(f"Remote game not started: {exc}", "Remote: not started")
             return []
         self._note = (f"Remote game: {name}. Tell the other player.", now + 6 * NOTE_MS, name)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 import msgspec
@@ -92,6 +93,9 @@ def game_key(name: str, secret: str = "") -> bytes:
     """The key that signs the moves of the game ``name`` (and of the extra
     ``secret`` both boards were given, if any)."""
     return hashlib.sha256(b"maxima-board remote key\0" + name.encode() + b"\0" + secret.encode()).digest()
+
+
+NAME = re.compile(r"^[A-Za-z0-9_.:+-]{6,64}$")    # a game's name: 6-64 letters, digits, _ . : + -
 
 
 def new_name() -> str:

@@ -51,6 +51,7 @@ from maxima_board.webbase.httpbase import (EventStreams, HostCheck, WebServer, c
                                            reply_text, SHARED_STATIC)
 from maxima_board.webbase.page import board_page
 from .phone import PhoneRoutes
+from .remote_board import RemoteBoardRoutes
 from .pin import BOARD_FREE, BOARD_WAIT_S, MAX_BOARD_WAIT_S, PinGuard, pin_path
 from maxima_board.webbase.svg import board_svg
 
@@ -98,7 +99,7 @@ def board_kind_of(snapshot: dict | None) -> str:
     return snapshot.get("board_kind", "maxima") if snapshot else "maxima"
 
 
-_FORM_TAG = re.compile(r'<form\b[^>]*\bid="(?:new-game-form|invite-form)"[^>]*>')
+_FORM_TAG = re.compile(r'<form\b[^>]*\bid="(?:new-game-form|invite-form|remote-form)"[^>]*>')
 
 
 def with_token(html: str, token: str) -> str:
@@ -129,6 +130,7 @@ class BoardPage:
         self._html = _PerSnapshot(lambda snapshot: with_token(self.page(snapshot), self.token))
         self.streams = EventStreams()
         self.phone = PhoneRoutes(self)
+        self.remote_board = RemoteBoardRoutes(self)
         self.server: WebServer | None = None
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="web-reads")
         self._commands = ThreadPoolExecutor(2, thread_name_prefix="web-commands")
@@ -198,7 +200,7 @@ class BoardPage:
                                 web.get(r"/games/{number:\d{1,9}}.pgn", self.record),
                                 web.get(r"/games/{number:\d{1,9}}", self.game_page),
                                 web.post("/api/new-game", self.new_game),
-                                *self.phone.routes(),
+                                *self.phone.routes(), *self.remote_board.routes(),
                                 web.post("/", self.new_game)])      # the form without JavaScript posts to the page
 
     def page_html(self) -> str:

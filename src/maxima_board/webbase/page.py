@@ -176,6 +176,17 @@ def board_page(snapshot: dict | None, games: list[dict] | None = None) -> str:
         <p id="invite-link" class="invite-link" hidden><a id="invite-a" href="#" rel="noreferrer"></a></p>
       </form>
     </details>
+    <details id="remote-board">
+      <summary>Play a board elsewhere</summary>
+      <form id="remote-form" method="post" action="/api/remote" autocomplete="off">
+        <p class="muted">Through the broker of remote games (docs/remote.md). Leave the name empty to begin a new game: the board shows its name on its own display, for the other player.</p>
+        <label>This board plays <select name="side" id="r-side"><option value="white">White</option><option value="black">Black</option></select></label>
+        <label>Game's name <input name="name" id="r-name" maxlength="64" placeholder="empty: a new game" autocapitalize="none" spellcheck="false"></label>
+        <label>Board PIN <input name="pin" id="r-pin" inputmode="numeric" pattern="[0-9]*" maxlength="6" required></label>
+        <button type="submit" id="r-submit">Play</button>
+        <p id="remote-msg" role="status"></p>
+      </form>
+    </details>
   </section>
 </main>
 </body>

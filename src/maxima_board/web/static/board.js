@@ -219,6 +219,25 @@ async function submitInvite(ev) {
   }
 }
 
+// "Play a board elsewhere": the game's name is never sent back (it is on the board's display).
+async function submitRemote(ev) {
+  ev.preventDefault();
+  const data = {};
+  for (const el of ev.target.elements) if (el.name && el.name !== "token") data[el.name] = el.value;
+  const msg = $("remote-msg");
+  msg.className = ""; msg.textContent = "…";
+  try {
+    const r = await fetch("/api/remote", {method: "POST", headers: {"Content-Type": "application/json"},
+                                          body: JSON.stringify(data)});
+    const reply = await r.json();
+    msg.className = reply.ok ? "ok" : "error";
+    msg.textContent = reply.ok ? reply.message : reply.error;
+    if (reply.ok) { $("r-pin").value = ""; $("r-name").value = ""; }
+  } catch (e) {
+    msg.className = "error"; msg.textContent = "The board did not answer.";
+  }
+}
+
 function connect() {
   const es = new EventSource("/events");
   es.onmessage = (ev) => render(JSON.parse(ev.data));
@@ -228,6 +247,7 @@ function connect() {
 document.addEventListener("DOMContentLoaded", () => {
   $("new-game-form").addEventListener("submit", submitNewGame);
   $("invite-form").addEventListener("submit", submitInvite);
+  $("remote-form").addEventListener("submit", submitRemote);
   $("games-more").addEventListener("click", moreGames);
   legendKey = "";
   loadVariants();

@@ -57,7 +57,7 @@ from maxima_board.opponent.players import PLAYERS
 from maxima_board.opponent.supervisor import RESTARTING, Limits
 
 from .engine_questions import EngineQuestions
-from .stack import GameStack, Layer
+from .stack import GameStack, WatchingLayer
 
 SIDES = {"none": None, "white": WHITE, "black": -WHITE}
 NOTE_MS = 4000
@@ -108,7 +108,7 @@ class Shown:
     score: str
 
 
-class OpponentLayer(Layer):
+class OpponentLayer(WatchingLayer):
     """The computer opponent around ``controller`` (see the module docstring).
 
     ``side``: "white", "black" or "none"; ``level``: 1-10 (the engine's
@@ -153,22 +153,9 @@ class OpponentLayer(Layer):
     # ================================================================ the controller's interface
     def on_frame(self, now_ms: int, squares, outside: frozenset[str] = frozenset()) -> list[dict]:
         squares = frozenset(squares)
-        if squares != self._squares:
+        if squares != self._squares:   # when the board last changed: the computer's piece astray, after grace
             self._squares, self._frame_at = squares, now_ms
-        return self._after(now_ms, self.controller.on_frame(now_ms, squares, outside=outside))
-
-    def on_button(self, now_ms: int, button: str) -> list[dict]:
-        return self._after(now_ms, self.controller.on_button(now_ms, button))
-
-    def on_tick(self, now_ms: int) -> list[dict]:
-        return self._after(now_ms, self.controller.on_tick(now_ms))
-
-    def set_link(self, ok: bool, now_ms: int, problem: str | None = None) -> list[dict]:
-        return self._after(now_ms, self.controller.set_link(ok, now_ms, problem))
-
-    def new_game(self, now_ms: int, fen: str | None = None, setup: bool = True,
-                 variant: str | None = None) -> list[dict]:
-        return self._after(now_ms, self.controller.new_game(now_ms, fen, setup, variant))
+        return super().on_frame(now_ms, squares, outside)
 
     def set_waker(self, wake: Callable[[], None]) -> None:
         """``wake()`` is called when an answer (or a report) is queued for
@@ -223,7 +210,7 @@ class OpponentLayer(Layer):
             self._shown = None
         self._retry_at = None
         self._unavailable = None
-        return self._after(self._now if now_ms is None else now_ms, [])
+        return self.after(self._now if now_ms is None else now_ms, [])
 
     def set_level(self, level: int | None) -> None:
         self.level = level
@@ -310,7 +297,7 @@ class OpponentLayer(Layer):
             return [{"type": "error", "text": f"Cannot record the computer's name: {exc}"}]
         return [{"type": "players", "game": c.game_id, "white": white, "black": black}]
 
-    def _after(self, now: int, events: list[dict]) -> list[dict]:
+    def after(self, now: int, events: list[dict]) -> list[dict]:
         self._now = max(self._now, now)
         now = self._now
         out = list(events)

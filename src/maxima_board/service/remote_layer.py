@@ -47,7 +47,7 @@ from maxima_board.rules import WHITE, MoveError, Position
 from . import remote_wire as w
 from .remote_screen import NOTE_MS, RemoteScreen
 from .remote_talk import WHAT, Peer, RemoteStack, agreed
-from .stack import Layer
+from .stack import WatchingLayer
 
 
 
@@ -60,7 +60,7 @@ def event_of(name: str) -> str:
 Connect = Callable[[str, str, str], Peer]     # (name, side, secret) -> the link to the other board
 
 
-class RemoteLayer(RemoteScreen, Layer):
+class RemoteLayer(RemoteScreen, WatchingLayer):
     """Remote games around ``controller``. Idle until :meth:`begin` (the
     command line's ``--remote``, MENU's "Remote game as White?", the web
     page's invitation); then this board plays ``side`` of the game ``name``.
@@ -138,22 +138,6 @@ class RemoteLayer(RemoteScreen, Layer):
         return []      # its events come with the next call's
 
     # ================================================================ the controller's interface
-    def on_frame(self, now_ms: int, squares, outside: frozenset[str] = frozenset()) -> list[dict]:
-        return self._after(now_ms, self.controller.on_frame(now_ms, squares, outside=outside))
-
-    def on_button(self, now_ms: int, button: str) -> list[dict]:
-        return self._after(now_ms, self.controller.on_button(now_ms, button))
-
-    def on_tick(self, now_ms: int) -> list[dict]:
-        return self._after(now_ms, self.controller.on_tick(now_ms))
-
-    def set_link(self, ok: bool, now_ms: int, problem: str | None = None) -> list[dict]:
-        return self._after(now_ms, self.controller.set_link(ok, now_ms, problem))
-
-    def new_game(self, now_ms: int, fen: str | None = None, setup: bool = True,
-                 variant: str | None = None) -> list[dict]:
-        return self._after(now_ms, self.controller.new_game(now_ms, fen, setup, variant))
-
     def set_waker(self, wake: Callable[[], None]) -> None:
         self._wake = wake
         if self.peer is not None:
@@ -240,7 +224,7 @@ class RemoteLayer(RemoteScreen, Layer):
             return None
 
     # ================================================================ each call
-    def _after(self, now: int, events: list[dict]) -> list[dict]:
+    def after(self, now: int, events: list[dict]) -> list[dict]:
         self._now = max(self._now, now)
         out = list(events)
         c = self.controller

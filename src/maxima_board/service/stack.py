@@ -232,6 +232,31 @@ class Layer:
             inner()
 
 
+
+class WatchingLayer(Layer):
+    """A layer that looks at what each input did: every input's events go
+    through :meth:`after` (the computer opponent's, a remote game's)."""
+
+    def on_frame(self, now_ms: int, squares, outside: frozenset[str] = frozenset()) -> list[dict]:
+        return self.after(now_ms, self.controller.on_frame(now_ms, squares, outside=outside))
+
+    def on_button(self, now_ms: int, button: str) -> list[dict]:
+        return self.after(now_ms, self.controller.on_button(now_ms, button))
+
+    def on_tick(self, now_ms: int) -> list[dict]:
+        return self.after(now_ms, self.controller.on_tick(now_ms))
+
+    def set_link(self, ok: bool, now_ms: int, problem: str | None = None) -> list[dict]:
+        return self.after(now_ms, self.controller.set_link(ok, now_ms, problem))
+
+    def new_game(self, now_ms: int, fen: str | None = None, setup: bool = True,
+                 variant: str | None = None) -> list[dict]:
+        return self.after(now_ms, self.controller.new_game(now_ms, fen, setup, variant))
+
+    def after(self, now_ms: int, events: list[dict]) -> list[dict]:
+        """The events of an input at ``now_ms``, as the layer passes them on."""
+        return events
+
 L = TypeVar("L")
 
 

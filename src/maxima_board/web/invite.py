@@ -17,8 +17,6 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
-import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -28,7 +26,7 @@ from maxima_board.service.remote_layer import RemoteLayer
 from maxima_board.service.stack import find_layer
 
 from .phone_peer import PhonePeer
-from .pin import FORGET_S, LOCK_S, MAX_CLIENTS, MAX_FAILURES, MAX_LOCK_S
+from .pin import ClientLocks
 
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 
@@ -99,41 +97,12 @@ class Invite:
         return events + controller.on_tick(now_ms)     # the layer takes the game up at once
 
 
-class TokenGuard:
-    """Wrong invitation tokens, per client (``httpbase.client_key``): after
-    ``MAX_FAILURES`` in a row the client is refused for ``LOCK_S``
-    (doubling with each further wrong one, at most ``MAX_LOCK_S``); they
-    are forgotten ``FORGET_S`` after the last. With 128-bit tokens no
+class TokenGuard(ClientLocks):
+    """Wrong invitation tokens, per client, counted as wrong PINs are
+    (:class:`~maxima_board.web.pin.ClientLocks`). With 128-bit tokens no
     board-wide wait is needed, and none can be used to lock the phone out."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic):
-        self._clock = clock
-        self._clients: OrderedDict[str, tuple[int, float, float]] = OrderedDict()   # failures, locked until, last
-
-    def _entry(self, client: str) -> tuple[int, float, float]:
-        entry = self._clients.get(client)
-        if entry is not None and self._clock() - entry[2] > FORGET_S:
-            del self._clients[client]
-            return (0, 0.0, 0.0)
-        return entry or (0, 0.0, 0.0)
 
     def refusal(self, client: str) -> str | None:
         """Why ``client``'s requests are not looked at now, or None."""
-        wait = self._entry(client)[1] - self._clock()
+        wait = self.wait(client)
         return f"too many wrong links: try again in {max(1.0, wait):.0f} s" if wait > 0 else None
-
-    def right(self, client: str) -> None:
-        """``client`` sent an invitation's token: its wrong ones are forgotten."""
-        self._clients.pop(client, None)
-
-    def wrong(self, client: str) -> None:
-        """``client`` sent a token that is no invitation's."""
-        now = self._clock()
-        failures = self._entry(client)[0] + 1
-        locked = 0.0
-        if failures >= MAX_FAILURES:
-            locked = now + min(MAX_LOCK_S, LOCK_S * 2 ** min(failures - MAX_FAILURES, 16))
-        self._clients[client] = (failures, locked, now)
-        self._clients.move_to_end(client)
-        while len(self._clients) > MAX_CLIENTS:
-            self._clients.popitem(last=False)

@@ -83,6 +83,50 @@ def replace_pin(db_path: str) -> str:
     return pin
 
 
+class ClientLocks:
+    """Wrong tries per client (``httpbase.client_key``): after
+    ``MAX_FAILURES`` in a row the client waits ``LOCK_S`` (doubling with
+    each further wrong one, at most ``MAX_LOCK_S``); a client's tries are
+    forgotten ``FORGET_S`` after its last, and at most ``MAX_CLIENTS`` are
+    kept (the oldest go first). Wrong PINs (:class:`PinGuard`) and wrong
+    invitation links (``web/invite.py``) are counted so."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self._clock = clock
+        self._clients: OrderedDict[str, tuple[int, float, float]] = OrderedDict()   # failures, locked until, last
+
+    def entry(self, client: str) -> tuple[int, float, float]:
+        """``client``'s (wrong tries, locked until, last wrong try)."""
+        entry = self._clients.get(client)
+        if entry is not None and self._clock() - entry[2] > FORGET_S:
+            del self._clients[client]
+            return (0, 0.0, 0.0)
+        return entry or (0, 0.0, 0.0)
+
+    def wait(self, client: str) -> float:
+        """Seconds until ``client`` is listened to again (0 or less: now)."""
+        return self.entry(client)[1] - self._clock()
+
+    def right(self, client: str) -> None:
+        """``client`` got it right: its wrong tries are forgotten."""
+        self._clients.pop(client, None)
+
+    def wrong(self, client: str) -> None:
+        """One more wrong try of ``client``."""
+        now = self._clock()
+        failures = self.entry(client)[0] + 1
+        locked = 0.0
+        if failures >= MAX_FAILURES:
+            locked = now + min(MAX_LOCK_S, LOCK_S * 2 ** min(failures - MAX_FAILURES, 16))
+        self._clients[client] = (failures, locked, now)
+        self._clients.move_to_end(client)
+        while len(self._clients) > MAX_CLIENTS:
+            self._clients.popitem(last=False)
+
+    def clear(self) -> None:
+        self._clients.clear()
+
+
 class PinGuard:
     """Checks PINs, per client (an address: ``httpbase.client_key``) and
     for the board as a whole.
@@ -107,22 +151,15 @@ class PinGuard:
     def __init__(self, pin: str, clock: Callable[[], float] = time.monotonic):
         self.pin = pin
         self._clock = clock
-        self._clients: OrderedDict[str, tuple[int, float, float]] = OrderedDict()   # failures, locked until, last
+        self._locks = ClientLocks(clock)
         self._board = (0, 0.0, 0.0)     # wrong PINs from anywhere, next PIN checked at, last wrong one
         self.checked = 0                # PINs compared with the board's (right or wrong)
 
     def set_pin(self, pin: str) -> None:
         """A new PIN (MENU → New web PIN?): every lock and count is forgotten."""
         self.pin = pin
-        self._clients.clear()
+        self._locks.clear()
         self._board = (0, 0.0, 0.0)
-
-    def _entry(self, client: str) -> tuple[int, float, float]:
-        entry = self._clients.get(client)
-        if entry is not None and self._clock() - entry[2] > FORGET_S:
-            del self._clients[client]
-            return (0, 0.0, 0.0)
-        return entry or (0, 0.0, 0.0)
 
     def _board_entry(self) -> tuple[int, float, float]:
         if self._board[0] and self._clock() - self._board[2] > FORGET_S:
@@ -131,7 +168,7 @@ class PinGuard:
 
     def locked_for(self, client: str = "") -> float:
         """Seconds until this client's PINs are checked again (0: now)."""
-        return max(0.0, self._entry(client)[1] - self._clock(), self._board_entry()[1] - self._clock())
+        return max(0.0, self._locks.wait(client), self._board_entry()[1] - self._clock())
 
     def board_waits(self) -> bool:
         """Whether the board takes one PIN at a time (many wrong ones from anywhere)."""
@@ -142,7 +179,7 @@ class PinGuard:
         wait = self.locked_for(client)
         if wait <= 0:
             return None
-        if self._entry(client)[1] - self._clock() >= wait:
+        if self._locks.wait(client) >= wait:
             return f"too many wrong PINs: try again in {wait:.0f} s"
         return (f"too many wrong PINs on this board: the next one is checked in {max(1.0, wait):.0f} s "
                 f"(the board's owner can make a new PIN: MENU, New web PIN?)")
@@ -153,18 +190,11 @@ class PinGuard:
             return False
         self.checked += 1
         if hmac.compare_digest(given.strip().encode(), self.pin.encode()):
-            self._clients.pop(client, None)
+            self._locks.right(client)
             self._board = (0, 0.0, 0.0)
             return True
         now = self._clock()
-        failures = self._entry(client)[0] + 1
-        locked = 0.0
-        if failures >= MAX_FAILURES:
-            locked = now + min(MAX_LOCK_S, LOCK_S * 2 ** min(failures - MAX_FAILURES, 16))
-        self._clients[client] = (failures, locked, now)
-        self._clients.move_to_end(client)
-        while len(self._clients) > MAX_CLIENTS:
-            self._clients.popitem(last=False)
+        self._locks.wrong(client)
         wrong = self._board_entry()[0] + 1
         wait_until = 0.0
         if wrong >= BOARD_FREE:

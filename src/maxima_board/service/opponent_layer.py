@@ -139,8 +139,6 @@ class OpponentLayer(WatchingLayer):
         self._hint_wanted: tuple | None = None  # the key a hint was asked for
         self._note: tuple[str, int, str] | None = None   # (text, until ms, the text in one line)
         self._events: list[dict] = []
-        self._last_leds: dict[str, str] = controller.leds
-        self._last_lines: list[str] = controller.display
         self._squares: frozenset[str] | None = None   # the board's last frame (the game's squares)
         self._frame_at = 0                             # when it came
         self._named: tuple | None = None               # (game, white, black) last written to the record
@@ -309,19 +307,8 @@ class OpponentLayer(WatchingLayer):
         self._maybe_ask(now)
         out += self._collect(now)
         pending, self._events = self._events, []
-        return self._frames([e for e in out + pending if e.get("type") not in ("leds", "display")])
+        return self.reframed(out + pending)
 
-    def _frames(self, events: list[dict]) -> list[dict]:
-        """The controller's ``leds``/``display`` events are replaced by the
-        layer's own (its frames with the overlay), whenever they change."""
-        leds, lines = self.leds, self.display
-        if leds != self._last_leds:
-            events.append({"type": "leds", "leds": dict(leds)})
-            self._last_leds = leds
-        if lines != self._last_lines:
-            events.append({"type": "display", "lines": list(lines)})
-            self._last_lines = lines
-        return events
 
     def _check_moves(self, now: int, events: list[dict]) -> list[dict]:
         """A move of the computer's side other than its shown move is taken

@@ -80,8 +80,6 @@ class RemoteLayer(RemoteScreen, WatchingLayer):
         self._sequence = sequence if sequence is not None else itertools.count(1)
         self._now = now_ms
         self._events: list[dict] = []
-        self._last_leds: dict[str, str] = controller.leds
-        self._last_lines: list[str] = controller.display
         self._note: tuple[str, int, str] | None = None
         self.peer: Peer | None = None
         self.name: str | None = None
@@ -239,17 +237,8 @@ class RemoteLayer(RemoteScreen, WatchingLayer):
         if self.active:
             self._publish()
         pending, self._events = self._events, []
-        return self._frames([e for e in out + pending if e.get("type") not in ("leds", "display")])
+        return self.reframed(out + pending)
 
-    def _frames(self, events: list[dict]) -> list[dict]:
-        leds, lines = self.leds, self.display
-        if leds != self._last_leds:
-            events.append({"type": "leds", "leds": dict(leds)})
-            self._last_leds = leds
-        if lines != self._last_lines:
-            events.append({"type": "display", "lines": list(lines)})
-            self._last_lines = lines
-        return events
 
     def _say(self, text: str, short: str) -> None:
         self._note = (text, self._now + NOTE_MS, short)

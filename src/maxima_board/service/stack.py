@@ -235,7 +235,27 @@ class Layer:
 
 class WatchingLayer(Layer):
     """A layer that looks at what each input did: every input's events go
-    through :meth:`after` (the computer opponent's, a remote game's)."""
+    through :meth:`after` (the computer opponent's, a remote game's),
+    and the LED frame and the OLED are the layer's own (:meth:`reframed`)."""
+
+    def __init__(self, controller: GameStack) -> None:
+        super().__init__(controller)
+        self._last_leds: dict[str, str] = controller.leds
+        self._last_lines: list[str] = controller.display
+
+    def reframed(self, events: list[dict]) -> list[dict]:
+        """``events`` with the ``leds``/``display`` events of the layers
+        below replaced by this layer's own (its ``leds`` and ``display``),
+        whenever they change."""
+        out = [e for e in events if e.get("type") not in ("leds", "display")]
+        leds, lines = self.leds, self.display
+        if leds != self._last_leds:
+            out.append({"type": "leds", "leds": dict(leds)})
+            self._last_leds = leds
+        if lines != self._last_lines:
+            out.append({"type": "display", "lines": list(lines)})
+            self._last_lines = lines
+        return out
 
     def on_frame(self, now_ms: int, squares, outside: frozenset[str] = frozenset()) -> list[dict]:
         return self.after(now_ms, self.controller.on_frame(now_ms, squares, outside=outside))

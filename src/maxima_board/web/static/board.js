@@ -74,19 +74,7 @@ function render(s) {
     li.textContent = `${LED_WORDS[st] || st}: ${squares.sort().join(", ")}`;
     lit.appendChild(li);
   }
-  const texts = s.move_texts || s.sans || [];
-  const moves = $("moves");
-  moves.textContent = "";
-  for (let i = 0; i < texts.length; i += 2) {
-    const li = document.createElement("li");
-    for (const text of texts.slice(i, i + 2)) {
-      const span = document.createElement("span");
-      span.className = "ply"; span.textContent = text;
-      li.appendChild(span);
-    }
-    moves.appendChild(li);
-  }
-  moves.scrollTop = moves.scrollHeight;
+  showMoves(s.move_texts || s.sans || []);
   $("result").textContent = s.result !== "*" ? `${s.result}${s.reason ? " (" + s.reason + ")" : ""}` : "";
   showClocks();
   // The stored games change only when a game starts or ends (issue 22): the

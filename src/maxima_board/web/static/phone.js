@@ -40,21 +40,6 @@ function showClocks() {
   }
 }
 
-function showMoves(texts) {
-  const moves = $("moves");
-  moves.textContent = "";
-  for (let i = 0; i < texts.length; i += 2) {
-    const li = document.createElement("li");
-    for (const text of texts.slice(i, i + 2)) {
-      const span = document.createElement("span");
-      span.className = "ply"; span.textContent = text;
-      li.appendChild(span);
-    }
-    moves.appendChild(li);
-  }
-  moves.scrollTop = moves.scrollHeight;
-}
-
 function render(s) {
   if (s.gone) {
     $("status").textContent = "This invitation has ended: the board's owner invited someone else.";

@@ -57,3 +57,19 @@ function legendItems(board) {
   }
   return items;
 }
+
+// The moves in words, two plies a line, scrolled to the newest (the board's page, the phone's).
+function showMoves(texts) {
+  const moves = $("moves");
+  moves.textContent = "";
+  for (let i = 0; i < texts.length; i += 2) {
+    const li = document.createElement("li");
+    for (const text of texts.slice(i, i + 2)) {
+      const span = document.createElement("span");
+      span.className = "ply"; span.textContent = text;
+      li.appendChild(span);
+    }
+    moves.appendChild(li);
+  }
+  moves.scrollTop = moves.scrollHeight;
+}

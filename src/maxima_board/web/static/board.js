@@ -23,19 +23,8 @@ function toMove(s) {
 }
 
 function showClocks() {
-  const c = state && state.clocks;
   if (!state) return;           // the server's drawing stands until the first state
-  $("clocks").hidden = !c;
-  if (!c) return;
-  for (const side of ["white", "black"]) {
-    let ms = c[side];
-    if (c.running === side) ms -= Date.now() - receivedAt;
-    const el = $("clock-" + side);
-    el.querySelector(".time").textContent = fmtClock(ms);
-    el.querySelector(".turn").textContent = toMove(state) === side ? " to move" : "";
-    el.classList.toggle("running", c.running === side);
-    el.classList.toggle("flag", ms <= 0);
-  }
+  drawClocks(state.clocks, receivedAt, toMove(state));
 }
 
 function showLegend(board, list) {

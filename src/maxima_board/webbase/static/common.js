@@ -73,3 +73,19 @@ function showMoves(texts) {
   }
   moves.scrollTop = moves.scrollHeight;
 }
+
+// Both clocks (#clock-white, #clock-black in #clocks): ``clocks`` as the state has them, taken at
+// ``since`` (Date.now()); the running one counts down from there; ``mover``: the side to move, if any.
+function drawClocks(clocks, since, mover) {
+  $("clocks").hidden = !clocks;
+  if (!clocks) return;
+  for (const side of ["white", "black"]) {
+    let ms = clocks[side];
+    if (clocks.running === side) ms -= Date.now() - since;
+    const el = $("clock-" + side);
+    el.querySelector(".time").textContent = fmtClock(ms);
+    el.querySelector(".turn").textContent = mover === side ? " to move" : "";
+    el.classList.toggle("running", clocks.running === side);
+    el.classList.toggle("flag", ms <= 0);
+  }
+}

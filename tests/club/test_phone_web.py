@@ -53,7 +53,7 @@ class PhoneBoard:
     """A simulated board with the remote layer ``serve`` builds (idle until
     invited), ticking in its own thread, and its web page."""
 
-    def __init__(self, tmp_path, variant: str = "ultima", wrap=None):
+    def __init__(self, tmp_path, variant: str | None = "ultima", wrap=None):
         self.db = str(tmp_path / "games.db")
         self._wrap = wrap if wrap is not None else remote_wrap(None)
         self.feed = BoardFeed()
@@ -72,7 +72,8 @@ class PhoneBoard:
         store = GameStore(self.db)
         sim = Sim(Settings(db_path=self.db), store, self.out, feed=self.feed, wrap=self._wrap)
         sim.controller.web_pin = self.pin
-        sim.command(f"variant {variant} start", 1)
+        if variant is not None:      # else the board resumes its stored game
+            sim.command(f"variant {variant} start", 1)
         self._ready.set()
         while not self._stop.is_set():
             sim.tick()
@@ -331,3 +332,36 @@ def test_a_move_without_a_destination_is_offered_in_words(board):
     assert {"move": "a2-S", "from": "a2", "to": None, "words": "Long Leaper a2 removes itself"} in moves
     assert call(link + "/move", {"move": "a2-S"}) == (200, {"ok": True})
     board.printed("remote a2-S")
+
+
+def test_a_board_started_again_plays_on_with_the_same_link(tmp_path):
+    """The invitation is kept beside the games (0600): the board stopped
+    and started again resumes the game, and the phone's link plays on."""
+    board = PhoneBoard(tmp_path)
+    try:
+        link = invite(board)
+        until(link, lambda s: s["on_board"], "the board's first message")
+        board.play("lift a2", "place a4", "wait 500")
+        until(link, lambda s: s["your_turn"], "the phone's turn")
+        assert call(link + "/move", {"move": "b7-b5"})[0] == 200
+        board.printed("remote b7-b5")
+        board.play("lift b7", "place b5", "wait 500")
+        board.printed("move 2 b7-b5")
+    finally:
+        board.close()
+    kept = tmp_path / "phone-invitation"
+    assert kept.stat().st_mode & 0o777 == 0o600 and link.rsplit("/", 1)[1] in kept.read_text()
+    path = link.split("/play/", 1)[1]
+    again = PhoneBoard(tmp_path, variant=None)
+    try:
+        again.server.page.phone.resume()
+        again.printed("remote game ", "the remote game taken up again")
+        link = again.url + "/play/" + path
+        s = until(link, lambda s: s["on_board"] and len(s["move_texts"]) == 2, "the phone caught up")
+        assert s["move_texts"] == ["Pawn a2-a4", "Pawn b7-b5"] and not s["your_turn"]
+        again.play("lift c2", "place c4", "wait 500")
+        until(link, lambda s: s["your_turn"], "the phone's turn after the restart")
+        assert call(link + "/move", {"move": "c7-c5"})[0] == 200
+        again.printed("remote c7-c5")
+    finally:
+        again.close()

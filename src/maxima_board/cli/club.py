@@ -87,6 +87,7 @@ def start_club(db_path: str, *, web_bind: str | None = None, web_port: int = 808
         feed.listeners.append(publisher)
     if server is not None:
         server.start()
+        server.page.phone.resume()      # a phone's game goes on after a restart
         print(f"maxima-board: web page on http://{web_bind}:{server.port}/ "
               f"(PIN on the board: MENU, Show web PIN?)", file=log, flush=True)
     if publisher is not None:

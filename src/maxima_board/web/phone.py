@@ -24,6 +24,8 @@ is one line. Nothing here waits on the board's loop but through
 from __future__ import annotations
 
 import json
+import logging
+import threading
 from typing import Any, Callable, Protocol
 
 from aiohttp import web
@@ -34,9 +36,11 @@ from maxima_board.service.stack import find_layer
 from maxima_board.webbase.httpbase import EventStreams, client_key, read_body, reply_bytes, reply_json
 
 from .forms import clean_tag, cross_site
-from .invite import Invitation, Invitations, Invite, TokenGuard, new_token
+from .invite import Invitation, Invitations, Invite, ResumeInvitation, TokenGuard, invitation_path, new_token
 from .phone_page import GONE_PAGE, choices_of, on_board_of, phone_page, phone_state
 from .phone_peer import PhonePeer, PhoneView
+
+log = logging.getLogger("maxima_board.web")
 
 MAX_BODY = 1024
 MAX_MOVE = 40
@@ -48,6 +52,7 @@ class Host(Protocol):
 
     feed: BoardFeed
     streams: EventStreams
+    db_path: str | None
 
     async def pin_form(self, request: web.Request) -> dict[str, str] | web.Response: ...
     async def run_command(self, run: Callable[[Any, int], Any]) -> Any: ...
@@ -60,7 +65,7 @@ class PhoneRoutes:
 
     def __init__(self, host: Host):
         self.host = host
-        self.invitations = Invitations()
+        self.invitations = Invitations(invitation_path(host.db_path))
         self.tokens = TokenGuard()
         self._cached: tuple[tuple[int, int], str] = ((-1, -1), "")
 
@@ -75,6 +80,19 @@ class PhoneRoutes:
                 web.post("/play/{token}/answer", self.answer)]
 
     # ---------------------------------------------------------------- the invitation
+    def resume(self) -> None:
+        """The board started again: its kept invitation plays on (in the
+        board's loop, once it runs; a thread of its own waits for it)."""
+        if self.invitations.kept() is None:
+            return
+
+        def ask() -> None:
+            try:
+                self.host.feed.submit(ResumeInvitation(self.invitations, self.host.notify), timeout=30.0)
+            except Exception as exc:   # noqa: BLE001  (the board goes on without the phone: it can invite again)
+                log.warning("the kept phone invitation did not resume: %s", exc)
+        threading.Thread(target=ask, name="phone invitation", daemon=True).start()
+
     async def invite(self, request: web.Request) -> web.Response:
         form = await self.host.pin_form(request)
         if isinstance(form, web.Response):

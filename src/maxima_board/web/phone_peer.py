@@ -142,8 +142,8 @@ class PhonePeer:
                                 self._line[ply].move)
                     break
                 continue
-            if ply > len(self._line) or not self._push(entry, self.board_side):
-                break
+            if ply > len(self._line) or not self._push(entry, None):   # the board's line: its moves, and
+                break                                                      # the phone's when it catches up
         self._take_ask(s.ask)
         if s.end is not None and self._end is None and s.end.at == len(self._line):
             self._end = (s.end.result, s.end.reason)
@@ -158,9 +158,10 @@ class PhonePeer:
         self._ask = self._their_ask = self._answer = None
         self._end = None
 
-    def _push(self, entry: w.Entry, side: str) -> bool:
+    def _push(self, entry: w.Entry, side: str | None) -> bool:
+        """The line goes on by ``entry``, a legal move of ``side`` (None: of the side to move)."""
         pos = self._pos
-        if pos is None or (pos.turn == WHITE) != (side == "white"):
+        if pos is None or (side is not None and (pos.turn == WHITE) != (side == "white")):
             return False
         try:
             move = pos.parse_move(entry.move)

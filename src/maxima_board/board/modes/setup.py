@@ -79,7 +79,7 @@ class SetupMode(Mode):
         return on_board(game, (names[sq] for sq in bits(s.frame.raw or 0)), s.frame.outside,
                         board_for(game, s.settings), s.settings.board_offset)
 
-    def _set_up(self, game: str, now: int, on_game: bool = False, held: frozenset[str] | None = None) -> None:
+    def _set_up(self, game: str, now: int, on_game: bool, held: frozenset[str] | None = None) -> None:
         s = self.session
         setup = s.begin_setup(s.new_position(game), now)
         setup.on_game = on_game

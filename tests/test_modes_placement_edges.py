@@ -41,6 +41,17 @@ def test_O5_new_while_choosing_first_asks_new_game():
     assert "Choose:" not in said(c) and "White: set a piece on rank 1." in said(c)
 
 
+def test_O5_ok_on_the_unit_offered_for_a_placed_square_commits_it_lit():
+    runner = optima()
+    c = runner.controller
+    runner.place("a1")
+    runner.wait(400)
+    runner.press("menu")
+    assert "Place: Centaur?" in said(c)
+    runner.press("ok")
+    assert c.moves == ["CE@a1"] and c.leds == {"a1": "last-to"}
+
+
 def test_O5_new_while_a_placed_unit_waits_for_its_choice_asks_new_game():
     runner = optima()
     c = runner.controller
@@ -104,3 +115,21 @@ def test_O5_a_unit_chosen_for_one_ply_is_not_chosen_for_the_next():
     runner.place("e10")
     runner.wait(400)
     assert "Place: Archer?" in said(c) and c.moves == ["AR@e1"]
+
+
+def test_O5_after_the_placement_phase_the_placement_mode_plays_as_play_does():
+    """The mode that played the last placement stays on for the movement
+    phase and behaves exactly as play: OK plays a rifle shot (O9.6, R30:
+    Swordsman d4 shoots f6) at once, lit as the last move."""
+    from maxima_board.board.modes.placement import PlacementMode
+    fen = "9vr*/10/10/10/5ar4/3pn6/3SW6/10/1gd8/9VR* w - - 0"
+    runner = Runner(Settings(**OPTIMA), variant="optima", fen=fen)
+    c = runner.controller
+    mode = PlacementMode(c.current_mode.session)
+    runner.lift("f6")
+    runner.wait(400)
+    assert c.match().kind == "early"
+    events = mode.press("ok", runner.now)
+    assert [e["move"] for e in events if e["type"] == "move"] == ["d4-d4xf6"]
+    runner.wait(1)
+    assert c.leds.get("d4") == "last-from"

@@ -60,11 +60,20 @@ def test_D1_the_size_follows_the_pieces_at_the_boards_offset():
 
 
 def test_D1_a_set_up_from_a_fen_keeps_its_size_whatever_the_board_shows():
-    runner = set_up(Settings(board_kind="10x10"), SMALL, CASTLE_8)
+    """Only the start follows the pieces: a 10×8 position set up from a FEN
+    stays 10×8 on a board showing the 10×10 start (the board's own squares)."""
+    runner = Runner(Settings(board_kind="10x10"), board="10x10")
     c = runner.controller
+    c.new_game(runner.now, fen=CASTLE_8, setup=True, variant=SMALL)
     runner.set_board(start_on(BIG))
     runner.wait(400)
-    assert c.variant == SMALL and c.position.fen() == Position(CASTLE_8, SMALL).fen()
+    assert c.variant == SMALL and c.mode == "setup" and c.position.fen() == Position(CASTLE_8, SMALL).fen()
+    c.new_game(runner.now, setup=True, variant=SMALL)              # its start, by contrast, switches
+    runner.set_board(start_on(SMALL))
+    runner.wait(400)
+    runner.set_board(start_on(BIG))
+    runner.wait(400)
+    assert c.variant == BIG
 
 
 def test_9_a_deckle_start_once_set_up_starts_with_its_first_move():

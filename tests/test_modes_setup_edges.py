@@ -195,3 +195,32 @@ def test_9_new_in_a_set_up_from_a_fen_sets_up_the_start_instead():
     runner.press("new")
     assert c.mode == "setup" and set(c.expected_squares) != before
     assert set(c.expected_squares) == {Position().geometry.names[sq] for sq, _ in Position().pieces()}
+
+
+def test_9_with_no_settle_time_a_first_move_still_starts_the_game():
+    """settle_ms 0: every frame has settled as it arrives, and a legal first
+    move still starts the game, in a game of one size and in a Deckle start."""
+    for game, settings, frm, to, played in (("maxima", Settings(settle_ms=0), "d3", "d4", "d3-d4"),
+                                            (SMALL, Settings(board_kind="10x10", settle_ms=0), "a2", "a4", "a2-a4")):
+        runner = set_up(settings, game)
+        c = runner.controller
+        runner.set_board(c.expected_squares)
+        runner.wait(10)
+        runner.lift(frm)
+        runner.place(to)
+        runner.wait(10)
+        assert c.mode == "play" and c.variant == game and c.moves == [played], game
+
+
+def test_D1_no_size_page_when_the_other_size_cannot_stand_at_the_boards_offset():
+    """board_offset a3: the 10×8 game stands on a3…j10, where the 10×10 one
+    cannot. Coordinator chosen (its 10×8 size, the newest stored) shows no
+    size page, and OK switches nothing."""
+    runner = Runner(Settings(board_kind="10x10", board_offset="a3"), variant=SMALL, board="10x10")
+    c = runner.controller
+    runner.press("menu"), runner.press("ok"), runner.press("ok")      # Ultima, set up
+    runner.lift("a4")                                                # a board that stands as no start
+    runner.press("menu"), runner.press("back"), runner.press("ok")   # Coordinator: 10×8, as last played
+    assert c.variant == SMALL and "Other size" not in said(c)
+    runner.press("ok")
+    assert c.variant == SMALL and c.mode == "setup"

@@ -54,7 +54,7 @@ def test_D1_the_size_follows_the_pieces_at_the_boards_offset():
     runner.set_board(start_on(SMALL, "a1"))
     runner.wait(400)
     assert c.variant == SMALL
-    runner.set_board([sq for sq in start_on(BIG)])
+    runner.set_board(start_on(BIG))                  # a1…j8 are the 10×8 game's own names here
     runner.wait(400)
     assert c.variant == BIG
 

@@ -56,7 +56,8 @@ MODULES: dict[str, tuple[str, list[str]]] = {
                "tests/test_controller_situations.py", "tests/test_controller_games.py",
                "tests/test_optima_board.py", "tests/test_controller_setup_status.py",
                "tests/test_controller_clock.py", "tests/test_controller_deckle_usual_size.py",
-               "tests/test_modes_edges.py"]),
+               "tests/test_modes_edges.py", "tests/test_modes_play_edges.py", "tests/test_modes_setup_edges.py",
+               "tests/test_modes_placement_edges.py"]),
 }
 
 

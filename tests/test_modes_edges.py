@@ -143,3 +143,152 @@ def test_9_setup_ok_on_the_clock_page_takes_the_next_clock_and_stays_on_it():
     first = c.display[1]
     runner.press("ok")
     assert c.mode == "setup" and c.display[1].startswith("Clock:") and c.display[1] != first
+
+
+# ---------------------------------------------------------------- the game's menu (modes/choice.py)
+def said(c) -> str:
+    """The OLED below its status bar, as one sentence."""
+    return " ".join(" ".join(c.display[1:]).split())
+
+
+def asks(c, question: str) -> bool:
+    """Whether an OLED line begins with ``question`` (then the buttons' words, if any)."""
+    return any(line == question or line.startswith(question + " ") for line in c.display)
+
+
+def walk_menu(runner: Runner, question: str, most: int = 8) -> None:
+    """MENU (the game chooser), then MENU until ``question`` is asked."""
+    c = runner.controller
+    runner.press("menu")
+    for _ in range(most):
+        runner.press("menu")
+        if question in said(c):
+            return
+    raise AssertionError(f"{question!r} never asked: {c.display}")
+
+
+def test_10_new_then_new_again_answers_new_game_and_sets_up_the_start():
+    """Point 10: NEW asks "New game?" on its own; NEW again answers it, as OK
+    does (the question's "new" key), and set-up of the start begins."""
+    runner = Runner(Settings())
+    c = runner.controller
+    runner.lift("d3"), runner.place("d4"), runner.wait(400)
+    runner.press("new")
+    assert asks(c, "New game?") and c.display[1].startswith("Confirm")
+    runner.press("new")
+    assert c.mode == "setup" and c.moves == [] and "New game?" not in said(c)
+
+
+def test_10_resign_the_side_not_to_move_from_the_second_question():
+    """Point 10: the menu offers the side to move's resignation first, then
+    the other's: with Black to move, "Resign White?" second, and Black wins."""
+    runner = Runner(Settings())
+    c = runner.controller
+    runner.lift("d3"), runner.place("d4"), runner.wait(400)
+    runner.press("menu"), runner.press("menu")
+    assert "Resign Black?" in said(c)
+    runner.press("menu")
+    assert "Resign White?" in said(c)
+    runner.press("ok")
+    assert (c.mode, c.result, c.reason) == ("ended", "0-1", "resignation")
+
+
+def test_10_the_draw_question_reads_agree_draw():
+    runner = Runner(Settings())
+    c = runner.controller
+    walk_menu(runner, "Agree draw?")
+    assert said(c).startswith("Menu 3/5") and "Agree draw? OK = yes" in said(c)
+    runner.press("ok")
+    assert (c.result, c.reason) == ("1/2", "agreement")
+
+
+def test_menu_show_web_pin_comes_after_new_game_and_shows_the_pin():
+    runner = Runner(Settings())
+    c = runner.controller
+    c.web_pin = "4711"
+    walk_menu(runner, "New game?")
+    runner.press("menu")
+    assert asks(c, "Show web PIN?") and said(c).startswith("Menu 5/6")
+    runner.press("ok")
+    assert "Web PIN: 4711" in said(c) and c.mode == "play"
+
+
+def test_menu_teaching_on_then_off_is_the_last_question():
+    """MENU's last question turns teaching on ("Teaching on?") and, asked
+    again, off ("Teaching off?")."""
+    runner = Runner(Settings())
+    c = runner.controller
+    assert not c.settings.teach
+    walk_menu(runner, "Teaching on?")
+    assert said(c).startswith("Menu 5/5")
+    runner.press("ok")
+    assert c.settings.teach and c.mode == "play"
+    walk_menu(runner, "Teaching off?")
+    runner.press("ok")
+    assert not c.settings.teach
+
+
+def test_choosing_another_game_while_a_take_back_is_put_back_asks_to_abandon_it():
+    """The chooser in sync (a move taken back, the board being put back) with
+    moves played: another game is set up only after "Abandon game N?" (OK)."""
+    runner = Runner(Settings())
+    c = runner.controller
+    for frm, to in (("d3", "d4"), ("d7", "d6")):
+        runner.lift(frm), runner.place(to), runner.wait(400)
+    runner.press("back")
+    assert c.mode == "sync" and c.moves == ["d3-d4"]
+    runner.press("menu"), runner.press("back")                  # BACK: Ultima
+    assert f"Abandon game {c.game_id}?" in said(c) and c.mode == "sync"
+    runner.press("ok")
+    assert c.mode == "setup" and c.variant == "ultima"
+
+
+# ---------------------------------------------------------------- sync (modes/sync.py)
+def test_a_resumed_game_in_sync_says_board_in_sync_and_reports_its_position():
+    from maxima_board.board.core import Controller
+    from maxima_board.storage.store import GameStore
+    store = GameStore(":memory:")
+    runner = Runner(Settings(), store=store)
+    runner.lift("d3"), runner.place("d4"), runner.wait(400)
+    fen = runner.controller.position.fen()
+    c = Controller(Settings(), store, now_ms=0)
+    assert c.mode == "sync"
+    events = Runner.attach(c, None, 0).events
+    assert {"type": "sync", "fen": fen} in events
+    assert c.mode == "play" and asks(c, "Board in sync.") and "Taken back." not in said(c)
+
+
+def test_a_move_taken_back_and_put_back_says_taken_back():
+    runner = Runner(Settings())
+    c = runner.controller
+    runner.lift("d3"), runner.place("d4"), runner.wait(400)
+    runner.press("back")
+    events = runner.lift("d4") + runner.place("d3") + runner.wait(400)
+    assert [e for e in events if e["type"] == "sync"] == [{"type": "sync", "fen": c.position.fen()}]
+    assert c.mode == "play" and asks(c, "Taken back.") and "Board in sync." not in said(c)
+
+
+def test_back_in_sync_with_no_move_played_takes_nothing_back():
+    """A game resumed before its first move, the board not yet in sync: BACK
+    has nothing to take back, and the board is still guided back."""
+    from maxima_board.board.core import Controller
+    from maxima_board.storage.store import GameStore
+    store = GameStore(":memory:")
+    Runner(Settings(), store=store)
+    c = Controller(Settings(), store, now_ms=0)
+    runner = Runner.attach(c, set(c.expected_squares) - {"d3"}, 0)
+    assert c.mode == "sync"
+    events = runner.press("back")
+    assert not [e for e in events if e["type"] in ("takeback", "error")]
+    assert c.mode == "sync" and "Put the Pawn back on d3." in said(c)
+
+
+# ---------------------------------------------------------------- ended (modes/ended.py)
+def test_10_back_after_a_flag_fall_before_any_move_takes_nothing_back_and_the_game_stays_over():
+    runner = Runner(Settings(time_control="1"))
+    c = runner.controller
+    runner.wait(60_000)
+    assert (c.mode, c.reason) == ("ended", "time")
+    events = runner.press("back")
+    assert not [e for e in events if e["type"] in ("takeback", "reopened", "error")]
+    assert (c.mode, c.result) == ("ended", "0-1") and "Black wins: time." in said(c)

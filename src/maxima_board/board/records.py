@@ -31,7 +31,6 @@ class Setup:
     on_clock: bool = False  # MENU → "Clock" is shown: OK cycles the time control of the game
     on_game: bool = False   # a Deckle game's size is shown: OK sets up the other size
     on_forces: bool = False  # MENU → "Forces" is shown (Optima): OK cycles eq, u1, u2, random
-    held: frozenset[str] | None = None   # the board (its squares) on which OK chose the size: kept while it stands
 
 
 @dataclass

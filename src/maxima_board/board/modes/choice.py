@@ -53,7 +53,7 @@ def toggle_teaching(s: "Session") -> list[dict]:
     return []
 
 
-def open_game_menu(s: "Session", extra: list[MenuItem], only_new: bool = False) -> None:
+def open_game_menu(s: "Session", extra: list[MenuItem], only_new: bool) -> None:
     """MENU during a game: the game chooser, its MENU row going on to the
     game's menu (resign, draw, new game, the web PIN, then ``extra``, then
     "Teaching on?");

@@ -42,7 +42,6 @@ class SetupMode(Mode):
         if s.frame.raw == setup.table.expected and not s.frame.outside:
             if s.stable(now):
                 setup.armed = True
-                setup.held = None
             return []
         if s.stable(now) and self._switch_size(now):
             return []
@@ -61,11 +60,7 @@ class SetupMode(Mode):
         game = position.variant.name
         if other_form(game) is None or position.fen() != position.variant.start_fen:
             return False
-        board = self._board()
-        if board == setup.held:
-            return False
-        setup.held = None   # the board has moved on from where OK chose the size
-        other = other_size_standing(game, board, board_for(game, settings), settings.board_offset)
+        other = other_size_standing(game, self._board(), board_for(game, settings), settings.board_offset)
         if other is None:
             return False
         self._set_up(other, now, on_game=setup.on_game)
@@ -79,11 +74,9 @@ class SetupMode(Mode):
         return on_board(game, (names[sq] for sq in bits(s.frame.raw or 0)), s.frame.outside,
                         board_for(game, s.settings), s.settings.board_offset)
 
-    def _set_up(self, game: str, now: int, on_game: bool = False, held: frozenset[str] | None = None) -> None:
+    def _set_up(self, game: str, now: int, on_game: bool) -> None:
         s = self.session
-        setup = s.begin_setup(s.new_position(game), now)
-        setup.on_game = on_game
-        setup.held = held
+        s.begin_setup(s.new_position(game), now).on_game = on_game
 
     def _go_on(self, now: int) -> list[dict]:
         """The chooser's MENU row: Optima's forces, else the clock."""
@@ -104,9 +97,9 @@ class SetupMode(Mode):
         if setup.on_game and button != "new":    # a Deckle game's size: OK = the other size
             setup.on_game = False
             if button == "ok":
-                # chosen by hand: the pieces standing now do not undo it
-                held = self._board() if s.frame.raw is not None else None
-                self._set_up(other, now, on_game=True, held=held)
+                # chosen by hand: the pieces standing now are not the start it left (that start would stand, and OK
+                # would start it), so they do not switch back to it
+                self._set_up(other, now, on_game=True)
             elif button == "menu":
                 return self._go_on(now)
             return []

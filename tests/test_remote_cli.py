@@ -29,6 +29,8 @@ def cli(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
     (["--remote", "127.0.0.1:1883", "--remote-game", "a b", "--side", "black"], "not a game name"),
     (["--remote", "127.0.0.1:1883", "--remote-game", "abcdef-123", "--side", "black",
       "--remote-key-file", "/nonexistent/key"], "--remote-key-file /nonexistent/key"),
+    (["--remote", "127.0.0.1:1883", "--remote-game", "abcdef-123", "--side", "black", "--opponent", "white"],
+     "the other side is played elsewhere"),
 ])
 def test_a_remote_game_that_cannot_be_is_one_line_and_exit_2(args, says, tmp_path):
     result = cli("sim", "--db", str(tmp_path / "games.db"), *args)

@@ -143,6 +143,9 @@ def _sim(args: argparse.Namespace) -> int:
     label = f"--db {args.db}" if args.db else None
     abandon = abandon_of(args)
     options = remote_of(args)
+    if options is not None and args.opponent != "none":
+        raise ValueError(f"--opponent {args.opponent} and --remote: the other side is played elsewhere, "
+                         f"not by the computer")
     if options is None and not args.broadcast:
         return run_sim(play.settings, label=label, wrap=wrap, board=play.board, follow=play.follow,
                        abandon=abandon)

@@ -180,3 +180,11 @@ def test_time_used_before_a_pause_is_not_charged_to_the_next_turn():
     black = clock.press(12_000, 12_000)
     assert black.remaining(WHITE, 12_000) == 595_000
     assert black.remaining(BLACK, 14_000) == 598_000
+
+
+def test_a_carried_reading_sets_that_side_alone():
+    """A remote game's move carries its mover's clock (Clock.with_left): that
+    side's time is set, the other's stays as it was."""
+    clock = Clock.start(parse_time_control("5+0"))
+    assert clock.with_left(WHITE, 1234).readings(0) == {"white": 1234, "black": 300_000}
+    assert clock.with_left(BLACK, 4321).readings(0) == {"white": 300_000, "black": 4321}

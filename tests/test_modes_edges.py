@@ -292,3 +292,46 @@ def test_10_back_after_a_flag_fall_before_any_move_takes_nothing_back_and_the_ga
     events = runner.press("back")
     assert not [e for e in events if e["type"] in ("takeback", "reopened", "error")]
     assert (c.mode, c.result) == ("ended", "0-1") and "Black wins: time." in said(c)
+
+
+def _menu_answer(runner: Runner, label: str) -> None:
+    """MENU to the game's menu, on to ``label``, then OK."""
+    c = runner.controller
+    runner.press("menu")
+    for _ in range(12):
+        runner.press("menu")
+        if label in " ".join(c.display):
+            runner.press("ok")
+            return
+    raise AssertionError(f"no {label!r}: {c.display}")
+
+
+@pytest.mark.parametrize("label, asked", [("Resign White?", ("resign", 1)), ("Resign Black?", ("resign", -1)),
+                                          ("Agree draw?", ("draw", 1))])
+def test_routed_resignations_and_draws_are_asked_not_ended(label, asked):
+    """A remote game routes MENU's resignations and draw offer (Controller.
+    route_agreements): the route is told what, for which side, and when, and
+    the game goes on; without a route the same question ends the game."""
+    runner = Runner(Settings())
+    c = runner.controller
+    runner.wait(1234)
+    calls: list[tuple] = []
+    c.route_agreements(lambda what, side, now: calls.append((what, side, now)) or [])
+    _menu_answer(runner, label)
+    assert calls == [(*asked, runner.now)] and c.result == "*" and c.mode == "play"
+    c.route_agreements(None)
+    _menu_answer(runner, label)
+    assert c.result != "*" and len(calls) == 1
+
+
+def test_a_board_calls_only_the_flags_it_judges():
+    """A remote game: each board calls its own side's flag only (the other
+    board calls the other's); judged by both (None), either flag falls."""
+    runner = Runner(Settings(time_control="1+0"))
+    c = runner.controller
+    c.judge_flags(frozenset({-1}))           # this board plays Black: White's flag is not its to call
+    runner.wait(61_000)
+    assert c.result == "*"
+    c.judge_flags(frozenset({1}))
+    runner.wait(10)
+    assert c.result == "0-1" and c.reason == "time"

@@ -160,7 +160,7 @@ def test_set_up_forces_and_clock_pages_name_their_buttons():
         "Clock: 90+30", "OK = other clock.", "MENU = the pieces.", "BACK = done."]
 
 
-def test_D2_a_deckle_games_page_names_the_game_and_offers_the_other_size():
+def test_D1_a_deckle_games_page_names_the_game_and_offers_the_other_size():
     ten = Settings(board_kind="10x10")
     assert lines_of(setup_view("coordinator-chess", raw=0, on_game=True, settings=ten))[1:] == [
         "Coordinator 10x10", "Other size 10x8: OK", "or set up its start.", "MENU clock, BACK done"]
@@ -237,7 +237,7 @@ def test_a_black_piece_astray_is_named_with_its_colour():
 
 
 # ------------------------------------------------------------------ the end of a Deckle or Optima game
-def test_a_deckle_draw_is_said_as_a_draw_with_its_reason():
+def test_D16_O13_a_draw_written_half_each_is_said_as_a_draw_with_its_reason():
     """Deckle and Optima write a draw 1/2-1/2 (deckle.md, optima.md)."""
     assert text(view(mode="ended", result="1/2-1/2", reason="stalemate")) == (
         "Draw: stalemate. Set up the start, then NEW.")

@@ -11,8 +11,9 @@ from maxima_board.board.composer import Rank
 from maxima_board.board.modes.placement import Choice
 from maxima_board.board.reconstruct import MoveTable
 from maxima_board.board.records import LastMove
-from maxima_board.board.screens import View, convert_text, render, wrong_text
+from maxima_board.board.screens import View, convert_text, move_words, piece_move, render, wrong_text
 from maxima_board.board.settings import Settings
+from maxima_board.board.sizes import printed_names
 from maxima_board.rules import BLACK, START_FEN, WHITE, Position
 
 SWAPPER = "9k/10/10/10/4n5/4S5/10/K9 w - - 0 1 -"              # Swapper e3 beside a Black Knight e4
@@ -196,7 +197,7 @@ def test_O7_a_pawn_promoted_to_wizard_asks_for_the_wizard_on_its_square():
 
 
 # ------------------------------------------------------------------ which move?
-def test_M14_several_moves_for_one_board_ask_which_one_counting_them():
+def test_M3_two_king_captures_for_one_board_ask_which_one_counting_them():
     v = at(KING2, "maxima", lift=["e1", "d3", "f3"], put=["d3", "f3"])
     assert v.match.kind == "ambiguous"
     screen = render(v)
@@ -256,3 +257,88 @@ def test_wrong_text_names_the_games_squares_when_no_names_are_given():
 def test_wrong_text_takes_nothing_as_lifted_by_default():
     v = at(START_FEN, "maxima", lift=["d3"], put=["h5"])
     assert wrong_text(v.position, v.match, v.raw) == wrong_text(v.position, v.match, v.raw, 0)
+
+
+# ------------------------------------------------------------------ a wrong board, what it says
+FROZEN = "xxx2xxx/4k3/p7/8/8/8/8/2m5/2N5/4K3/xxx2xxx w 0"      # M9: the Leaper c2 frozen by the Immobilizer c3
+
+
+def said(v: View) -> str:
+    """The whole sentence for a wrong board (the OLED cuts it to three rows)."""
+    assert v.match.kind == "wrong"
+    return wrong_text(v.position, v.match, v.raw, v.lifted)
+
+
+def test_a_piece_set_on_a_square_off_the_game_only_is_asked_off():
+    assert said(at(START_FEN, "maxima", put=["h5"])) == "Take the piece off h5."
+
+
+def test_two_pieces_lifted_and_one_set_elsewhere_is_not_a_legal_move():
+    assert said(at(START_FEN, "maxima", lift=["d3", "e3"], put=["h5"])) == (
+        "Not a legal move. Put back: Pawn d3, e3. Take the piece off h5.")
+
+
+def test_M9_a_frozen_piece_moved_says_why_though_its_suicide_is_nearest():
+    v = at(FROZEN, "maxima", lift=["c2"], put=["c4"])
+    assert said(v) == "Leaper c2 is frozen by the Immobilizer on c3. Take the piece off c4."
+    assert wrong_text(v.position, v.match) == "Take the piece off c4."     # the board unknown: no reason
+
+
+def test_a_legal_move_with_an_enemy_piece_off_asks_only_for_that_piece():
+    """Pawn d3-d4 is legal: no reason to give; the Black Pawn d7 is off."""
+    assert said(at(START_FEN, "maxima", lift=["d3", "d7"], put=["d4"])) == "Put the Black Pawn back on d7."
+
+
+def test_M3_a_king_gone_astray_from_its_capture_is_put_on_the_captured_square():
+    """The King e1 takes d3 by replacement, but lands on f4: d3 is the square to fill (the captured
+    Pawn there is no piece to put back), so the King is the one piece astray."""
+    assert said(at(KING2, "maxima", lift=["e1", "d3"], put=["f4"])) == (
+        "King e1 cannot move to f4. Put the King back on d3 from f4.")
+
+
+def test_a_piece_put_back_and_another_astray_is_no_single_stray():
+    """d3 and e3 lifted, e3 set back, a piece on h5: two Pawns were handled,
+    so the board cannot tell which stands on h5."""
+    assert said(at(START_FEN, "maxima", lift=["d3", "e3"], put=["e3", "h5"])) == (
+        "Pawn d3 cannot move to h5. Put the Pawn back on d3. Take the piece off h5.")
+
+
+def test_O11_a_wrong_board_near_a_conversion_asks_for_the_converted_unit():
+    """The Agent on h6, the Archer g5 lifted to be converted, a piece on a10:
+    g5 is to hold the White Archer (the mover's own: named without colour)."""
+    assert said(at(AGENT, "optima", lift=["c1", "g5"], put=["h6", "a10"])) == (
+        "Put the Archer back on g5. Take the piece off a10.")
+
+
+# ------------------------------------------------------------------ moves in words, at the edge of a row
+def test_a_move_that_fills_the_row_exactly_keeps_its_number():
+    p = Position(OPTIMA, "optima")
+    move = next(m for m in p.legal_moves if str(m) == "QU@a1")
+    assert move_words(p, move) == "1. Places Queen on a1"                   # 21 characters
+    assert piece_move(p, move, room=len("Places Queen on a1")) == "Places Queen on a1"
+    assert piece_move(p, move, room=len("Places Queen on a1") - 1) == "Queen QU@a1"
+
+
+def test_a_move_too_long_in_words_is_said_compactly_with_its_number():
+    p = Position(OPTIMA, "optima")
+    move = next(m for m in p.legal_moves if str(m) == "JU@a1")
+    assert move_words(p, move) == "1. Juggernaut JU@a1"
+
+
+def test_D14_a_swap_said_compactly_names_the_boards_squares():
+    p = Position("start", "swapper-chess-10x8")
+    move = next(m for m in p.legal_moves if str(m) == "c1<>b1")
+    names = printed_names(p, ("10x10", "a2"))                              # the game's a1 on the board's a2
+    assert move_words(p, move) == "1. Swapper c1<>b1"
+    assert move_words(p, move, names) == "1. Swapper c2<>b2"
+
+
+def test_the_status_bar_numbers_the_move_after_both_sides_played():
+    p = Position(START_FEN)
+    for move in ("d3-d4", "d7-d6", "e3-e4", "e7-e6"):
+        p.push(move)
+    assert render(at(p)).lines[0] == "White to move      3."
+
+
+def test_a_game_number_that_just_fits_is_written_in_full():
+    assert render(at(START_FEN, "maxima", game_id=12345678)).lines[1] == "Game 12345678: Maxima"   # 21 characters

@@ -241,3 +241,13 @@ def test_D16_O13_a_draw_written_half_each_is_said_as_a_draw_with_its_reason():
     """Deckle and Optima write a draw 1/2-1/2 (deckle.md, optima.md)."""
     assert text(view(mode="ended", result="1/2-1/2", reason="stalemate")) == (
         "Draw: stalemate. Set up the start, then NEW.")
+
+
+def test_D1_a_deckle_game_set_up_off_the_boards_corner_offers_no_other_size():
+    """The 10x8 game set up one rank up the 10x10 board (offset a2): its 10x10
+    form would not fit there, so the set-up does not offer it."""
+    raised = Settings(board_kind="10x10", board_offset="a2")
+    assert text(setup_view("coordinator-chess-10x8", raw=0, settings=raised)) == (
+        "Lit squares: place or clear. MENU: piece by piece.")
+    assert text(setup_view("coordinator-chess-10x8", raw=0, settings=Settings(board_kind="10x10"))) == (
+        "Lit: place or clear. Or set up 10x10 start. MENU: more.")

@@ -255,8 +255,10 @@ def test_wrong_text_names_the_games_squares_when_no_names_are_given():
 
 
 def test_wrong_text_takes_nothing_as_lifted_by_default():
-    v = at(START_FEN, "maxima", lift=["d3"], put=["h5"])
-    assert wrong_text(v.position, v.match, v.raw) == wrong_text(v.position, v.match, v.raw, 0)
+    """Ultima's Pawn e2 set on h5: the one piece astray, when no square is said
+    to have been lifted (the Immobilizer a1 among them would make it two)."""
+    v = at("start", "ultima", lift=["e2"], put=["h5"])
+    assert wrong_text(v.position, v.match, v.raw) == "Pawn e2 cannot move to h5. Put the Pawn back on e2 from h5."
 
 
 # ------------------------------------------------------------------ a wrong board, what it says

@@ -218,6 +218,7 @@ def test_a_resumed_game_with_two_pieces_off_asks_for_both_and_clears_the_square(
 def test_a_resumed_game_on_an_empty_board_asks_for_every_piece():
     v = synced("resume", raw=0, moves=[])
     assert render(v).leds.get("b1") == "error-missing"
+    assert set(render(v).leds.values()) == {"error-missing"}                  # nothing to take off
     assert text(v).startswith("Put back: Mage b1, Withdrawer d1, King e1")
 
 

@@ -207,11 +207,11 @@ def test_M3_two_king_captures_for_one_board_ask_which_one_counting_them():
     assert text(second) == "Which move? 2/2: King e1-f3xf3. OK = yes, BACK = next."
 
 
-def test_which_move_says_the_squares_in_the_boards_printed_names():
-    v = at(KING2, "maxima", lift=["e1", "d3", "f3"], put=["d3", "f3"], board=("maxima", ""))
-    names = v.names(v.position)
-    index = v.position.geometry.index
-    assert text(v).startswith(f"Which move? 1/2: King {names[index['e1']]}-{names[index['d3']]}x")
+def test_U3_which_move_says_the_squares_in_the_boards_printed_names():
+    """Ultima's 8x8 on the 10x10 board: its e2 is the board's f3."""
+    v = at("7k/8/8/8/8/3p1p2/4K3/8 w 0", "ultima", lift=["e2", "d3", "f3"], put=["d3", "f3"],
+           board=("10x10", ""))
+    assert text(v) == "Which move? 1/2: King f3-e4xe4. OK = yes, BACK = next."
 
 
 # ------------------------------------------------------------------ in hand, teaching

@@ -8,9 +8,10 @@ For each module of ``MODULES`` (all by default): a copy of the checkout
 ``[tool.mutmut]`` set to mutate that module alone against its tests, then
 ``mutmut run --max-children WORKERS``. Prints per module: mutants,
 killed, survived, the score (killed over mutants; error-text mutants
-count as real), and every survivor not listed in
-``bench/mutation-equivalent.txt`` (a surviving mutant judged equivalent,
-with one line of why). Exit 1 when a module scores under ``TARGET`` or
+count as real), its wall-clock seconds and the machine's load (the
+5-minute average; on the total line the 15-minute one), and every
+survivor not listed in ``bench/mutation-equivalent.txt`` (a surviving
+mutant judged equivalent, with one line of why). Exit 1 when a module scores under ``TARGET`` or
 has an unexplained survivor.
 
 Needs ``pip install mutmut==3.8.1`` (``.venv/bin/pip``); not part of the
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -122,7 +124,8 @@ def main() -> int:
     args = parser.parse_args()
     known = equivalents()
     failed = False
-    print(f"{'module':<12} {'mutants':>8} {'killed':>7} {'survived':>9} {'score':>7}  unexplained   seconds")
+    print(f"{'module':<12} {'mutants':>8} {'killed':>7} {'survived':>9} {'score':>7}  unexplained   seconds   load")
+    started = time.monotonic()
     for name in args.module or list(MODULES):
         began = time.monotonic()
         stats, survivors = run_module(name, args.workers, args.keep)
@@ -132,9 +135,11 @@ def main() -> int:
         unexplained = [s for s in survivors if s not in known]
         failed |= score < TARGET or bool(unexplained)
         print(f"{name:<12} {tested:>8} {killed:>7} {len(survivors):>9} {score:>6.1f}%  {len(unexplained):>11}   "
-              f"{time.monotonic() - began:>7.0f}")
+              f"{time.monotonic() - began:>7.0f}   {os.getloadavg()[1]:>4.1f}", flush=True)
         for survivor in unexplained:
-            print(f"    unexplained: {survivor}")
+            print(f"    unexplained: {survivor}", flush=True)
+    print(f"{'total':<12} {'':>8} {'':>7} {'':>9} {'':>7}  {'':>11}   {time.monotonic() - started:>7.0f}   "
+          f"{os.getloadavg()[2]:>4.1f}")
     return 1 if failed else 0
 
 

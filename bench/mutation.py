@@ -85,12 +85,23 @@ def copy_checkout(into: Path) -> None:
         shutil.copy2(engine, into / engine.relative_to(ROOT))
 
 
+# A mutant that loops (a mask gone negative in ``bits``...) is stopped after
+# (TIMEOUT_CONSTANT + the seconds its tests took unmutated) * TIMEOUT_MULTIPLIER
+# of wall-clock, and counts as killed. mutmut's defaults (1.0 s, 15) let each
+# such mutant run 15-40 s, most of a small module's run; a survivor runs its
+# tests in at most 1.5 times (their time + 0.5 s) on a loaded machine, so 6
+# times leaves room enough for no slow survivor to be taken for a loop.
+TIMEOUT_CONSTANT = 0.5
+TIMEOUT_MULTIPLIER = 6.0
+
+
 def configure(folder: Path, module: str, tests: list[str]) -> None:
     pyproject = folder / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8")
     tops = sorted({p.name + ("/" if p.is_dir() else "") for p in folder.iterdir()} - {"src/", "mutants/"})
     section = (f'[tool.mutmut]\nsource_paths = ["src/"]\nonly_mutate = ["{module}"]\n'
                f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
+               f"timeout_constant = {TIMEOUT_CONSTANT}\ntimeout_multiplier = {TIMEOUT_MULTIPLIER}\n"
                f"also_copy = {json.dumps(tops)}\n")       # the tests read docs, README, engine sources ...
     text = re.sub(r"\[tool\.mutmut\][^\[]*", "", text)
     pyproject.write_text(text.rstrip() + "\n\n" + section, encoding="utf-8")

@@ -47,7 +47,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "reconstruct": ("src/maxima_board/board/reconstruct.py",
                     ["tests/test_controller_core.py", "tests/test_controller_situations.py",
                      "tests/test_controller_games.py", "tests/test_optima_board.py",
-                     "tests/test_reconstruct_edges.py"]),
+                     "tests/test_reconstruct_edges.py", "tests/test_teaching_preview.py"]),
     "screens": ("src/maxima_board/board/screens.py",
                 ["tests/test_screens_edges.py", "tests/test_screens_play.py", "tests/test_screens_pages.py",
                  "tests/test_controller_words.py", "tests/test_controller_situations.py",

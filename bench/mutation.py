@@ -8,9 +8,10 @@ For each module of ``MODULES`` (all by default): a copy of the checkout
 ``[tool.mutmut]`` set to mutate that module alone against its tests, then
 ``mutmut run --max-children WORKERS``. Prints per module: mutants,
 killed, survived, the score (killed over mutants; error-text mutants
-count as real), and every survivor not listed in
-``bench/mutation-equivalent.txt`` (a surviving mutant judged equivalent,
-with one line of why). Exit 1 when a module scores under ``TARGET`` or
+count as real), its wall-clock seconds and the machine's load (the
+5-minute average; on the total line the 15-minute one), and every
+survivor not listed in ``bench/mutation-equivalent.txt`` (a surviving
+mutant judged equivalent, with one line of why). Exit 1 when a module scores under ``TARGET`` or
 has an unexplained survivor.
 
 Needs ``pip install mutmut==3.8.1`` (``.venv/bin/pip``); not part of the
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -45,9 +47,10 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     "reconstruct": ("src/maxima_board/board/reconstruct.py",
                     ["tests/test_controller_core.py", "tests/test_controller_situations.py",
                      "tests/test_controller_games.py", "tests/test_optima_board.py",
-                     "tests/test_reconstruct_edges.py"]),
+                     "tests/test_reconstruct_edges.py", "tests/test_teaching_preview.py"]),
     "screens": ("src/maxima_board/board/screens.py",
-                ["tests/test_screens_edges.py", "tests/test_controller_words.py", "tests/test_controller_situations.py",
+                ["tests/test_screens_edges.py", "tests/test_screens_play.py", "tests/test_screens_pages.py",
+                 "tests/test_controller_words.py", "tests/test_controller_situations.py",
                  "tests/test_controller_setup_status.py", "tests/test_screen_lines.py", "tests/test_board_names.py",
                  "tests/test_controller_core.py", "tests/test_optima_board.py"]),
     "modes": ("src/maxima_board/board/modes/*",
@@ -83,12 +86,23 @@ def copy_checkout(into: Path) -> None:
         shutil.copy2(engine, into / engine.relative_to(ROOT))
 
 
+# A mutant that loops (a mask gone negative in ``bits``...) is stopped after
+# (TIMEOUT_CONSTANT + the seconds its tests took unmutated) * TIMEOUT_MULTIPLIER
+# of wall-clock, and counts as killed. mutmut's defaults (1.0 s, 15) let each
+# such mutant run 15-40 s, most of a small module's run; a survivor runs its
+# tests in at most 1.5 times (their time + 0.5 s) on a loaded machine, so 6
+# times leaves room enough for no slow survivor to be taken for a loop.
+TIMEOUT_CONSTANT = 0.5
+TIMEOUT_MULTIPLIER = 6.0
+
+
 def configure(folder: Path, module: str, tests: list[str]) -> None:
     pyproject = folder / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8")
     tops = sorted({p.name + ("/" if p.is_dir() else "") for p in folder.iterdir()} - {"src/", "mutants/"})
     section = (f'[tool.mutmut]\nsource_paths = ["src/"]\nonly_mutate = ["{module}"]\n'
                f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
+               f"timeout_constant = {TIMEOUT_CONSTANT}\ntimeout_multiplier = {TIMEOUT_MULTIPLIER}\n"
                f"also_copy = {json.dumps(tops)}\n")       # the tests read docs, README, engine sources ...
     text = re.sub(r"\[tool\.mutmut\][^\[]*", "", text)
     pyproject.write_text(text.rstrip() + "\n\n" + section, encoding="utf-8")
@@ -122,7 +136,8 @@ def main() -> int:
     args = parser.parse_args()
     known = equivalents()
     failed = False
-    print(f"{'module':<12} {'mutants':>8} {'killed':>7} {'survived':>9} {'score':>7}  unexplained   seconds")
+    print(f"{'module':<12} {'mutants':>8} {'killed':>7} {'survived':>9} {'score':>7}  unexplained   seconds   load")
+    started = time.monotonic()
     for name in args.module or list(MODULES):
         began = time.monotonic()
         stats, survivors = run_module(name, args.workers, args.keep)
@@ -132,9 +147,11 @@ def main() -> int:
         unexplained = [s for s in survivors if s not in known]
         failed |= score < TARGET or bool(unexplained)
         print(f"{name:<12} {tested:>8} {killed:>7} {len(survivors):>9} {score:>6.1f}%  {len(unexplained):>11}   "
-              f"{time.monotonic() - began:>7.0f}")
+              f"{time.monotonic() - began:>7.0f}   {os.getloadavg()[1]:>4.1f}", flush=True)
         for survivor in unexplained:
-            print(f"    unexplained: {survivor}")
+            print(f"    unexplained: {survivor}", flush=True)
+    print(f"{'total':<12} {'':>8} {'':>7} {'':>9} {'':>7}  {'':>11}   {time.monotonic() - started:>7.0f}   "
+          f"{os.getloadavg()[2]:>4.1f}")
     return 1 if failed else 0
 
 

@@ -193,7 +193,7 @@ def move_text(position: Position, move: Move, names: Sequence[str] | None = None
 
 
 def _compact(position: Position, move: Move, names: Sequence[str] | None = None) -> str:
-    placed = getattr(move, "placed", None)
+    placed = move.placed
     name = unit_title(placed, royal=False) if placed else position.piece_at(move.from_square).name
     return f"{name} {move_text(position, move, names)}"
 
@@ -373,7 +373,7 @@ def _base_layers(v: View, lit: _Lit) -> None:
     s = v.settings
     last = v.last
     if last is not None and last.at is not None and v.now < last.at + s.last_move_ms:
-        placed = getattr(last.move, "placed", None) is not None   # Optima: a placement has no origin
+        placed = last.move.placed is not None   # Optima: a placement has no origin
         lit.add("last-from", ([] if placed else [last.move.from_square]) + [o for o, _ in last.parts])
         if last.move.to_square is not None:
             lit.add("last-to", [last.move.to_square] + [d for _, d in last.parts])

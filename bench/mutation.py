@@ -110,6 +110,8 @@ def configure(folder: Path, module: str, tests: list[str]) -> None:
 
 def run_module(name: str, workers: int, keep: Path | None) -> tuple[dict, list[str]]:
     path, tests = MODULES[name]
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)     # --keep DIR: made if it is not there
     folder = Path(tempfile.mkdtemp(prefix=f"mutation-{name}-", dir=keep))
     copy_checkout(folder)
     configure(folder, path, tests)

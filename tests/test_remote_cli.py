@@ -77,3 +77,14 @@ def test_a_bad_remote_section_names_its_key(section, says):
     with pytest.raises(ConfigError) as info:
         parse_config('hardware = "sim"\n' + section, environ={})
     assert says in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_command_line_loads_no_network_library_before_it_needs_one():
+    """The installer checks the installed command (``engine --check``) before
+    any dependency is there; the remote options must not pull in msgspec,
+    paho or aiohttp just to be parsed."""
+    code = ("import sys, maxima_board.cli.main as m; m.build_parser(); "
+            "print(sorted(n for n in ('msgspec', 'paho', 'aiohttp') if n in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                            env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0 and result.stdout.strip() == "[]", result.stderr

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from maxima_board.service.remote_wire import NAME
+from maxima_board.service.remote_names import NAME
 MAX_KEY = 1024
 
 

@@ -25,10 +25,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
-import secrets
 
 import msgspec
+
+from .remote_names import NAME, game_id, game_key, new_name
+
+__all__ = ["ASKS", "MAX_BYTES", "MAX_PLIES", "NAME", "SIDES", "Answer", "Ask", "Ending", "Entry", "State",
+           "WireError", "decode", "encode", "game_id", "game_key", "new_name"]
 
 MAX_BYTES = 256 * 1024       # below the club broker's max_packet_size (263168)
 MAX_PLIES = 4096
@@ -87,29 +90,6 @@ class State(msgspec.Struct, frozen=True):
     @property
     def order(self) -> tuple[int, int]:
         return (self.boot, self.seq)
-
-
-def game_key(name: str, secret: str = "") -> bytes:
-    """The key that signs the moves of the game ``name`` (and of the extra
-    ``secret`` both boards were given, if any)."""
-    return hashlib.sha256(b"maxima-board remote key\0" + name.encode() + b"\0" + secret.encode()).digest()
-
-
-NAME = re.compile(r"^[A-Za-z0-9_.:+-]{6,64}$")    # a game's name: 6-64 letters, digits, _ . : + -
-
-
-def new_name() -> str:
-    """A fresh game name (the game's secret): 80 random bits, in groups of
-    four a player can read out ("k7qm-x2pa-9trw-...")."""
-    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
-    word = "".join(secrets.choice(alphabet) for _ in range(16))
-    return "-".join(word[i:i + 4] for i in range(0, 16, 4))
-
-
-def game_id(name: str) -> str:
-    """The game's public id: its topics' word and its records' Event, from
-    which its name (the secret) cannot be found."""
-    return hashlib.sha256(b"maxima-board remote game\0" + name.encode()).hexdigest()[:20]
 
 
 def encode(state: State, key: bytes) -> bytes:

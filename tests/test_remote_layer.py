@@ -87,13 +87,25 @@ class Board:
         return [e for e in self.events if e.get("type") == kind]
 
 
-def pair(**kw) -> tuple[Board, Board]:
+def pair(black_store: GameStore | None = None, **kw) -> tuple[Board, Board]:
     a, b = Pipe(), Pipe()
     a.other, b.other = b, a
     white = Board("white", a, **kw)
-    black = Board("black", b, **kw)
+    black = Board("black", b, store=black_store, **kw)
     settle(white, black)
     return white, black
+
+
+def restarted(black: Board, white: Board) -> Board:
+    """Black's board killed and started again on its store; it first hears
+    the broker's retained copy of White's newest message."""
+    black.pipe.other = None
+    pipe = Pipe()
+    pipe.other, white.pipe.other = white.pipe, pipe
+    again = Board("black", pipe, store=black.store, boot=2, fen=None)
+    pipe.inbox.append(white.pipe.sent[-1])
+    settle(white, again)
+    return again
 
 
 def settle(*boards: Board, rounds: int = 3) -> None:
@@ -316,20 +328,9 @@ def test_white_waiting_long_does_not_flag_black_on_whites_board():
 
 
 def test_a_restarted_board_resumes_the_game_and_catches_up():
-    store = GameStore(":memory:")
-    a, b = Pipe(), Pipe()
-    a.other, b.other = b, a
-    white = Board("white", a)
-    black = Board("black", b, store=store)
-    settle(white, black)
+    white, black = pair(black_store=GameStore(":memory:"))
     play(white, black, "d3-d5")
-    b.other = None                                # Black's board goes down...
-    black2_pipe = Pipe()
-    black2_pipe.other, a.other = a, black2_pipe
-    black.layer.close()
-    black2 = Board("black", black2_pipe, store=store, boot=2, fen=None)   # ... and comes back on its store
-    black2_pipe.inbox.append(white.pipe.sent[-1])   # the broker's retained copy of White's newest
-    settle(white, black2)
+    black2 = restarted(black, white)
     assert black2.layer.moves == ["d3-d5"] and black2.of("remote_move") == []
     play(black2, white, "e7-e5")
     assert white.layer.moves == black2.layer.moves == ["d3-d5", "e7-e5"]
@@ -437,12 +438,7 @@ def game_id_of(name: str) -> str:
 def test_a_board_restarted_while_its_take_back_was_asked_makes_its_move_again():
     """The question is lost with the board; the move stays the game's (the
     other board never agreed), and the restarted board shows it to make again."""
-    store = GameStore(":memory:")
-    a, b = Pipe(), Pipe()
-    a.other, b.other = b, a
-    white = Board("white", a)
-    black = Board("black", b, store=store)
-    settle(white, black)
+    white, black = pair(black_store=GameStore(":memory:"))
     play(white, black, "d3-d5")
     play(black, white, "e7-e5")
     black.press("back")                            # asked; Black's board killed before any answer
@@ -450,18 +446,15 @@ def test_a_board_restarted_while_its_take_back_was_asked_makes_its_move_again():
     black.runner.place("e7")
     settle(white, black)
     assert black.layer.moves == ["d3-d5"] and white.of("remote_ask")
-    pipe2 = Pipe()
-    pipe2.other, a.other = a, pipe2
-    black2 = Board("black", pipe2, store=store, boot=2, fen=None)
-    pipe2.inbox.append(white.pipe.sent[-1])
-    settle(white, black2)
+    black2 = restarted(black, white)
     assert black2.layer.moves == ["d3-d5"] and len(black2.layer.line) == 2
     assert "asks" not in white.text() and "Accept" not in white.text()   # the question went with the board
     black2.wait(5000)
     assert "Make your Pawn e7-e5 again." in black2.text()
     black2.make("e7-e5")
     play(white, black2, "c3-c4")
-    assert white.store.moves(white.layer.game_id) == store.moves(black2.layer.game_id) == ["d3-d5", "e7-e5", "c3-c4"]
+    assert white.store.moves(white.layer.game_id) == black2.store.moves(black2.layer.game_id) == \
+        ["d3-d5", "e7-e5", "c3-c4"]
 
 
 @pytest.mark.parametrize("variant", __import__("maxima_board.rules.variants", fromlist=["names"]).names())

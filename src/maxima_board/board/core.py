@@ -332,13 +332,6 @@ class Controller:
         events += self._session.take_back(self._session.now)
         return events + self._update(now_ms)
 
-    def reopen(self, now_ms: int) -> list[dict]:
-        """Undo a resignation or an agreed draw (as BACK does after one): play goes on."""
-        events = self._update(now_ms)
-        if self.mode == "ended" and self.reason in ("resignation", "agreement"):
-            events += self._session.reopen(self._session.now)
-        return events + self._update(now_ms)
-
     def next_deadline(self) -> int | None:
         """The next time (ms) at which ``on_tick`` may change something."""
         return self._session.next_deadline()

@@ -310,18 +310,10 @@ class RemoteLayer(RemoteScreen, WatchingLayer):
         return self._ask("takeback", to)
 
     def _local_end(self, event: dict) -> list[dict]:
-        reason, result = event.get("reason"), event.get("result")
-        c = self.controller
-        if reason in ("resignation", "agreement"):
-            loser = WHITE if result == "0-1" else -WHITE
-            out = c.reopen(self._now)
-            if reason == "agreement":
-                return out + self._ask("draw", len(self.line))
-            if loser != self.me:
-                self._say("Only the other player can resign their side.", "Not your side!")
-                return out
-            return out + self._ask("resign", len(self.line))
-        self._end = w.Ending(str(result), str(reason), len(c.moves))
+        """The game ended on this board by itself (its own flag, the rules):
+        told to the other board. (Resignations and draws never end here
+        alone: MENU's are routed to :meth:`_agreement`.)"""
+        self._end = w.Ending(str(event.get("result")), str(event.get("reason")), len(self.controller.moves))
         return []
 
     def _agreement(self, what: str, side: int, now: int) -> list[dict]:
